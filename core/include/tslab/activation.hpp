@@ -1,0 +1,27 @@
+// Activation bytes kept for backward per transformer layer and micro-batch
+// (Korthikanti et al., arXiv 2205.05198, section 4 and Table 2), generalised tensor by tensor.
+#pragma once
+
+#include <string>
+
+#include "tslab/scenario.hpp"
+
+namespace tslab {
+
+struct layer_activation {
+    double replicated = 0;  // tensors every TP rank keeps whole unless SP splits them (the "10 sbh")
+    double split = 0;       // tensors split over TP (the "24 sbh / t")
+    double quadratic = 0;   // attention scores, softmax, dropout (the "5 a s² b / t"); 0 with Flash
+    double total = 0;
+    std::string formula;    // the Korthikanti form that applies, in GPT notation
+};
+
+// Bytes for one layer (dense or MoE MLP) and one micro-batch on one rank, after TP, SP, CP,
+// recompute and Flash. `moe_layer` selects the expert MLP.
+layer_activation layer_activation_bytes(const scenario& s, bool moe_layer);
+
+// Bytes outside the layers on the first stage (embedding output) and the last (logits).
+double first_stage_other_bytes(const scenario& s);
+double last_stage_other_bytes(const scenario& s);
+
+}  // namespace tslab

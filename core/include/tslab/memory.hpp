@@ -1,0 +1,56 @@
+// The per-GPU memory byte ledger (L1 model state + L2 activations) for the most loaded rank.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tslab/scenario.hpp"
+#include "tslab/schedule_shape.hpp"
+
+namespace tslab {
+
+struct memory_item {
+    std::string id;  // params, grads, master_params, optimizer_states, activations_layers,
+                     // activations_other, comm_buffers, offloaded
+    double bytes = 0;
+    std::string formula;
+};
+
+struct memory_report {
+    std::int64_t rank = 0;   // global rank of the most loaded GPU
+    std::int64_t stage = 0;  // its pipeline rank
+    double total_bytes = 0, capacity_bytes = 0, headroom_bytes = 0;  // headroom < 0: over by that much
+    bool fits = true;
+    double inflight = 0;            // micro-batch × chunk activations alive on that rank
+    std::int64_t layers_on_rank = 0;
+    std::vector<memory_item> items;
+    std::vector<double> stage_total_bytes;  // HBM total for every pipeline rank
+};
+
+// Model-state bytes for P parameters sharded over N data-parallel ranks (ZeRO, arXiv 1910.02054).
+struct model_state_bytes {
+    double params = 0, grads = 0, master = 0, optimizer = 0;
+    double total() const { return params + grads + master + optimizer; }
+};
+model_state_bytes zero_model_state(const precision_spec& p, int zero, double params, double state_elems, double n);
+
+// Elements of optimizer state per parameter element for `elements` in a tensor (Adam 2, SGD and
+// Muon 1 on matrices, Adafactor rows + cols for a factored matrix).
+double optimizer_state_elems(optimizer_kind o, bool matrix, double rows, double cols, double copies);
+
+memory_report memory_ledger(const scenario& s, const pipeline_shape& shape);
+
+namespace detail {
+// Local elements held by one pipeline rank: dense (ZeRO-sharded over dp·cp) and expert
+// (sharded over the expert-DP group dp·cp·tp/(ep·etp)), with their optimizer-state elements.
+struct rank_shards {
+    double dense = 0, expert = 0, dense_states = 0, expert_states = 0;
+    double largest_layer = 0;  // elements of the largest local layer (ZeRO-3 gather buffer)
+    std::int64_t layers = 0, moe_layers = 0;
+    bool first = false, last = false;
+};
+memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st);
+}  // namespace detail
+
+}  // namespace tslab

@@ -1,0 +1,36 @@
+// The report (tslab/report@1): one scenario in, every ledger's figures out, as structs and JSON.
+#pragma once
+
+#include <string>
+
+#include "tslab/json_fields.hpp"
+#include "tslab/memory.hpp"
+#include "tslab/params.hpp"
+#include "tslab/scenario.hpp"
+#include "tslab/schedule_shape.hpp"
+
+namespace tslab {
+
+struct report {
+    scenario input;
+    param_counts params;
+    double flops_per_token = 0;  // model FLOPs per trained token (forward + backward)
+    std::int64_t microbatches = 0;
+    pipeline_shape pipeline;
+    memory_report memory;
+};
+
+report build_report(const scenario& s);
+
+// Training FLOPs per token, 6N + 6·l·s·d_attn (Kaplan et al. arXiv 2001.08361 eq. 2.2, ×3 for
+// forward + backward), with N the active non-embedding parameters.
+double training_flops_per_token(const model_spec& m, const param_counts& c, std::int64_t seq_len);
+
+json report_to_json(const report& r);
+std::string report_table(const report& r);
+
+// The facade entry points (CLI and wasm share them, so their JSON is byte-identical).
+std::string report_json_text(const std::string& scenario_text);
+std::string presets_json_text();
+
+}  // namespace tslab

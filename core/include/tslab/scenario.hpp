@@ -1,0 +1,125 @@
+// The validated scenario (tslab/scenario@1): model, cluster, parallel plan, training recipe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tslab/json_fields.hpp"
+
+namespace tslab {
+
+enum class ffn_kind { gelu, swiglu };
+enum class attention_kind { mha, gqa, mla };
+enum class norm_kind { layernorm, rmsnorm };
+enum class dtype { fp32, bf16, fp16, fp8, none };
+enum class recompute_kind { none, selective, full };
+enum class optimizer_kind { adamw, adam, sgd, muon, adafactor };
+enum class schedule_kind { gpipe, one_f_one_b, interleaved, zb_h1, zb_h2, zbv, dualpipe, dualpipev };
+
+// Multi-head latent attention ranks (DeepSeek-V2 arXiv 2405.04434, section 2.1).
+struct mla_spec {
+    std::int64_t q_lora_rank = 0;  // 0: queries are not compressed
+    std::int64_t kv_lora_rank = 512;
+    std::int64_t qk_nope_head_dim = 128;
+    std::int64_t qk_rope_head_dim = 64;
+    std::int64_t v_head_dim = 128;
+};
+
+struct moe_spec {
+    std::int64_t experts = 0;  // routed experts; 0 = dense model
+    std::int64_t top_k = 0;
+    std::int64_t shared_experts = 0;
+    std::int64_t expert_ffn_hidden = 0;
+    std::int64_t dense_layers = 0;  // the first layers keep a dense MLP
+    double capacity_factor = 0;     // 0 = dropless
+};
+
+struct model_spec {
+    std::string name;
+    std::int64_t layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;
+    std::int64_t ffn_hidden = 0, vocab = 0, position_embeddings = 0;
+    ffn_kind ffn = ffn_kind::gelu;
+    attention_kind attention = attention_kind::mha;
+    norm_kind norm = norm_kind::layernorm;
+    bool tied_embeddings = false, bias = false, dropout = false;
+    mla_spec mla;
+    moe_spec moe;
+    bool is_moe() const { return moe.experts > 0; }
+};
+
+struct link_spec {
+    double bandwidth_Bps = 0;  // one direction, per GPU
+    double latency_s = 0;
+};
+
+struct gpu_spec {
+    std::string name;
+    double hbm_bytes = 0, hbm_bandwidth_Bps = 0;
+    double flops_fp32 = 0, flops_tf32 = 0, flops_bf16 = 0, flops_fp16 = 0, flops_fp8 = 0;
+    double peak_flops(dtype t) const;
+};
+
+struct cluster_spec {
+    std::string name;
+    gpu_spec gpu;
+    std::int64_t gpus_per_node = 8, nodes = 0;  // 0 before resolution: as many as the plan needs
+    link_spec intra_node, inter_node, host;
+    json calibration;  // raw tslab/calibration@1 object, null when absent
+};
+
+struct parallel_spec {
+    std::int64_t dp = 1, tp = 1, pp = 1, vpp = 1, ep = 1, etp = 1, cp = 1;
+    std::string cp_method = "ring";
+    bool sp = false;
+    int zero = 0;
+    std::string order = "tp-cp-ep-dp-pp";
+    std::int64_t world() const { return dp * tp * pp * cp; }
+};
+
+struct precision_spec {
+    std::string recipe = "bf16-mixed";
+    dtype params = dtype::bf16, grads = dtype::bf16, master = dtype::fp32;
+    dtype optimizer = dtype::fp32, activations = dtype::bf16, gemm = dtype::bf16;
+};
+
+struct offload_spec {
+    double optimizer = 0;    // fraction of optimizer states (and master copy) kept in host memory
+    double activations = 0;  // fraction of stored layer activations kept in host memory
+};
+
+struct overlap_spec {
+    double dp = 0, tp = 0, pp = 0, ep = 0, cp = 0;  // fraction of each axis' traffic hidden
+};
+
+struct training_spec {
+    std::int64_t seq_len = 2048, micro_batch = 1, global_batch = 0;
+    recompute_kind recompute = recompute_kind::none;
+    bool flash_attention = true;
+    precision_spec precision;
+    optimizer_kind optimizer = optimizer_kind::adamw;
+    offload_spec offload;
+    schedule_kind schedule = schedule_kind::one_f_one_b;
+    overlap_spec overlap;
+    // Micro-batches per step for one pipeline: global_batch / (micro_batch * dp).
+    std::int64_t microbatches(const parallel_spec& p) const { return global_batch / (micro_batch * p.dp); }
+};
+
+struct scenario {
+    model_spec model;
+    cluster_spec cluster;
+    parallel_spec parallel;
+    training_spec training;
+};
+
+// Parse and validate a tslab/scenario@1 document. Throws input_error naming the path.
+scenario parse_scenario(const json& doc);
+scenario parse_scenario_text(const std::string& text);
+
+// Names used in JSON for the enums above.
+const char* to_string(dtype t);
+const char* to_string(schedule_kind s);
+const char* to_string(recompute_kind r);
+const char* to_string(optimizer_kind o);
+std::int64_t dtype_bytes(dtype t);
+
+}  // namespace tslab

@@ -1,0 +1,116 @@
+// Per-layer activation bytes. With the GPT block (MHA, GeLU MLP of 4h, dropout, 16-bit
+// activations) this reproduces Korthikanti et al. Table 2 exactly: none sbh(34 + 5as/h),
+// TP sbh(10 + 24/t + 5as/(ht)), TP+SP sbh(34/t + 5as/(ht)), selective sbh(10 + 24/t) or
+// 34sbh/t with SP, full recompute 2sbh.
+#include "tslab/activation.hpp"
+
+namespace tslab {
+
+namespace {
+
+struct dims {
+    double s, b, h, t, e, tokens;
+};
+
+dims dims_of(const scenario& s) {
+    dims d;
+    d.s = static_cast<double>(s.training.seq_len) / static_cast<double>(s.parallel.cp);
+    d.b = static_cast<double>(s.training.micro_batch);
+    d.h = static_cast<double>(s.model.hidden);
+    d.t = static_cast<double>(s.parallel.tp);
+    d.e = static_cast<double>(dtype_bytes(s.training.precision.activations));
+    d.tokens = d.s * d.b;
+    return d;
+}
+
+// Q, K, V and the output-projection input, per token, in elements (split over TP).
+double attention_split_elems(const model_spec& m) {
+    const double a = static_cast<double>(m.heads);
+    if (m.attention == attention_kind::mla) {
+        const double qk = static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim);
+        const double v = static_cast<double>(m.mla.v_head_dim);
+        return a * (2 * qk + 2 * v);
+    }
+    const double hd = static_cast<double>(m.head_dim), kv = static_cast<double>(m.kv_heads);
+    return a * hd * 2 + kv * hd * 2;  // Q and attention output; K and V
+}
+
+// MLP tensors split over TP, per token in elements: GeLU keeps its input and output (2f),
+// SwiGLU keeps gate+up outputs and their product (3f).
+double mlp_split_elems(const model_spec& m, double f) { return (m.ffn == ffn_kind::swiglu ? 3.0 : 2.0) * f; }
+
+// Routed experts per token: top_k copies of the dispatched input and of the expert MLP tensors.
+double moe_elems(const scenario& s, double& replicated_extra) {
+    const auto& m = s.model;
+    const double k = static_cast<double>(m.moe.top_k), fe = static_cast<double>(m.moe.expert_ffn_hidden);
+    const double etp = static_cast<double>(s.parallel.etp);
+    replicated_extra = k * static_cast<double>(m.hidden) + 2.0 * static_cast<double>(m.moe.experts);  // dispatched copies; router probs (fp32 as 2 elems)
+    const double shared = static_cast<double>(m.moe.shared_experts) * fe;
+    return k * mlp_split_elems(m, fe) / etp * static_cast<double>(s.parallel.tp) + mlp_split_elems(m, shared);
+}
+
+std::string formula_for(const scenario& s) {
+    const bool sp = s.parallel.sp && s.parallel.tp > 1;
+    switch (s.training.recompute) {
+        case recompute_kind::full: return sp ? "full recompute: 2sbh/t (layer input only)" : "full recompute: 2sbh (layer input only)";
+        case recompute_kind::selective: return sp ? "selective: 34sbh/t" : "selective: sbh(10 + 24/t)";
+        case recompute_kind::none: break;
+    }
+    if (s.training.flash_attention) return sp ? "Flash (no s² term): 34sbh/t" : "Flash (no s² term): sbh(10 + 24/t)";
+    return sp ? "sbh(34/t + 5as/(ht))" : "sbh(10 + 24/t + 5as/(ht))";
+}
+
+}  // namespace
+
+layer_activation layer_activation_bytes(const scenario& s, bool moe_layer) {
+    const auto& m = s.model;
+    const dims d = dims_of(s);
+    const bool sp = s.parallel.sp && s.parallel.tp > 1;
+    layer_activation out;
+    out.formula = formula_for(s);
+    if (s.training.recompute == recompute_kind::full) {
+        out.replicated = d.e * d.tokens * d.h / (sp ? d.t : 1.0);
+        out.total = out.replicated;
+        return out;
+    }
+    // Two norm inputs, QKV input, MLP input (4 e·sbh) and two dropout masks (1 byte each).
+    double rep = 4 * d.e * d.h + (m.dropout ? 2 * d.h : 0);
+    if (m.attention == attention_kind::mla)
+        rep += d.e * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
+    double split = attention_split_elems(m) * d.e;
+    if (moe_layer) {
+        double extra = 0;
+        split += moe_elems(s, extra) * d.e;
+        rep += extra * d.e;
+    } else {
+        split += mlp_split_elems(m, static_cast<double>(m.ffn_hidden)) * d.e;
+    }
+    out.replicated = rep * d.tokens / (sp ? d.t : 1.0);
+    out.split = split * d.tokens / d.t;
+    const double a = static_cast<double>(m.heads), full_s = static_cast<double>(s.training.seq_len);
+    if (s.training.flash_attention) {
+        out.quadratic = 0;
+        out.split += 4.0 * a * d.tokens / d.t;  // fp32 log-sum-exp per head and query
+    } else if (s.training.recompute == recompute_kind::none) {
+        // softmax output (e), dropout mask (1 byte) and dropout output (e) per score
+        const double per_score = d.e + (m.dropout ? 1.0 + d.e : 0.0);
+        out.quadratic = per_score * a * d.s * full_s * d.b / d.t;
+    }
+    out.total = out.replicated + out.split + out.quadratic;
+    return out;
+}
+
+double first_stage_other_bytes(const scenario& s) {
+    const dims d = dims_of(s);
+    const bool sp = s.parallel.sp && s.parallel.tp > 1;
+    // embedding output kept for the first layer's backward, plus its dropout mask
+    return d.tokens * d.h * (d.e + (s.model.dropout ? 1.0 : 0.0)) / (sp ? d.t : 1.0);
+}
+
+double last_stage_other_bytes(const scenario& s) {
+    const dims d = dims_of(s);
+    // fp32 logits for the cross-entropy, vocab-parallel over TP (Korthikanti section 4.3)
+    return 4.0 * d.tokens * static_cast<double>(s.model.vocab) / d.t;
+}
+
+}  // namespace tslab

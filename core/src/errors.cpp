@@ -1,0 +1,44 @@
+// Typed input errors and the "did you mean" helper used by every validator.
+#include "tslab/errors.hpp"
+
+#include <algorithm>
+
+namespace tslab {
+
+input_error::input_error(std::string path, std::string reason)
+    : std::runtime_error(path.empty() ? reason : path + ": " + reason),
+      path_(std::move(path)),
+      reason_(std::move(reason)) {}
+
+namespace {
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            const std::size_t sub = diag + (a[i - 1] == b[j - 1] ? 0 : 1);
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, sub});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+}  // namespace
+
+std::string closest_name(const std::string& word, const std::vector<std::string>& candidates) {
+    std::string best;
+    std::size_t best_d = word.size() / 2 + 2;  // beyond this a suggestion misleads
+    for (const auto& c : candidates) {
+        const std::size_t d = edit_distance(word, c);
+        if (d < best_d) {
+            best_d = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+}  // namespace tslab

@@ -1,0 +1,129 @@
+// Strict JSON field reading: types, ranges, NaN/inf, unknown keys.
+#include "tslab/json_fields.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
+
+namespace tslab {
+
+namespace {
+const char* type_name(const json& v) {
+    if (v.is_null()) return "null";
+    if (v.is_boolean()) return "a boolean";
+    if (v.is_number()) return "a number";
+    if (v.is_string()) return "a string";
+    if (v.is_array()) return "an array";
+    return "an object";
+}
+}  // namespace
+
+field_reader::field_reader(const json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
+    if (!obj_.is_object())
+        throw input_error(path_, fmt::format("expected an object, got {}", type_name(obj_)));
+}
+
+bool field_reader::has(const std::string& key) const { return obj_.contains(key); }
+
+std::string field_reader::path_of(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+}
+
+const json* field_reader::lookup(const std::string& key) {
+    known_.push_back(key);
+    auto it = obj_.find(key);
+    return it == obj_.end() ? nullptr : &*it;
+}
+
+std::int64_t field_reader::integer(const std::string& key, std::int64_t def, std::int64_t lo,
+                                   std::int64_t hi) {
+    const json* v = lookup(key);
+    if (!v) return def;
+    if (!v->is_number())
+        throw input_error(path_of(key), fmt::format("expected an integer, got {}", type_name(*v)));
+    const double d = v->get<double>();
+    if (!std::isfinite(d)) throw input_error(path_of(key), "must be a finite number");
+    if (d != std::floor(d))
+        throw input_error(path_of(key), fmt::format("expected an integer, got {}", d));
+    if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
+        throw input_error(path_of(key), fmt::format("{} is out of range [{}, {}]", d, lo, hi));
+    return static_cast<std::int64_t>(d);
+}
+
+double field_reader::number(const std::string& key, double def, double lo, double hi) {
+    const json* v = lookup(key);
+    if (!v) return def;
+    if (!v->is_number())
+        throw input_error(path_of(key), fmt::format("expected a number, got {}", type_name(*v)));
+    const double d = v->get<double>();
+    if (!std::isfinite(d)) throw input_error(path_of(key), "must be a finite number");
+    if (d < lo || d > hi)
+        throw input_error(path_of(key), fmt::format("{:g} is out of range [{:g}, {:g}]", d, lo, hi));
+    return d;
+}
+
+bool field_reader::boolean(const std::string& key, bool def) {
+    const json* v = lookup(key);
+    if (!v) return def;
+    if (!v->is_boolean())
+        throw input_error(path_of(key), fmt::format("expected true or false, got {}", type_name(*v)));
+    return v->get<bool>();
+}
+
+std::string field_reader::text(const std::string& key, const std::string& def) {
+    const json* v = lookup(key);
+    if (!v) return def;
+    if (!v->is_string())
+        throw input_error(path_of(key), fmt::format("expected a string, got {}", type_name(*v)));
+    return v->get<std::string>();
+}
+
+std::string field_reader::choice(const std::string& key, const std::string& def,
+                                 const std::vector<std::string>& allowed) {
+    std::string s = text(key, def);
+    for (const auto& a : allowed)
+        if (a == s) return s;
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
+    const std::string near = closest_name(s, allowed);
+    throw input_error(path_of(key),
+                      fmt::format("unknown value \"{}\"; expected one of {}{}", s, list,
+                                  near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
+}
+
+const json* field_reader::object(const std::string& key) {
+    const json* v = lookup(key);
+    if (v && !v->is_object())
+        throw input_error(path_of(key), fmt::format("expected an object, got {}", type_name(*v)));
+    return v;
+}
+
+const json* field_reader::raw(const std::string& key) { return lookup(key); }
+
+void field_reader::finish() const {
+    for (auto it = obj_.begin(); it != obj_.end(); ++it) {
+        bool seen = false;
+        for (const auto& k : known_) seen = seen || k == it.key();
+        if (seen) continue;
+        const std::string near = closest_name(it.key(), known_);
+        throw input_error(path_of(it.key()),
+                          near.empty() ? std::string("unknown field")
+                                       : fmt::format("unknown field; did you mean {}?", near));
+    }
+}
+
+json merge_objects(json base, const json& fields) {
+    for (auto it = fields.begin(); it != fields.end(); ++it) {
+        if (it.key() == "preset") continue;
+        auto b = base.find(it.key());
+        if (b != base.end() && b->is_object() && it.value().is_object())
+            *b = merge_objects(*b, it.value());
+        else
+            base[it.key()] = it.value();
+    }
+    return base;
+}
+
+}  // namespace tslab

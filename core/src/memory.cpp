@@ -1,0 +1,104 @@
+// Memory ledger: local tensor shards per pipeline rank, ZeRO sharding, activations and buffers.
+#include "tslab/memory.hpp"
+
+#include <algorithm>
+
+#include "tslab/activation.hpp"
+#include "tslab/params.hpp"
+
+namespace tslab {
+
+namespace {
+
+using detail::rank_shards;
+
+struct rank_layers {
+    std::int64_t dense = 0, moe = 0;
+    bool first = false, last = false;
+};
+
+rank_layers layers_of(const scenario& s, const pipeline_shape& shape, std::int64_t r) {
+    rank_layers out;
+    const std::int64_t L = s.model.layers, dense_until = s.model.is_moe() ? s.model.moe.dense_layers : L;
+    for (std::int64_t c : shape.rank_chunks[static_cast<std::size_t>(r)]) {
+        const std::int64_t lo = chunk_first_layer(L, shape.chunks, c), hi = chunk_first_layer(L, shape.chunks, c + 1);
+        const std::int64_t dense = std::clamp(dense_until, lo, hi) - lo;
+        out.dense += dense;
+        out.moe += (hi - lo) - dense;
+        out.first = out.first || c == 0;
+        out.last = out.last || c == shape.chunks - 1;
+    }
+    return out;
+}
+
+rank_shards local_shards(const scenario& s, const rank_layers& rl) {
+    const auto& p = s.parallel;
+    rank_shards st;
+    st.first = rl.first;
+    st.last = rl.last;
+    st.layers = rl.dense + rl.moe;
+    st.moe_layers = rl.moe;
+    double layer_dense = 0, layer_moe = 0;
+    for (const auto& t : tensor_list(s.model)) {
+        double rows = static_cast<double>(t.rows), cols = static_cast<double>(t.cols), copies = static_cast<double>(t.copies);
+        if (t.expert) copies /= static_cast<double>(p.ep);
+        const double split = t.expert ? static_cast<double>(p.etp) : (t.tp_split ? static_cast<double>(p.tp) : 1.0);
+        (t.matrix() ? cols : rows) /= split;  // column- or vocab-parallel split of the weight
+        double count = 0;
+        if (t.site == tensor_site::embedding) count = rl.first ? 1 : 0;
+        // With tied embeddings and pp > 1 the last stage keeps its own copy of the word embedding.
+        if (t.name == "embedding.word" && s.model.tied_embeddings && rl.last && !rl.first) count = 1;
+        if (t.site == tensor_site::final_norm || t.site == tensor_site::head) count = rl.last ? 1 : 0;
+        if (t.site == tensor_site::layer)
+            count = static_cast<double>(t.layers == layer_kind::dense ? rl.dense : t.layers == layer_kind::moe ? rl.moe : rl.dense + rl.moe);
+        const double elems = rows * cols * copies;
+        const double states = optimizer_state_elems(s.training.optimizer, t.matrix() && t.site == tensor_site::layer, rows, cols, copies);
+        (t.expert ? st.expert : st.dense) += elems * count;
+        (t.expert ? st.expert_states : st.dense_states) += states * count;
+        if (t.site == tensor_site::layer && t.layers != layer_kind::moe) layer_dense += elems;
+        if (t.site == tensor_site::layer && t.layers != layer_kind::dense) layer_moe += elems;
+    }
+    st.largest_layer = std::max(rl.dense > 0 ? layer_dense : 0.0, rl.moe > 0 ? layer_moe : 0.0);
+    return st;
+}
+
+}  // namespace
+
+double optimizer_state_elems(optimizer_kind o, bool matrix, double rows, double cols, double copies) {
+    switch (o) {
+        case optimizer_kind::adam:
+        case optimizer_kind::adamw: return 2 * rows * cols * copies;
+        case optimizer_kind::sgd: return rows * cols * copies;
+        // Muon keeps one momentum for hidden matrices; embeddings, head and vectors use AdamW
+        // (Jordan et al. 2024; Kimi K2 arXiv 2507.20534 section 2.1).
+        case optimizer_kind::muon: return (matrix ? 1 : 2) * rows * cols * copies;
+        // Adafactor (Shazeer & Stern 2018, arXiv 1804.04235): factored second moment, no momentum.
+        case optimizer_kind::adafactor: return (matrix ? rows + cols : rows * cols) * copies;
+    }
+    return 0;
+}
+
+model_state_bytes zero_model_state(const precision_spec& p, int zero, double params, double state_elems, double n) {
+    model_state_bytes b;
+    b.params = static_cast<double>(dtype_bytes(p.params)) * params / (zero >= 3 ? n : 1.0);
+    b.grads = static_cast<double>(dtype_bytes(p.grads)) * params / (zero >= 2 ? n : 1.0);
+    b.master = static_cast<double>(dtype_bytes(p.master)) * params / (zero >= 1 ? n : 1.0);
+    b.optimizer = static_cast<double>(dtype_bytes(p.optimizer)) * state_elems / (zero >= 1 ? n : 1.0);
+    return b;
+}
+
+memory_report memory_ledger(const scenario& s, const pipeline_shape& shape) {
+    memory_report best;
+    std::vector<double> totals;
+    const std::int64_t pp = static_cast<std::int64_t>(shape.rank_chunks.size());
+    for (std::int64_t r = 0; r < pp; ++r) {
+        const rank_layers rl = layers_of(s, shape, r);
+        memory_report rep = detail::ledger_for_rank(s, shape, r, local_shards(s, rl));
+        totals.push_back(rep.total_bytes);
+        if (r == 0 || rep.total_bytes > best.total_bytes) best = std::move(rep);
+    }
+    best.stage_total_bytes = std::move(totals);
+    return best;
+}
+
+}  // namespace tslab

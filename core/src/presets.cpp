@@ -1,0 +1,181 @@
+// Preset tables. Every number carries its source; sources are repeated in each preset's "source".
+#include "tslab/presets.hpp"
+
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
+
+namespace tslab {
+
+namespace {
+
+struct named {
+    const char* name;
+    json value;
+};
+
+// Megatron GPT (learned positions, LayerNorm with bias, GeLU MLP 4h, tied embeddings, dropout).
+json gpt(long layers, long hidden, long heads, const char* source) {
+    return json{{"layers", layers},   {"hidden", hidden},        {"heads", heads},
+                {"ffn_type", "gelu"}, {"ffn_hidden", 4 * hidden}, {"vocab", 51200},
+                {"position_embeddings", 2048}, {"norm", "layernorm"}, {"bias", true},
+                {"dropout", true},    {"tied_embeddings", true},  {"source", source}};
+}
+
+// Llama 3 (GQA with 8 KV heads, SwiGLU, RMSNorm, RoPE, untied), arXiv 2407.21783 Table 3.
+json llama3(long layers, long hidden, long heads, long ffn) {
+    return json{{"layers", layers}, {"hidden", hidden}, {"heads", heads}, {"kv_heads", 8},
+                {"attention", "gqa"}, {"ffn_type", "swiglu"}, {"ffn_hidden", ffn},
+                {"vocab", 128256}, {"norm", "rmsnorm"}, {"tied_embeddings", false},
+                {"source", "Llama 3 herd, arXiv 2407.21783 Table 3; vocab 128256"}};
+}
+
+// DeepSeek-V3 style MoE with MLA (arXiv 2412.19437 section 4.2); K2 changes heads/experts/dense.
+json mla_moe(long heads, long vocab, long experts, long dense_layers, const char* source) {
+    return json{{"layers", 61}, {"hidden", 7168}, {"heads", heads}, {"kv_heads", heads},
+                {"attention", "mla"},
+                {"mla", {{"q_lora_rank", 1536}, {"kv_lora_rank", 512}, {"qk_nope_head_dim", 128},
+                         {"qk_rope_head_dim", 64}, {"v_head_dim", 128}}},
+                {"ffn_type", "swiglu"}, {"ffn_hidden", 18432}, {"vocab", vocab},
+                {"norm", "rmsnorm"}, {"tied_embeddings", false},
+                {"moe", {{"experts", experts}, {"top_k", 8}, {"shared_experts", 1},
+                         {"expert_ffn_hidden", 2048}, {"dense_layers", dense_layers}}},
+                {"source", source}};
+}
+
+const std::vector<named>& models() {
+    static const char* t1 = "Narayanan et al., arXiv 2104.04473 Table 1";
+    static const std::vector<named> table = {
+        {"gpt-1.7b", gpt(24, 2304, 24, t1)},
+        {"gpt-3.6b", gpt(30, 3072, 32, t1)},
+        {"gpt-7.5b", gpt(36, 4096, 32, t1)},
+        {"gpt-18.4b", gpt(40, 6144, 48, t1)},
+        {"gpt-22b", gpt(48, 6144, 64, "Korthikanti et al., arXiv 2205.05198 Table 3")},
+        {"gpt-39.1b", gpt(48, 8192, 64, t1)},
+        {"gpt-76.1b", gpt(60, 10240, 80, t1)},
+        {"gpt-145.6b", gpt(80, 12288, 96, t1)},
+        {"gpt-175b", gpt(96, 12288, 96, "Korthikanti et al., arXiv 2205.05198 Table 3 (GPT-3)")},
+        {"gpt-310.1b", gpt(96, 16384, 128, t1)},
+        {"gpt-530b", gpt(105, 20480, 128, "arXiv 2104.04473 Table 1 (529.6B); arXiv 2205.05198 Table 3")},
+        {"gpt-1t", gpt(128, 25600, 160, "arXiv 2104.04473 Table 1 (1008.0B); arXiv 2205.05198 Table 3")},
+        {"llama3-8b", llama3(32, 4096, 32, 14336)},
+        {"llama3-70b", llama3(80, 8192, 64, 28672)},
+        {"llama3-405b", llama3(126, 16384, 128, 53248)},
+        {"deepseek-v3", mla_moe(128, 129280, 256, 3, "DeepSeek-V3, arXiv 2412.19437 section 4.2 (671B total, 37B active)")},
+        {"kimi-k2", mla_moe(64, 163840, 384, 1, "Kimi K2, arXiv 2507.20534 Table 2 (1.04T total, 32.6B active)")},
+    };
+    return table;
+}
+
+json gpu(const char* name, double hbm_bytes, double hbm_bw, double fp32, double tf32, double bf16,
+         double fp8, const char* source) {
+    return json{{"name", name}, {"hbm_bytes", hbm_bytes}, {"hbm_bandwidth_Bps", hbm_bw},
+                {"flops", {{"fp32", fp32}, {"tf32", tf32}, {"bf16", bf16}, {"fp16", bf16}, {"fp8", fp8}}},
+                {"source", source}};
+}
+
+constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+
+const std::vector<named>& gpus() {
+    // Peak FLOP/s are dense (no 2:4 sparsity). HBM sizes: HBM stacks are binary-sized, so the
+    // marketed "80GB" is 80 GiB (nvidia-smi shows 81920 MiB on A100 80GB).
+    static const std::vector<named> table = {
+        // NVIDIA A100 Tensor Core GPU datasheet (2021), SXM column: 19.5 TF FP32, 156 TF TF32,
+        // 312 TF BF16/FP16 dense, 80GB HBM2e at 2,039 GB/s; no FP8.
+        {"a100-sxm4-80gb", gpu("A100-SXM4-80GB", 80 * GiB, 2.039e12, 19.5e12, 156e12, 312e12, 0,
+                               "NVIDIA A100 datasheet, SXM 80GB column")},
+        // NVIDIA H100 datasheet, SXM column: 67 TF FP32, 494.5 TF TF32 (989 sparse), 989.5 TF BF16,
+        // 1979 TF FP8 dense (half the sparse figures), 80GB HBM3 at 3.35 TB/s.
+        {"h100-sxm5-80gb", gpu("H100-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12,
+                               "NVIDIA H100 datasheet, SXM column (dense = sparse / 2)")},
+        // NVIDIA H200 datasheet, SXM column: same compute as H100 SXM, 141GB HBM3e at 4.8 TB/s.
+        {"h200-sxm-141gb", gpu("H200-SXM-141GB", 141e9, 4.8e12, 67e12, 494.5e12, 989.5e12, 1979e12,
+                               "NVIDIA H200 datasheet, SXM column (141 GB = 141e9 bytes)")},
+        // H800 SXM: H100 compute and memory with NVLink cut to 400 GB/s (DeepSeek-V3 arXiv
+        // 2412.19437 section 3.1 describes its cluster).
+        {"h800-sxm5-80gb", gpu("H800-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12,
+                               "NVIDIA H800 SXM product brief (H100 compute, 400 GB/s NVLink)")},
+        // NVIDIA DGX B200 datasheet: 1,440 GB HBM3e for 8 GPUs (180 GB each), 64 TB/s total
+        // (8 TB/s each); Blackwell datasheet: 2.25 PF BF16 and 4.5 PF FP8 dense per B200.
+        {"b200-sxm-180gb", gpu("B200-SXM-180GB", 180e9, 8e12, 75e12, 1.1e15, 2.25e15, 4.5e15,
+                               "NVIDIA DGX B200 datasheet (per GPU = total / 8), dense figures")},
+    };
+    return table;
+}
+
+json link(double bw, double lat) { return json{{"bandwidth_Bps", bw}, {"latency_s", lat}}; }
+
+json cluster(const char* gpu_name, json intra, json inter, json host, const char* source) {
+    return json{{"gpu", gpu_name}, {"gpus_per_node", 8}, {"intra_node", std::move(intra)},
+                {"inter_node", std::move(inter)}, {"host", std::move(host)}, {"source", source}};
+}
+
+const std::vector<named>& clusters() {
+    // Bandwidths are per GPU, one direction. Latencies are per-message software+wire latencies
+    // typical of NCCL (a few microseconds on NVLink, more across InfiniBand); calibrate to replace.
+    static const std::vector<named> table = {
+        // DGX A100: NVLink3 600 GB/s bidirectional per GPU; 8x HDR 200 Gb/s HCAs (25 GB/s per GPU);
+        // PCIe Gen4 x16 host link (32 GB/s per direction).
+        {"dgx-a100-80gb", cluster("a100-sxm4-80gb", link(300e9, 3e-6), link(25e9, 6e-6),
+                                  link(32e9, 10e-6), "NVIDIA DGX A100 user guide / datasheet")},
+        // DGX H100: NVLink4 900 GB/s bidirectional per GPU; 8x ConnectX-7 400 Gb/s (50 GB/s per GPU);
+        // PCIe Gen5 x16 (64 GB/s per direction).
+        {"dgx-h100", cluster("h100-sxm5-80gb", link(450e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6),
+                             "NVIDIA DGX H100 datasheet")},
+        // HGX H200: same fabric as HGX H100 (NVLink4 900 GB/s, 400 Gb/s NIC per GPU).
+        {"hgx-h200", cluster("h200-sxm-141gb", link(450e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6),
+                             "NVIDIA HGX H200 datasheet")},
+        // HGX H800: NVLink 400 GB/s bidirectional; DeepSeek-V3 (arXiv 2412.19437 section 3.2.1)
+        // cites IB 50 GB/s per GPU and NVLink 160 GB/s achieved.
+        {"hgx-h800", cluster("h800-sxm5-80gb", link(200e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6),
+                             "NVIDIA H800 brief; DeepSeek-V3 arXiv 2412.19437 section 3.2.1")},
+        // DGX B200: NVLink5 1.8 TB/s bidirectional per GPU; 8x ConnectX-7 400 Gb/s; PCIe Gen5.
+        {"dgx-b200", cluster("b200-sxm-180gb", link(900e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6),
+                             "NVIDIA DGX B200 datasheet")},
+    };
+    return table;
+}
+
+std::vector<std::string> names_of(const std::vector<named>& table) {
+    std::vector<std::string> out;
+    for (const auto& n : table) out.emplace_back(n.name);
+    return out;
+}
+
+json find(const std::vector<named>& table, const std::string& name, const std::string& path,
+          const char* what) {
+    for (const auto& n : table)
+        if (name == n.name) return n.value;
+    const std::string near = closest_name(name, names_of(table));
+    throw input_error(path, fmt::format("unknown {} preset \"{}\"{}", what, name,
+                                        near.empty() ? "" : fmt::format("; did you mean {}?", near)));
+}
+
+}  // namespace
+
+json model_preset(const std::string& name, const std::string& path) {
+    json m = find(models(), name, path, "model");
+    m["name"] = name;
+    return m;
+}
+json cluster_preset(const std::string& name, const std::string& path) {
+    json c = find(clusters(), name, path, "cluster");
+    c["name"] = name;
+    return c;
+}
+json gpu_preset(const std::string& name, const std::string& path) { return find(gpus(), name, path, "gpu"); }
+
+std::vector<std::string> model_preset_names() { return names_of(models()); }
+std::vector<std::string> cluster_preset_names() { return names_of(clusters()); }
+std::vector<std::string> gpu_preset_names() { return names_of(gpus()); }
+
+json presets_json() {
+    json out = {{"schema", "tslab/presets@1"}, {"models", json::object()}, {"clusters", json::object()},
+                {"gpus", json::object()}};
+    for (const auto& n : models()) out["models"][n.name] = n.value;
+    for (const auto& n : clusters()) out["clusters"][n.name] = n.value;
+    for (const auto& n : gpus()) out["gpus"][n.name] = n.value;
+    return out;
+}
+
+}  // namespace tslab

@@ -1,0 +1,92 @@
+// Building the report and serialising it; key order is fixed so native and wasm output match byte for byte.
+#include "tslab/report.hpp"
+
+#include <cmath>
+
+namespace tslab {
+
+double training_flops_per_token(const model_spec& m, const param_counts& c, std::int64_t seq_len) {
+    double attn_dim = static_cast<double>(m.heads * m.head_dim);
+    if (m.attention == attention_kind::mla)
+        attn_dim = static_cast<double>(m.heads) *
+                   static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim) / 2.0;
+    const double n = static_cast<double>(c.active - c.embedding);
+    return 6.0 * n + 6.0 * static_cast<double>(m.layers) * static_cast<double>(seq_len) * attn_dim;
+}
+
+report build_report(const scenario& s) {
+    report r;
+    r.input = s;
+    r.params = count_params(s.model);
+    r.flops_per_token = training_flops_per_token(s.model, r.params, s.training.seq_len);
+    r.microbatches = s.training.microbatches(s.parallel);
+    r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
+    r.memory = memory_ledger(s, r.pipeline);
+    return r;
+}
+
+namespace {
+
+std::int64_t whole(double bytes) { return static_cast<std::int64_t>(std::llround(bytes)); }
+
+json scenario_summary(const scenario& s, std::int64_t m) {
+    const auto& p = s.parallel;
+    return json{{"model", s.model.name},
+                {"cluster", s.cluster.name},
+                {"gpu", s.cluster.gpu.name},
+                {"world", p.world()},
+                {"nodes", s.cluster.nodes},
+                {"gpus_per_node", s.cluster.gpus_per_node},
+                {"parallel", {{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"vpp", p.vpp}, {"ep", p.ep}, {"etp", p.etp},
+                              {"cp", p.cp}, {"cp_method", p.cp_method}, {"sp", p.sp}, {"zero", p.zero}, {"order", p.order}}},
+                {"microbatches", m},
+                {"precision", s.training.precision.recipe},
+                {"optimizer", to_string(s.training.optimizer)},
+                {"recompute", to_string(s.training.recompute)},
+                {"schedule", to_string(s.training.schedule)}};
+}
+
+json memory_json(const memory_report& m) {
+    json items = json::array();
+    for (const auto& it : m.items) items.push_back({{"id", it.id}, {"bytes", whole(it.bytes)}, {"formula", it.formula}});
+    json stages = json::array();
+    for (double b : m.stage_total_bytes) stages.push_back(whole(b));
+    return json{{"units", "bytes; 1 GiB = 2^30 B, 1 GB = 10^9 B"},
+                {"rank", m.rank},
+                {"stage", m.stage},
+                {"total_bytes", whole(m.total_bytes)},
+                {"capacity_bytes", whole(m.capacity_bytes)},
+                {"headroom_bytes", whole(m.headroom_bytes)},
+                {"fits", m.fits},
+                {"inflight", m.inflight},
+                {"layers_on_rank", m.layers_on_rank},
+                {"items", std::move(items)},
+                {"stage_total_bytes", std::move(stages)}};
+}
+
+}  // namespace
+
+json report_to_json(const report& r) {
+    json peak = json::array();
+    for (double v : r.pipeline.inflight) peak.push_back(v);
+    return json{{"schema", "tslab/report@1"},
+                {"scenario", scenario_summary(r.input, r.microbatches)},
+                {"model", {{"name", r.input.model.name},
+                           {"params_total", r.params.total},
+                           {"params_active", r.params.active},
+                           {"params_embedding", r.params.embedding},
+                           {"flops_per_token", r.flops_per_token}}},
+                {"memory", memory_json(r.memory)},
+                {"pipeline", {{"schedule", to_string(r.input.training.schedule)},
+                              {"microbatches", r.microbatches},
+                              {"chunks", r.pipeline.chunks},
+                              {"param_copies", r.pipeline.param_copies},
+                              {"peak_inflight", std::move(peak)},
+                              {"inflight_formula", r.pipeline.inflight_formula}}}};
+}
+
+std::string report_json_text(const std::string& scenario_text) {
+    return report_to_json(build_report(parse_scenario_text(scenario_text))).dump(2);
+}
+
+}  // namespace tslab

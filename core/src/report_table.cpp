@@ -1,0 +1,33 @@
+// Human-readable table of a report for the terminal; GiB and GB are both named.
+#include <fmt/format.h>
+
+#include "tslab/report.hpp"
+
+namespace tslab {
+
+namespace {
+constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+std::string size(double bytes) { return fmt::format("{:9.2f} GiB ({:.1f} GB)", bytes / GiB, bytes / 1e9); }
+}  // namespace
+
+std::string report_table(const report& r) {
+    const auto& s = r.input;
+    const auto& m = r.memory;
+    std::string out;
+    out += fmt::format("model    {}  params {:.4g}  active {:.4g}  flops/token {:.4g}\n", s.model.name,
+                       static_cast<double>(r.params.total), static_cast<double>(r.params.active), r.flops_per_token);
+    out += fmt::format("cluster  {} ({}), {} nodes × {} GPUs\n", s.cluster.name, s.cluster.gpu.name, s.cluster.nodes,
+                       s.cluster.gpus_per_node);
+    out += fmt::format("plan     dp {} tp {} pp {} vpp {} ep {} etp {} cp {} zero {}  schedule {}  m {}\n",
+                       s.parallel.dp, s.parallel.tp, s.parallel.pp, s.parallel.vpp, s.parallel.ep, s.parallel.etp,
+                       s.parallel.cp, s.parallel.zero, to_string(s.training.schedule), r.microbatches);
+    out += fmt::format("\nmemory of rank {} (pipeline stage {}), the most loaded\n", m.rank, m.stage);
+    for (const auto& it : m.items) out += fmt::format("  {:<20} {}   {}\n", it.id, size(it.bytes), it.formula);
+    out += fmt::format("  {:<20} {}\n", "total (HBM)", size(m.total_bytes));
+    out += fmt::format("  {:<20} {}\n", "capacity", size(m.capacity_bytes));
+    out += m.fits ? fmt::format("  fits, {} free\n", size(m.headroom_bytes))
+                  : fmt::format("  DOES NOT FIT: over by {}\n", size(-m.headroom_bytes));
+    return out;
+}
+
+}  // namespace tslab

@@ -1,0 +1,193 @@
+// Parsing tslab/scenario@1: presets, defaults, ranges, then cross-field rules.
+#include "tslab/scenario.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
+#include "tslab/presets.hpp"
+
+namespace tslab {
+
+namespace {
+
+constexpr std::int64_t big = 1'000'000'000;  // upper bound for counts: keeps products in int64
+constexpr std::int64_t max_degree = 1 << 20;
+
+// `{"preset": name, ...}` -> preset's fields overlaid by the rest; plain objects pass through.
+json resolve_part(const json& part, const std::string& path, json (*lookup)(const std::string&, const std::string&)) {
+    if (part.is_string()) return lookup(part.get<std::string>(), path);
+    if (!part.is_object()) throw input_error(path, "expected an object or a preset name");
+    auto it = part.find("preset");
+    if (it == part.end()) return part;
+    if (!it->is_string()) throw input_error(path + ".preset", "expected a preset name string");
+    return merge_objects(lookup(it->get<std::string>(), path + ".preset"), part);
+}
+
+attention_kind parse_attention(field_reader& r, std::int64_t heads, std::int64_t kv_heads) {
+    const std::string def = kv_heads == heads ? "mha" : "gqa";
+    const std::string a = r.choice("attention", def, {"mha", "gqa", "mla"});
+    if (a == "mha" && kv_heads != heads)
+        throw input_error(r.path_of("kv_heads"), fmt::format("{} differs from heads = {}, so attention is gqa, not mha", kv_heads, heads));
+    return a == "mla" ? attention_kind::mla : a == "gqa" ? attention_kind::gqa : attention_kind::mha;
+}
+
+mla_spec parse_mla(const json* obj, const std::string& path) {
+    mla_spec m;
+    if (!obj) return m;
+    field_reader r(*obj, path);
+    m.q_lora_rank = r.integer("q_lora_rank", m.q_lora_rank, 0, big);
+    m.kv_lora_rank = r.integer("kv_lora_rank", m.kv_lora_rank, 1, big);
+    m.qk_nope_head_dim = r.integer("qk_nope_head_dim", m.qk_nope_head_dim, 1, 1 << 16);
+    m.qk_rope_head_dim = r.integer("qk_rope_head_dim", m.qk_rope_head_dim, 0, 1 << 16);
+    m.v_head_dim = r.integer("v_head_dim", m.v_head_dim, 1, 1 << 16);
+    r.finish();
+    return m;
+}
+
+moe_spec parse_moe(const json* obj, const std::string& path, std::int64_t layers, std::int64_t ffn) {
+    moe_spec m;
+    if (!obj) return m;
+    field_reader r(*obj, path);
+    m.experts = r.integer("experts", 0, 0, 1 << 16);
+    m.top_k = r.integer("top_k", m.experts > 0 ? 2 : 0, 0, 1 << 16);
+    m.shared_experts = r.integer("shared_experts", 0, 0, 1 << 10);
+    m.expert_ffn_hidden = r.integer("expert_ffn_hidden", ffn, 1, big);
+    m.dense_layers = r.integer("dense_layers", 0, 0, layers);
+    m.capacity_factor = r.number("capacity_factor", 0, 0, 1024);
+    r.finish();
+    if (m.experts > 0 && (m.top_k < 1 || m.top_k > m.experts))
+        throw input_error(path + ".top_k", fmt::format("{} must be between 1 and experts = {}", m.top_k, m.experts));
+    if (m.experts > 0 && m.dense_layers >= layers)
+        throw input_error(path + ".dense_layers", fmt::format("{} leaves no MoE layer among {} layers", m.dense_layers, layers));
+    return m;
+}
+
+model_spec parse_model(const json& part) {
+    const json obj = resolve_part(part, "model", model_preset);
+    field_reader r(obj, "model");
+    model_spec m;
+    r.text("source", "");
+    m.name = r.text("name", "custom");
+    m.layers = r.integer("layers", 24, 1, 100'000);
+    m.hidden = r.integer("hidden", 2048, 1, 1 << 20);
+    m.heads = r.integer("heads", 16, 1, 1 << 16);
+    m.kv_heads = r.integer("kv_heads", m.heads, 1, m.heads);
+    if (m.heads % m.kv_heads != 0)
+        throw input_error("model.kv_heads", fmt::format("{} does not divide model.heads = {}", m.kv_heads, m.heads));
+    m.head_dim = r.integer("head_dim", m.hidden / m.heads, 1, 1 << 16);
+    m.ffn = r.choice("ffn_type", "gelu", {"gelu", "swiglu"}) == "swiglu" ? ffn_kind::swiglu : ffn_kind::gelu;
+    m.ffn_hidden = r.integer("ffn_hidden", 4 * m.hidden, 1, big);
+    m.vocab = r.integer("vocab", 51200, 1, 100'000'000);
+    m.position_embeddings = r.integer("position_embeddings", 0, 0, 100'000'000);
+    m.tied_embeddings = r.boolean("tied_embeddings", false);
+    m.norm = r.choice("norm", "layernorm", {"layernorm", "rmsnorm"}) == "rmsnorm" ? norm_kind::rmsnorm : norm_kind::layernorm;
+    m.bias = r.boolean("bias", false);
+    m.dropout = r.boolean("dropout", false);
+    m.attention = parse_attention(r, m.heads, m.kv_heads);
+    m.mla = parse_mla(r.object("mla"), "model.mla");
+    m.moe = parse_moe(r.object("moe"), "model.moe", m.layers, m.ffn_hidden);
+    r.finish();
+    return m;
+}
+
+link_spec parse_link(const json* obj, const std::string& path, link_spec def) {
+    if (!obj) return def;
+    field_reader r(*obj, path);
+    def.bandwidth_Bps = r.number("bandwidth_Bps", def.bandwidth_Bps, 1e3, 1e16);
+    def.latency_s = r.number("latency_s", def.latency_s, 0, 10);
+    r.finish();
+    return def;
+}
+
+gpu_spec parse_gpu(const json& part, const std::string& path) {
+    const json obj = resolve_part(part, path, gpu_preset);
+    field_reader r(obj, path);
+    gpu_spec g;
+    r.text("source", "");
+    g.name = r.text("name", "custom-gpu");
+    g.hbm_bytes = r.number("hbm_bytes", 80.0 * (1ull << 30), 1e6, 1e15);
+    g.hbm_bandwidth_Bps = r.number("hbm_bandwidth_Bps", 2e12, 1e6, 1e16);
+    if (const json* f = r.object("flops")) {
+        field_reader fr(*f, path + ".flops");
+        g.flops_bf16 = fr.number("bf16", 312e12, 1e6, 1e18);
+        g.flops_fp16 = fr.number("fp16", g.flops_bf16, 1e6, 1e18);
+        g.flops_fp32 = fr.number("fp32", g.flops_bf16 / 16, 1e6, 1e18);
+        g.flops_tf32 = fr.number("tf32", g.flops_bf16 / 2, 1e6, 1e18);
+        g.flops_fp8 = fr.number("fp8", 0, 0, 1e18);
+        fr.finish();
+    } else {
+        g.flops_bf16 = g.flops_fp16 = 312e12;
+        g.flops_fp32 = 19.5e12;
+        g.flops_tf32 = 156e12;
+    }
+    r.finish();
+    return g;
+}
+
+cluster_spec parse_cluster(const json& part) {
+    const json obj = resolve_part(part, "cluster", cluster_preset);
+    field_reader r(obj, "cluster");
+    cluster_spec c;
+    r.text("source", "");
+    c.name = r.text("name", "custom");
+    const json* g = r.raw("gpu");
+    c.gpu = parse_gpu(g ? *g : json("a100-sxm4-80gb"), "cluster.gpu");
+    c.gpus_per_node = r.integer("gpus_per_node", 8, 1, 1024);
+    c.nodes = r.integer("nodes", 0, 0, 1 << 20);
+    c.intra_node = parse_link(r.object("intra_node"), "cluster.intra_node", {300e9, 3e-6});
+    c.inter_node = parse_link(r.object("inter_node"), "cluster.inter_node", {25e9, 6e-6});
+    c.host = parse_link(r.object("host"), "cluster.host", {32e9, 10e-6});
+    if (const json* cal = r.object("calibration")) c.calibration = *cal;
+    r.finish();
+    return c;
+}
+
+}  // namespace
+
+// Defined in scenario_training.cpp.
+parallel_spec parse_parallel(const json& part);
+training_spec parse_training(const json& part, const parallel_spec& p);
+void check_cross_rules(scenario& s);
+
+scenario parse_scenario(const json& doc) {
+    field_reader r(doc, "");
+    const std::string schema = r.text("schema", "tslab/scenario@1");
+    if (schema != "tslab/scenario@1")
+        throw input_error("schema", fmt::format("\"{}\" is not supported; expected tslab/scenario@1", schema));
+    scenario s;
+    const json empty = json::object();
+    const json* m = r.raw("model");
+    const json* c = r.raw("cluster");
+    const json* p = r.raw("parallel");
+    const json* t = r.raw("training");
+    r.finish();
+    s.model = parse_model(m ? *m : json("gpt-1.7b"));
+    s.cluster = parse_cluster(c ? *c : json("dgx-a100-80gb"));
+    s.parallel = parse_parallel(p ? *p : empty);
+    s.training = parse_training(t ? *t : empty, s.parallel);
+    check_cross_rules(s);
+    return s;
+}
+
+scenario parse_scenario_text(const std::string& text) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw input_error("", fmt::format("malformed JSON at byte {}: {}", e.byte, e.what()));
+    }
+    return parse_scenario(doc);
+}
+
+double gpu_spec::peak_flops(dtype t) const {
+    switch (t) {
+        case dtype::fp32: return flops_tf32 > 0 ? flops_tf32 : flops_fp32;
+        case dtype::fp16: return flops_fp16;
+        case dtype::fp8: return flops_fp8 > 0 ? flops_fp8 : flops_bf16;
+        default: return flops_bf16;
+    }
+}
+
+}  // namespace tslab

@@ -1,0 +1,87 @@
+// Closed forms for in-flight activations: GPipe m; 1F1B p − r (Narayanan et al. arXiv 2104.04473
+// section 2.2); interleaved (v−1)·p + 2(p−r−1) + 1 chunks (Megatron warm-up count, = p(1+(p−1)/(pv))
+// stages on rank 0); ZB-H1 as 1F1B, ZB-H2 2(p−r)−1 (arXiv 2401.10241); ZBV 2p chunks of half a
+// stage; DualPipe PP+1 stages with 2× params, DualPipeV 2PP+1 half-stage chunks (DualPipe README).
+#include "tslab/schedule_shape.hpp"
+
+#include <algorithm>
+
+namespace tslab {
+
+std::int64_t chunk_first_layer(std::int64_t layers, std::int64_t chunks, std::int64_t c) {
+    const std::int64_t base = layers / chunks, extra = layers % chunks;
+    return c * base + std::min(c, extra);
+}
+
+namespace {
+
+void one_chunk_per_rank(pipeline_shape& s, std::int64_t pp) {
+    s.chunks = pp;
+    for (std::int64_t r = 0; r < pp; ++r) s.rank_chunks.push_back({r});
+}
+
+// V shape: rank r holds chunk r on the way down and chunk 2pp−1−r on the way back.
+void v_shape(pipeline_shape& s, std::int64_t pp) {
+    s.chunks = 2 * pp;
+    for (std::int64_t r = 0; r < pp; ++r) s.rank_chunks.push_back({r, 2 * pp - 1 - r});
+}
+
+}  // namespace
+
+pipeline_shape closed_form_shape(schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m) {
+    pipeline_shape s;
+    const double md = static_cast<double>(m);
+    auto each_rank = [&](auto per_rank) {
+        for (std::int64_t r = 0; r < pp; ++r) s.inflight.push_back(per_rank(static_cast<double>(r)));
+    };
+    const double p = static_cast<double>(pp);
+    switch (k) {
+        case schedule_kind::gpipe:
+            one_chunk_per_rank(s, pp);
+            each_rank([&](double) { return md; });
+            s.inflight_formula = "GPipe: all m micro-batches";
+            break;
+        case schedule_kind::one_f_one_b:
+        case schedule_kind::zb_h1:
+            one_chunk_per_rank(s, pp);
+            each_rank([&](double r) { return std::min(p - r, md); });
+            s.inflight_formula = "1F1B: min(p − r, m) on rank r";
+            break;
+        case schedule_kind::zb_h2:
+            one_chunk_per_rank(s, pp);
+            each_rank([&](double r) { return std::min(2 * (p - r) - 1, md); });
+            s.inflight_formula = "ZB-H2: min(2(p − r) − 1, m) on rank r";
+            break;
+        case schedule_kind::interleaved: {
+            s.chunks = pp * vpp;
+            for (std::int64_t r = 0; r < pp; ++r) {
+                s.rank_chunks.emplace_back();
+                for (std::int64_t j = 0; j < vpp; ++j) s.rank_chunks.back().push_back(r + j * pp);
+            }
+            const double v = static_cast<double>(vpp);
+            each_rank([&](double r) { return std::min((v - 1) * p + 2 * (p - r - 1) + 1, md * v); });
+            s.inflight_formula = "interleaved: (v−1)p + 2(p−r−1) + 1 chunks = p(1 + (p−1)/(pv)) stages on rank 0";
+            break;
+        }
+        case schedule_kind::zbv:
+            v_shape(s, pp);
+            each_rank([&](double) { return std::min(2 * p, 2 * md); });
+            s.inflight_formula = "ZBV: 2p half-stage chunks (same bytes as 1F1B)";
+            break;
+        case schedule_kind::dualpipe:
+            s.chunks = pp;
+            for (std::int64_t r = 0; r < pp; ++r) s.rank_chunks.push_back({r, pp - 1 - r});
+            s.param_copies = 2;
+            each_rank([&](double) { return p + 1; });
+            s.inflight_formula = "DualPipe: PP + 1 stages, 2× parameters";
+            break;
+        case schedule_kind::dualpipev:
+            v_shape(s, pp);
+            each_rank([&](double) { return 2 * p + 1; });
+            s.inflight_formula = "DualPipeV: PP + 1 with PP = 2p half-stage chunks";
+            break;
+    }
+    return s;
+}
+
+}  // namespace tslab
