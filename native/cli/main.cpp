@@ -3,83 +3,100 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <string>
-#include <vector>
 
+#include "command.hpp"
 #include "tslab/errors.hpp"
-#include "tslab/report.hpp"
+
+namespace tslab::cli {
+
+const std::string* args::option(const std::string& key) const {
+    for (const auto& [k, v] : options)
+        if (k == key) return &v;
+    return nullptr;
+}
 
 namespace {
+std::vector<command_info>& registry() {
+    static std::vector<command_info> all;
+    return all;
+}
+}  // namespace
 
-const char* usage =
-    "usage: tslab <command> [args]\n"
-    "\n"
-    "commands:\n"
-    "  report SCENARIO.json [--format json|table]   memory ledger and report of one scenario\n"
-    "  presets                                      list built-in model, GPU and cluster presets (JSON)\n"
-    "  --help                                       this text\n"
-    "\n"
-    "SCENARIO.json is a tslab/scenario@1 object; '-' reads standard input.\n"
-    "Errors name the JSON path and the reason and exit with status 2.\n";
+bool register_command(const command_info& c) {
+    registry().push_back(c);
+    return true;
+}
+
+const std::vector<command_info>& commands() { return registry(); }
 
 std::string read_input(const std::string& path) {
+    std::stringstream ss;
     if (path == "-") {
-        std::stringstream ss;
         ss << std::cin.rdbuf();
         return ss.str();
     }
     std::ifstream f(path, std::ios::binary);
-    if (!f) throw tslab::input_error(path, "cannot open file");
-    std::stringstream ss;
+    if (!f) throw input_error(path, "cannot open file");
     ss << f.rdbuf();
     return ss.str();
 }
 
-struct args {
-    std::string command, file, format = "json";
-};
+const std::string& need_file(const args& a, const char* what) {
+    if (a.positional.empty()) throw input_error("arguments", a.command + " needs " + what);
+    return a.positional.front();
+}
+
+}  // namespace tslab::cli
+
+namespace {
+
+using tslab::cli::args;
+
+std::string usage() {
+    std::string u = "usage: tslab <command> [args] [--format json|table]\n\ncommands:\n";
+    for (const auto& c : tslab::cli::commands()) u += std::string("  ") + c.usage + "\n";
+    u += "  --help    this text\n\nJSON inputs may be '-' for standard input. Errors name the JSON path and\n"
+         "the reason, and exit with status 2.\n";
+    return u;
+}
 
 args parse_args(int argc, char** argv) {
     args a;
-    std::vector<std::string> v(argv + 1, argv + argc);
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (v[i] == "--format" && i + 1 < v.size()) a.format = v[++i];
-        else if (v[i].rfind("--format=", 0) == 0) a.format = v[i].substr(9);
-        else if (a.command.empty()) a.command = v[i];
-        else if (a.file.empty()) a.file = v[i];
-        else throw tslab::input_error("arguments", "unexpected argument \"" + v[i] + "\"");
+    for (int i = 1; i < argc; ++i) {
+        std::string v = argv[i];
+        if (v.size() > 2 && v.rfind("--", 0) == 0) {
+            std::string key = v.substr(2), value;
+            const auto eq = key.find('=');
+            if (eq != std::string::npos) value = key.substr(eq + 1), key = key.substr(0, eq);
+            else if (i + 1 < argc) value = argv[++i];
+            else throw tslab::input_error(v, "needs a value");
+            if (key == "format") a.format = value;
+            else a.options.emplace_back(key, value);
+        } else if (a.command.empty()) {
+            a.command = v;
+        } else {
+            a.positional.push_back(v);
+        }
     }
-    if (a.format != "json" && a.format != "table")
-        throw tslab::input_error("--format", "expected json or table, got \"" + a.format + "\"");
     return a;
 }
 
-int run(const args& a) {
-    if (a.command == "presets") {
-        std::cout << tslab::presets_json_text() << "\n";
-        return 0;
-    }
-    if (a.command == "report") {
-        if (a.file.empty()) throw tslab::input_error("arguments", "report needs a SCENARIO.json path (or '-')");
-        const std::string text = read_input(a.file);
-        if (a.format == "table")
-            std::cout << tslab::report_table(tslab::build_report(tslab::parse_scenario_text(text)));
-        else
-            std::cout << tslab::report_json_text(text) << "\n";
-        return 0;
-    }
+int dispatch(const args& a) {
+    for (const auto& c : tslab::cli::commands())
+        if (a.command == c.name) return c.run(a);
     throw tslab::input_error("command", "unknown command \"" + a.command + "\"; see tslab --help");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
-        std::fputs(usage, argc < 2 ? stderr : stdout);
+    const std::string first = argc > 1 ? argv[1] : "";
+    if (argc < 2 || first == "--help" || first == "-h" || first == "help") {
+        std::fputs(usage().c_str(), argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
     try {
-        return run(parse_args(argc, argv));
+        return dispatch(parse_args(argc, argv));
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << "\n";
         return 2;
