@@ -25,19 +25,19 @@ field_reader::field_reader(const json& obj, std::string path) : obj_(obj), path_
         throw input_error(path_, fmt::format("expected an object, got {}", type_name(obj_)));
 }
 
-bool field_reader::has(const std::string& key) const { return obj_.contains(key); }
+bool field_reader::has(const char* key) const { return obj_.contains(key); }
 
-std::string field_reader::path_of(const std::string& key) const {
-    return path_.empty() ? key : path_ + "." + key;
+std::string field_reader::path_of(const char* key) const {
+    return path_.empty() ? std::string(key) : path_ + "." + key;
 }
 
-const json* field_reader::lookup(const std::string& key) {
+const json* field_reader::lookup(const char* key) {
     known_.push_back(key);
     auto it = obj_.find(key);
     return it == obj_.end() ? nullptr : &*it;
 }
 
-std::int64_t field_reader::integer(const std::string& key, std::int64_t def, std::int64_t lo,
+std::int64_t field_reader::integer(const char* key, std::int64_t def, std::int64_t lo,
                                    std::int64_t hi) {
     const json* v = lookup(key);
     if (!v) return def;
@@ -52,7 +52,7 @@ std::int64_t field_reader::integer(const std::string& key, std::int64_t def, std
     return static_cast<std::int64_t>(d);
 }
 
-double field_reader::number(const std::string& key, double def, double lo, double hi) {
+double field_reader::number(const char* key, double def, double lo, double hi) {
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_number())
@@ -64,7 +64,7 @@ double field_reader::number(const std::string& key, double def, double lo, doubl
     return d;
 }
 
-bool field_reader::boolean(const std::string& key, bool def) {
+bool field_reader::boolean(const char* key, bool def) {
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_boolean())
@@ -72,7 +72,7 @@ bool field_reader::boolean(const std::string& key, bool def) {
     return v->get<bool>();
 }
 
-std::string field_reader::text(const std::string& key, const std::string& def) {
+std::string field_reader::text(const char* key, const std::string& def) {
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_string())
@@ -80,7 +80,7 @@ std::string field_reader::text(const std::string& key, const std::string& def) {
     return v->get<std::string>();
 }
 
-std::string field_reader::choice(const std::string& key, const std::string& def,
+std::string field_reader::choice(const char* key, const std::string& def,
                                  const std::vector<std::string>& allowed) {
     std::string s = text(key, def);
     for (const auto& a : allowed)
@@ -93,22 +93,22 @@ std::string field_reader::choice(const std::string& key, const std::string& def,
                                   near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
 }
 
-const json* field_reader::object(const std::string& key) {
+const json* field_reader::object(const char* key) {
     const json* v = lookup(key);
     if (v && !v->is_object())
         throw input_error(path_of(key), fmt::format("expected an object, got {}", type_name(*v)));
     return v;
 }
 
-const json* field_reader::raw(const std::string& key) { return lookup(key); }
+const json* field_reader::raw(const char* key) { return lookup(key); }
 
 void field_reader::finish() const {
     for (auto it = obj_.begin(); it != obj_.end(); ++it) {
         bool seen = false;
-        for (const auto& k : known_) seen = seen || k == it.key();
+        for (const char* k : known_) seen = seen || it.key() == k;
         if (seen) continue;
-        const std::string near = closest_name(it.key(), known_);
-        throw input_error(path_of(it.key()),
+        const std::string near = closest_name(it.key(), std::vector<std::string>(known_.begin(), known_.end()));
+        throw input_error(path_of(it.key().c_str()),
                           near.empty() ? std::string("unknown field")
                                        : fmt::format("unknown field; did you mean {}?", near));
     }

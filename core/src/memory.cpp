@@ -31,7 +31,7 @@ rank_layers layers_of(const scenario& s, const pipeline_shape& shape, std::int64
     return out;
 }
 
-rank_shards local_shards(const scenario& s, const rank_layers& rl) {
+rank_shards local_shards(const scenario& s, const std::vector<tensor_entry>& tensors, const rank_layers& rl) {
     const auto& p = s.parallel;
     rank_shards st;
     st.first = rl.first;
@@ -39,7 +39,7 @@ rank_shards local_shards(const scenario& s, const rank_layers& rl) {
     st.layers = rl.dense + rl.moe;
     st.moe_layers = rl.moe;
     double layer_dense = 0, layer_moe = 0;
-    for (const auto& t : tensor_list(s.model)) {
+    for (const auto& t : tensors) {
         double rows = static_cast<double>(t.rows), cols = static_cast<double>(t.cols), copies = static_cast<double>(t.copies);
         if (t.expert) copies /= static_cast<double>(p.ep);
         const double split = t.expert ? static_cast<double>(p.etp) : (t.tp_split ? static_cast<double>(p.tp) : 1.0);
@@ -88,15 +88,18 @@ model_state_bytes zero_model_state(const precision_spec& p, int zero, double par
 }
 
 memory_report memory_ledger(const scenario& s, const pipeline_shape& shape) {
-    memory_report best;
+    // Totals for every pipeline rank first (no formula text), then the full ledger of the worst.
+    const std::vector<tensor_entry> tensors = tensor_list(s.model);
     std::vector<double> totals;
+    std::vector<rank_shards> shards;
     const std::int64_t pp = static_cast<std::int64_t>(shape.rank_chunks.size());
+    std::int64_t worst = 0;
     for (std::int64_t r = 0; r < pp; ++r) {
-        const rank_layers rl = layers_of(s, shape, r);
-        memory_report rep = detail::ledger_for_rank(s, shape, r, local_shards(s, rl));
-        totals.push_back(rep.total_bytes);
-        if (r == 0 || rep.total_bytes > best.total_bytes) best = std::move(rep);
+        shards.push_back(local_shards(s, tensors, layers_of(s, shape, r)));
+        totals.push_back(detail::ledger_for_rank(s, shape, r, shards.back(), false).total_bytes);
+        if (totals.back() > totals[static_cast<std::size_t>(worst)]) worst = r;
     }
+    memory_report best = detail::ledger_for_rank(s, shape, worst, shards[static_cast<std::size_t>(worst)], true);
     best.stage_total_bytes = std::move(totals);
     return best;
 }

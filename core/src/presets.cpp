@@ -62,7 +62,7 @@ const std::vector<named>& models() {
         {"llama3-70b", llama3(80, 8192, 64, 28672)},
         {"llama3-405b", llama3(126, 16384, 128, 53248)},
         {"deepseek-v3", mla_moe(128, 129280, 256, 3, "DeepSeek-V3, arXiv 2412.19437 section 4.2 (671B total, 37B active)")},
-        {"kimi-k2", mla_moe(64, 163840, 384, 1, "Kimi K2, arXiv 2507.20534 Table 2 (1.04T total, 32.6B active)")},
+        {"kimi-k2", mla_moe(64, 163840, 384, 1, "Kimi K2, arXiv 2507.20534 abstract and model card (1T total, 32B activated)")},
     };
     return table;
 }

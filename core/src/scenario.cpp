@@ -177,6 +177,8 @@ scenario parse_scenario_text(const std::string& text) {
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
         throw input_error("", fmt::format("malformed JSON at byte {}: {}", e.byte, e.what()));
+    } catch (const json::exception& e) {
+        throw input_error("", fmt::format("malformed JSON: {}", e.what()));
     }
     return parse_scenario(doc);
 }

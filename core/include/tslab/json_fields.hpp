@@ -17,19 +17,19 @@ public:
     // Throws input_error when `obj` is not a JSON object.
     field_reader(const json& obj, std::string path);
 
-    bool has(const std::string& key) const;
-    std::string path_of(const std::string& key) const;
+    bool has(const char* key) const;
+    std::string path_of(const char* key) const;
 
-    std::int64_t integer(const std::string& key, std::int64_t def, std::int64_t lo, std::int64_t hi);
-    double number(const std::string& key, double def, double lo, double hi);
-    bool boolean(const std::string& key, bool def);
-    std::string choice(const std::string& key, const std::string& def,
+    std::int64_t integer(const char* key, std::int64_t def, std::int64_t lo, std::int64_t hi);
+    double number(const char* key, double def, double lo, double hi);
+    bool boolean(const char* key, bool def);
+    std::string choice(const char* key, const std::string& def,
                        const std::vector<std::string>& allowed);
-    std::string text(const std::string& key, const std::string& def);
+    std::string text(const char* key, const std::string& def);
     // The raw value (an object expected), or nullptr when absent.
-    const json* object(const std::string& key);
+    const json* object(const char* key);
     // The raw value of any type, or nullptr when absent.
-    const json* raw(const std::string& key);
+    const json* raw(const char* key);
 
     // Throws for the first key that no accessor asked for, with a suggestion.
     void finish() const;
@@ -37,8 +37,8 @@ public:
 private:
     const json& obj_;
     std::string path_;
-    std::vector<std::string> known_;
-    const json* lookup(const std::string& key);
+    std::vector<const char*> known_;  // string literals: keys are named in code
+    const json* lookup(const char* key);
 };
 
 // Overlay `fields` on the preset's object (shallow per key, deep for nested objects).

@@ -50,7 +50,9 @@ struct rank_shards {
     std::int64_t layers = 0, moe_layers = 0;
     bool first = false, last = false;
 };
-memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st);
+// `formulas` false skips the text (used for the totals of every stage).
+memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st,
+                              bool formulas);
 }  // namespace detail
 
 }  // namespace tslab

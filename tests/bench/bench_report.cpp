@@ -1,0 +1,29 @@
+// Google Benchmark of the native report (parse + params + memory ledger + JSON) on presets.
+#include <benchmark/benchmark.h>
+
+#include "tslab/report.hpp"
+
+namespace {
+
+const char* deepseek = R"({"model": "deepseek-v3", "cluster": "hgx-h800",
+  "parallel": {"dp": 128, "ep": 64, "pp": 16, "zero": 1},
+  "training": {"seq_len": 4096, "global_batch": 15360, "schedule": "dualpipe", "precision": "fp8-mixed"}})";
+
+void bm_report_json_deepseek(benchmark::State& st) {
+    for (auto _ : st) benchmark::DoNotOptimize(tslab::report_json_text(deepseek));
+}
+BENCHMARK(bm_report_json_deepseek)->Unit(benchmark::kMicrosecond);
+
+void bm_build_report_deepseek(benchmark::State& st) {
+    const tslab::scenario s = tslab::parse_scenario_text(deepseek);
+    for (auto _ : st) benchmark::DoNotOptimize(tslab::build_report(s));
+}
+BENCHMARK(bm_build_report_deepseek)->Unit(benchmark::kMicrosecond);
+
+void bm_report_json_llama70b(benchmark::State& st) {
+    const char* s = R"({"model": "llama3-70b", "cluster": "dgx-h100", "parallel": {"dp": 64, "zero": 3}})";
+    for (auto _ : st) benchmark::DoNotOptimize(tslab::report_json_text(s));
+}
+BENCHMARK(bm_report_json_llama70b)->Unit(benchmark::kMicrosecond);
+
+}  // namespace

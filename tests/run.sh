@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every test: native Catch2 + CLI checks (ctest), the same under ASan+UBSan, node tests of the
+# wasm build, type checks of the facade, and Playwright tests of the built site in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tests/setup.sh
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "native build and tests"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build
+ctest --test-dir build --output-on-failure -j2
+
+step "native tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTSLAB_SANITIZE=ON -DTSLAB_BUILD_BENCH=OFF >/dev/null
+cmake --build build-asan
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j2
+
+step "wasm build"
+bash tests/build_wasm.sh
+
+step "facade types (tsc)"
+npm run --silent test:types
+
+step "node tests of the wasm build"
+TSLAB_CLI="$PWD/build/native/tslab" npm run --silent test:node
+
+step "site build and browser tests"
+npm run --silent build:site
+npm run --silent test:browser
+
+step "all tests passed"

@@ -1,0 +1,111 @@
+// ZeRO model-state bytes (arXiv 1910.02054) and the memory ledger of whole scenarios (memory.hpp).
+#include <catch2/catch.hpp>
+
+#include "tslab/memory.hpp"
+#include "tslab/report.hpp"
+
+using namespace tslab;
+
+namespace {
+
+double item(const report& r, const std::string& id) {
+    for (const auto& it : r.memory.items)
+        if (it.id == id) return it.bytes;
+    FAIL("no item " << id);
+    return 0;
+}
+
+double model_state(const report& r) {
+    return item(r, "params") + item(r, "grads") + item(r, "master_params") + item(r, "optimizer_states");
+}
+
+}  // namespace
+
+TEST_CASE("ZeRO paper example: 7.5B params on 64 GPUs", "[memory][zero]") {
+    // arXiv 1910.02054 Figure 1 / section 3: Psi = 7.5B, Nd = 64, K = 12, 16-bit params and grads:
+    // baseline (2+2+K)Psi = 120 GB, P_os 31.4 GB, P_os+g 16.6 GB, P_os+g+p 1.9 GB (1.875).
+    const precision_spec p;  // bf16-mixed
+    const double P = 7.5e9, N = 64, states = 2 * P;
+    CHECK(zero_model_state(p, 0, P, states, N).total() == Approx(16 * P));
+    CHECK(zero_model_state(p, 1, P, states, N).total() == Approx(4 * P + 12 * P / N));
+    CHECK(zero_model_state(p, 2, P, states, N).total() == Approx(2 * P + 14 * P / N));
+    CHECK(zero_model_state(p, 3, P, states, N).total() == Approx(16 * P / N));
+    CHECK(zero_model_state(p, 0, P, states, N).total() / 1e9 == Approx(120).margin(0.05));
+    CHECK(zero_model_state(p, 1, P, states, N).total() / 1e9 == Approx(31.4).margin(0.05));
+    CHECK(zero_model_state(p, 2, P, states, N).total() / 1e9 == Approx(16.6).margin(0.05));
+    CHECK(zero_model_state(p, 3, P, states, N).total() / 1e9 == Approx(1.875).margin(0.001));
+}
+
+TEST_CASE("70B ZeRO-3 over 64 GPUs: model state is 16P/N", "[memory][zero]") {
+    const report r = build_report(parse_scenario(json{{"model", "llama3-70b"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 64}, {"zero", 3}}}}));
+    const double P = static_cast<double>(r.params.total);
+    CHECK(model_state(r) == Approx(16 * P / 64));
+    const report z0 = build_report(parse_scenario(json{{"model", "llama3-70b"}, {"parallel", {{"dp", 64}, {"zero", 0}}}}));
+    CHECK(model_state(z0) == Approx(16 * P));
+}
+
+TEST_CASE("Optimizers: Adam 2 moments, SGD and Muon 1, Adafactor factored", "[memory]") {
+    CHECK(optimizer_state_elems(optimizer_kind::adamw, true, 10, 20, 1) == 400);
+    CHECK(optimizer_state_elems(optimizer_kind::sgd, true, 10, 20, 1) == 200);
+    CHECK(optimizer_state_elems(optimizer_kind::muon, true, 10, 20, 1) == 200);
+    CHECK(optimizer_state_elems(optimizer_kind::muon, false, 10, 1, 1) == 20);  // vectors use AdamW
+    CHECK(optimizer_state_elems(optimizer_kind::adafactor, true, 10, 20, 3) == 90);
+}
+
+TEST_CASE("1F1B first stage holds L layers of activations, interleaved 1 + (p-1)/(pv) more", "[memory]") {
+    // Korthikanti et al. section 4.2.3: the first 1F1B stage stores p micro-batches of L/p layers;
+    // interleaving multiplies that by 1 + (p − 1)/(p·v).
+    json base = {{"model", "gpt-175b"}, {"parallel", {{"tp", 8}, {"pp", 8}, {"sp", true}}},
+                 {"training", {{"recompute", "selective"}, {"global_batch", 64}}}};
+    const report r = build_report(parse_scenario(base));
+    const double per_layer = 2048.0 * 12288 * 34 / 8 + 4.0 * 96 * 2048 / 8;
+    CHECK(item(r, "activations_layers") == Approx(96 * per_layer));
+    json inter = base;
+    inter["parallel"]["vpp"] = 3;
+    inter["training"]["schedule"] = "interleaved";
+    const report ri = build_report(parse_scenario(inter));
+    CHECK(item(ri, "activations_layers") == Approx(96 * per_layer * (1 + 7.0 / 24)));
+}
+
+TEST_CASE("DualPipe keeps 2x parameters and PP+1 stages of activations", "[memory]") {
+    // DualPipe README table: DualPipe 2x params, PP+1 activations (1F1B: 1x, PP).
+    json a = {{"model", "gpt-175b"}, {"parallel", {{"tp", 8}, {"pp", 8}}}, {"training", {{"global_batch", 32}}}};
+    json b = a;
+    b["training"]["schedule"] = "dualpipe";
+    const report r1 = build_report(parse_scenario(a)), r2 = build_report(parse_scenario(b));
+    CHECK(r2.pipeline.param_copies == 2);
+    CHECK(r2.memory.inflight == 9);
+    CHECK(r1.memory.inflight == 8);
+}
+
+TEST_CASE("Expert params shard over EP x ETP, never over TP alone", "[memory]") {
+    // DeepSeek-V3 cut to 8 layers (3 dense + 5 MoE) on one pipeline stage; one expert holds
+    // 3·h·f_e = 3·7168·2048 weights (SwiGLU gate, up, down), 2 bytes each in bf16.
+    const double expert = 3.0 * 7168 * 2048 * 2, moe_layers = 5;
+    auto params_of = [](long dp, long tp, long ep, long etp) {
+        json doc = {{"model", {{"preset", "deepseek-v3"}, {"layers", 8}}},
+                    {"parallel", {{"dp", dp}, {"tp", tp}, {"ep", ep}, {"etp", etp}}}, {"training", {{"global_batch", 64}}}};
+        return item(build_report(parse_scenario(doc)), "params");
+    };
+    // ep 64 -> 32: each rank holds 8 instead of 4 of the 256 experts per layer.
+    CHECK(params_of(64, 1, 32, 1) - params_of(64, 1, 64, 1) == Approx(moe_layers * 4 * expert));
+    // tp = 2 leaves experts whole (etp = 1); etp = 2 halves each of the 8 local experts.
+    CHECK(params_of(32, 2, 32, 1) - params_of(32, 2, 32, 2) == Approx(moe_layers * 8 * expert / 2));
+}
+
+TEST_CASE("Offload moves bytes to the host and out of the HBM total", "[memory]") {
+    json a = {{"model", "llama3-8b"}, {"parallel", {{"dp", 8}}}};
+    json b = a;
+    b["training"]["offload"] = {{"optimizer", 1.0}};
+    const report ra = build_report(parse_scenario(a)), rb = build_report(parse_scenario(b));
+    CHECK(item(rb, "optimizer_states") == 0);
+    CHECK(item(rb, "offloaded") == Approx(item(ra, "optimizer_states") + item(ra, "master_params")));
+    CHECK(rb.memory.total_bytes == Approx(ra.memory.total_bytes - item(rb, "offloaded")));
+}
+
+TEST_CASE("fits compares the total with HBM capacity and says by how much", "[memory]") {
+    const report big = build_report(parse_scenario(json{{"model", "llama3-405b"}, {"cluster", "dgx-h100"}}));
+    CHECK_FALSE(big.memory.fits);
+    CHECK(big.memory.headroom_bytes == Approx(big.memory.capacity_bytes - big.memory.total_bytes));
+    CHECK(big.memory.capacity_bytes == 80.0 * 1024 * 1024 * 1024);  // H100 SXM 80 GB = 80 GiB of HBM3
+}
