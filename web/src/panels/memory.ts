@@ -88,6 +88,8 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   const form = document.createElement("form");
   form.className = "tsl-form";
   form.noValidate = true;
+  form.dataset.i18nLabel = "mem.controls";
+  form.setAttribute("aria-label", t("mem.controls"));
   form.addEventListener("submit", (e) => e.preventDefault());
   const legends = (["mem.group.model", "mem.group.parallel", "mem.group.training"] as const).map((key, i) => {
     const list = groups[i].map(createControl);
