@@ -81,7 +81,13 @@ function buildScenario(v: (key: string) => string | number | boolean): Scenario 
   return { schema: "tslab/scenario@1", model: String(v("model")), cluster: String(v("cluster")), parallel, training };
 }
 
-function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+interface Form {
+  element: HTMLFormElement;
+  controls: Map<string, Control>;
+  relabel(): void;
+}
+
+function buildForm(client: TslabClient): Form {
   const presets = client.presets();
   const groups = specs({ models: Object.keys(presets.models), clusters: Object.keys(presets.clusters) });
   const controls = new Map<string, Control>();
@@ -98,28 +104,33 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     form.append(g.element);
     return g;
   });
+  const relabel = () => {
+    legends.forEach((g) => g.relabel());
+    for (const c of controls.values()) c.relabel();
+  };
+  return { element: form, controls, relabel };
+}
+
+function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+  const { element: form, controls, relabel } = buildForm(client);
   const results = document.createElement("div");
   results.className = "tsl-results";
   host.classList.add("tsl-mem");
   host.append(form, results);
   const view = createMemoryView(results, () => runTrial());
-
   const read = (key: string) => controls.get(key)!.read();
   const writeAll = (values: Record<string, string | number | boolean>) => {
     for (const [k, val] of Object.entries(values)) controls.get(k)?.write(val);
   };
-  writeAll(defaults);
 
-  let frame = 0;
   let lastError: ScenarioError | null = null;
   const showError = (err: ScenarioError | null) => {
     for (const c of controls.values()) c.setError(null);
     view.setGeneralError(null);
     lastError = err;
-    if (!err) return;
-    const target = controlForPath(err.path, errorTargets);
-    if (target && controls.has(target)) controls.get(target)!.setError(err.message);
-    else view.setGeneralError(err.message);
+    const target = err && controlForPath(err.path, errorTargets);
+    if (err && target && controls.has(target)) controls.get(target)!.setError(err.message);
+    else if (err) view.setGeneralError(err.message);
   };
   const compute = (): Report | null => {
     try {
@@ -131,11 +142,12 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       showError(e);
-      view.setStale(true);
+      view.setStale(true); // the last good result stays, dimmed: the lab never goes blank
       return null;
     }
   };
   // Coalesce bursts of input events (a dragged slider) into one report per frame.
+  let frame = 0;
   const schedule = () => {
     view.clearTrial();
     if (!frame) frame = requestAnimationFrame(() => ((frame = 0), compute()));
@@ -152,11 +164,11 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   }
 
   onLangChange(() => {
-    legends.forEach((g) => g.relabel());
-    for (const c of controls.values()) c.relabel();
+    relabel();
     view.relabel();
     showError(lastError);
   });
+  writeAll(defaults);
   compute();
 }
 

@@ -156,48 +156,61 @@ export interface MemoryView {
   clearTrial(): void;
 }
 
-export function createMemoryView(host: HTMLElement, onTrial: () => void): MemoryView {
-  const trialBox = el("div", "tsl-trial");
-  const trialButton = el("button", "tsl-trial-button");
-  trialButton.type = "button";
-  trialButton.dataset.testid = "trial";
-  const trialHint = el("small", "tsl-trial-hint");
-  const trialResult = el("p", "tsl-trial-result");
-  trialResult.setAttribute("aria-live", "polite");
-  trialButton.addEventListener("click", onTrial);
-  trialBox.append(trialButton, trialHint, trialResult);
-  const general = el("p", "tsl-error tsl-general");
-  general.setAttribute("role", "alert");
-  general.hidden = true;
-  const staleNote = el("p", "tsl-stale-note");
-  staleNote.hidden = true;
-  const body = el("div", "tsl-result-body");
-  host.append(trialBox, general, staleNote, body);
+interface Trial {
+  before: number;
+  after: Report;
+  n: number;
+}
 
-  let last: Report | null = null;
-  let trial: { before: number; after: Report; n: number } | null = null;
-  const drawTrial = () => {
-    trialResult.replaceChildren();
-    trialResult.hidden = !trial;
+/** The one-click trial: a button, its plan, and the model state before → after next to 16P/N. */
+function createTrialBox(onTrial: () => void) {
+  const box = el("div", "tsl-trial");
+  const button = el("button", "tsl-trial-button");
+  button.type = "button";
+  button.dataset.testid = "trial";
+  button.addEventListener("click", onTrial);
+  const hint = el("small", "tsl-trial-hint");
+  const result = el("p", "tsl-trial-result");
+  result.setAttribute("aria-live", "polite");
+  box.append(button, hint, result);
+  const draw = (trial: Trial | null) => {
+    button.textContent = t("mem.trial");
+    hint.textContent = t("mem.trial.hint");
+    result.replaceChildren();
+    result.hidden = !trial;
     if (!trial) return;
     const p = trial.after.model.params_total;
     const after = modelStateBytes(trial.after);
     const value = el("strong", "", `${gb(after)} GB`);
     value.dataset.testid = "trial-after";
     value.dataset.bytes = String(after);
-    trialResult.append(`${t("mem.trial.result")}: 16P = ${gb(trial.before, 1)} GB → `, value,
+    // ZeRO-3 (arXiv 1910.02054 section 5.3): model state per GPU is 16P/N with mixed-precision Adam.
+    result.append(`${t("mem.trial.result")}: 16P = ${gb(trial.before, 1)} GB → `, value,
       ` (${gib(after)} GiB) · ${t("mem.trial.closed")} 16P/N = 16 × ${paramCount(p)} / ${trial.n} = ${gb((16 * p) / trial.n)} GB`);
   };
+  return { element: box, draw };
+}
+
+export function createMemoryView(host: HTMLElement, onTrial: () => void): MemoryView {
+  const trialBox = createTrialBox(onTrial);
+  const general = el("p", "tsl-error tsl-general");
+  general.setAttribute("role", "alert");
+  general.hidden = true;
+  const staleNote = el("p", "tsl-stale-note");
+  staleNote.hidden = true;
+  const body = el("div", "tsl-result-body");
+  host.append(trialBox.element, general, staleNote, body);
+
+  let last: Report | null = null;
+  let trial: Trial | null = null;
   const view: MemoryView = {
     render(r) {
       last = r;
       body.replaceChildren(statusLine(r), bars(r), ledger(r));
     },
     relabel() {
-      trialButton.textContent = t("mem.trial");
-      trialHint.textContent = t("mem.trial.hint");
       staleNote.textContent = t("mem.stale");
-      drawTrial();
+      trialBox.draw(trial);
       if (last) view.render(last);
     },
     setStale(stale) {
@@ -211,10 +224,10 @@ export function createMemoryView(host: HTMLElement, onTrial: () => void): Memory
     },
     showTrial(before, after, n) {
       trial = { before, after, n };
-      drawTrial();
+      trialBox.draw(trial);
     },
     clearTrial() {
-      if (trial) (trial = null), drawTrial();
+      if (trial) (trial = null), trialBox.draw(null);
     },
   };
   view.relabel();
