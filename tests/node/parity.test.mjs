@@ -1,0 +1,63 @@
+// The wasm build and the native CLI return byte-identical JSON for the same scenario (ARCHITECTURE.md, parity rule).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { cli, loadTslab } from "./tslab_module.mjs";
+
+const tslab = await loadTslab();
+
+const scenarios = {
+  "defaults (empty scenario)": {},
+  "llama3-70b 3D parallel on DGX H100": {
+    model: "llama3-70b", cluster: "dgx-h100",
+    parallel: { dp: 8, tp: 8, pp: 4, sp: true },
+    training: { seq_len: 4096, micro_batch: 1 },
+  },
+  "llama3-70b ZeRO-3 over 64 ranks, full recompute": {
+    model: "llama3-70b", cluster: "dgx-h100",
+    parallel: { dp: 64, zero: 3 },
+    training: { seq_len: 4096, recompute: "full" },
+  },
+  "deepseek-v3 DualPipe, EP 64, PP 16, FP8": {
+    model: "deepseek-v3", cluster: "hgx-h800",
+    parallel: { dp: 64, pp: 16, ep: 64, zero: 1 },
+    training: { seq_len: 4096, precision: "fp8-mixed", schedule: "dualpipe", recompute: "selective" },
+  },
+  "deepseek-v3 preset object with overrides": {
+    model: { preset: "deepseek-v3", layers: 32 },
+    cluster: { preset: "hgx-h200" },
+    parallel: { dp: 32, tp: 2, etp: 1, pp: 4, ep: 32, sp: true, zero: 2 },
+    training: { seq_len: 8192, micro_batch: 2, global_batch: 512, optimizer: "muon" },
+  },
+  "kimi-k2 interleaved 1F1B with optimizer offload": {
+    model: "kimi-k2", cluster: "dgx-b200",
+    parallel: { dp: 32, pp: 8, vpp: 2, ep: 32 },
+    training: { schedule: "interleaved", offload: { optimizer: 0.5, activations: 0.25 } },
+  },
+  "gpt-175b TP 8 PP 8, fp16, GPipe, CP 2": {
+    model: "gpt-175b", cluster: "dgx-a100-80gb",
+    parallel: { dp: 4, tp: 8, pp: 8, cp: 2, sp: true },
+    training: { precision: "fp16-mixed", schedule: "gpipe", flash_attention: false, optimizer: "adam" },
+  },
+  "llama3-8b fp32 adafactor, custom precision object": {
+    model: "llama3-8b",
+    parallel: { dp: 8, zero: 2 },
+    training: { precision: { recipe: "bf16-mixed", grads: "fp32", optimizer: "bf16" }, optimizer: "adafactor" },
+  },
+};
+
+for (const [name, scenario] of Object.entries(scenarios)) {
+  test(`report parity: ${name}`, () => {
+    const native = cli(["report"], scenario);
+    assert.equal(native.status, 0, native.stderr);
+    const wasm = tslab.report(JSON.stringify(scenario));
+    // The CLI ends its output with one newline; the bytes before it must match exactly.
+    assert.equal(native.stdout, `${wasm}\n`);
+    assert.equal(JSON.parse(wasm).schema, "tslab/report@1");
+  });
+}
+
+test("presets parity", () => {
+  const native = cli(["presets"]);
+  assert.equal(native.status, 0, native.stderr);
+  assert.equal(native.stdout, `${tslab.presets()}\n`);
+});

@@ -1,0 +1,139 @@
+// Labelled form controls with an inline error slot, shared by every lab panel.
+import { t, type MessageKey } from "./i18n";
+
+export interface Choice {
+  value: string;
+  /** A dictionary key, or a literal label when the value is a name (presets, recipes). */
+  labelKey?: MessageKey;
+  label?: string;
+}
+
+export type ControlSpec =
+  | { kind: "select"; key: string; labelKey: MessageKey; choices: Choice[] }
+  | { kind: "number"; key: string; labelKey: MessageKey; min: number; max: number; placeholder?: string }
+  | { kind: "range"; key: string; labelKey: MessageKey; min: number; max: number; step: number; show: (v: number) => string }
+  | { kind: "check"; key: string; labelKey: MessageKey };
+
+export interface Control {
+  spec: ControlSpec;
+  field: HTMLElement;
+  input: HTMLInputElement | HTMLSelectElement;
+  /** The raw value: string for select/number, number for range, boolean for check. */
+  read(): string | number | boolean;
+  write(v: string | number | boolean): void;
+  setError(message: string | null): void;
+  relabel(): void;
+}
+
+let serial = 0;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text = ""): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+}
+
+function makeInput(spec: ControlSpec): HTMLInputElement | HTMLSelectElement {
+  if (spec.kind === "select") {
+    const s = document.createElement("select");
+    for (const c of spec.choices) s.add(new Option(c.label ?? c.value, c.value));
+    return s;
+  }
+  const i = document.createElement("input");
+  if (spec.kind === "check") i.type = "checkbox";
+  if (spec.kind === "number") {
+    i.type = "number";
+    i.inputMode = "numeric";
+    i.min = String(spec.min);
+    i.max = String(spec.max);
+    i.step = "1";
+    if (spec.placeholder) i.placeholder = spec.placeholder;
+  }
+  if (spec.kind === "range") {
+    i.type = "range";
+    i.min = String(spec.min);
+    i.max = String(spec.max);
+    i.step = String(spec.step);
+  }
+  return i;
+}
+
+/** Builds `<div class="tsl-field"><label/><input/><output?/><p role=alert/></div>`. */
+export function createControl(spec: ControlSpec): Control {
+  const id = `tsl-${spec.key}-${++serial}`;
+  const field = el("div", `tsl-field tsl-field-${spec.kind}`);
+  field.dataset.control = spec.key;
+  const label = el("label", "tsl-label");
+  label.htmlFor = id;
+  const input = makeInput(spec);
+  input.id = id;
+  input.name = spec.key;
+  const out = spec.kind === "range" ? el("output", "tsl-out") : null;
+  if (out) out.htmlFor.add(id);
+  const error = el("p", "tsl-error");
+  error.id = `${id}-err`;
+  error.setAttribute("role", "alert");
+  error.hidden = true;
+  input.setAttribute("aria-describedby", error.id);
+  if (spec.kind === "check") field.append(input, label, error);
+  else field.append(label, input, ...(out ? [out] : []), error);
+
+  const showOut = () => {
+    if (out && spec.kind === "range") out.value = spec.show(Number(input.value));
+  };
+  const control: Control = {
+    spec,
+    field,
+    input,
+    read() {
+      if (spec.kind === "check") return (input as HTMLInputElement).checked;
+      if (spec.kind === "range") return Number(input.value);
+      return input.value;
+    },
+    write(v) {
+      if (spec.kind === "check") (input as HTMLInputElement).checked = Boolean(v);
+      else input.value = String(v);
+      showOut();
+    },
+    setError(message) {
+      error.textContent = message ?? "";
+      error.hidden = message === null;
+      field.classList.toggle("tsl-invalid", message !== null);
+      input.setAttribute("aria-invalid", message === null ? "false" : "true");
+    },
+    relabel() {
+      label.textContent = t(spec.labelKey);
+      if (spec.kind === "select" && input instanceof HTMLSelectElement)
+        spec.choices.forEach((c, i) => {
+          if (c.labelKey) input.options[i].text = t(c.labelKey);
+        });
+      showOut();
+    },
+  };
+  input.addEventListener("input", showOut);
+  control.relabel();
+  return control;
+}
+
+/** A fieldset with a translated legend holding some controls. */
+export function createGroup(legendKey: MessageKey, controls: Control[]): { element: HTMLFieldSetElement; relabel(): void } {
+  const fs = el("fieldset", "tsl-group");
+  const legend = el("legend", "", t(legendKey));
+  fs.append(legend, ...controls.map((c) => c.field));
+  return { element: fs, relabel: () => (legend.textContent = t(legendKey)) };
+}
+
+/** The most specific control for an error path: "parallel.tp" → tp; "parallel" → the axis fallback. */
+export function controlForPath(path: string, table: ReadonlyArray<readonly [string, string]>): string | null {
+  let best: string | null = null;
+  let bestLen = -1;
+  for (const [prefix, key] of table) {
+    const hit = path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
+    if (hit && prefix.length > bestLen) {
+      best = key;
+      bestLen = prefix.length;
+    }
+  }
+  return best;
+}

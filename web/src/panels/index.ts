@@ -1,0 +1,5 @@
+// The registered lab panels, in tab order. A new panel is one module plus one line here.
+import type { Panel } from "./panel";
+import { memoryPanel } from "./memory";
+
+export const panels: readonly Panel[] = [memoryPanel];

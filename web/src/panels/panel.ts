@@ -1,0 +1,16 @@
+// The contract every lab panel implements; lab.ts turns the registered list into tabs.
+import type { TslabClient } from "../client";
+import type { MessageKey } from "../i18n";
+
+export interface PanelContext {
+  client: TslabClient;
+}
+
+export interface Panel {
+  /** Stable id used in element ids and data-panel attributes. */
+  id: string;
+  /** The tab's label. */
+  titleKey: MessageKey;
+  /** Builds the panel's DOM inside host; called once, after the wasm core has loaded. */
+  mount(host: HTMLElement, ctx: PanelContext): void;
+}
