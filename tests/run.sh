@@ -28,7 +28,6 @@ step "node tests of the wasm build"
 TSLAB_CLI="$PWD/build/native/tslab" npm run --silent test:node
 
 step "site build and browser tests"
-npm run --silent build:site
 npm run --silent test:browser
 
 step "all tests passed"
