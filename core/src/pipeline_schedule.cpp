@@ -89,6 +89,7 @@ pipeline_schedule generate_schedule(const schedule_request& q) {
                   : is_v_shape(q.kind)             ? stage_placement::v_shape
                                                    : stage_placement::linear;
     s.param_copies = q.kind == schedule_kind::dualpipe ? 2.0 : 1.0;
+    s.stage_params_per_device = static_cast<double>(s.chunks_per_rank);
     s.rank_ops.resize(static_cast<std::size_t>(q.ranks));
     const double per_rank = schedule_op_estimate(q) / static_cast<double>(q.ranks);
     for (auto& ops : s.rank_ops) ops.reserve(static_cast<std::size_t>(per_rank) + 1);

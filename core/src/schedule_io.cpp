@@ -94,6 +94,7 @@ json schedule_to_json(const schedule_run& run) {
              {"makespan_s", t.makespan_s},
              {"bubble_fraction", t.bubble_fraction},
              {"param_copies", t.param_copies},
+             {"stage_params_per_device", run.schedule.stage_params_per_device},
              {"ranks", std::move(ranks)}};
     if (!run.spec.timeline) return out;
     json ops = json::array();

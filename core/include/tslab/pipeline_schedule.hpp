@@ -46,6 +46,9 @@ struct pipeline_schedule {
     std::int64_t chunks_per_rank = 1;
     stage_placement placement = stage_placement::linear;
     double param_copies = 1;          // model copies the pipeline holds (DualPipe: 2)
+    // Parameters per device in stages of the micro-batch path, the DualPipe README's "Parameter
+    // Per Device" column (same number of PP stages): chunks held per rank (DualPipe 2, DualPipeV 2).
+    double stage_params_per_device = 1;
     std::vector<std::vector<pipeline_op>> rank_ops;
 };
 
