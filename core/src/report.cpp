@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "tslab/pipeline_cost_model.hpp"
+
 namespace tslab {
 
 double training_flops_per_token(const model_spec& m, const param_counts& c, std::int64_t seq_len) {
@@ -14,6 +16,27 @@ double training_flops_per_token(const model_spec& m, const param_counts& c, std:
     return 6.0 * n + 6.0 * static_cast<double>(m.layers) * static_cast<double>(seq_len) * attn_dim;
 }
 
+namespace {
+
+// Replaces the closed-form in-flight counts with the simulator's per-rank peaks (same chunk units:
+// micro-batch × chunk), keeping closed_form_shape's chunk layout. Above the op cap, or with a
+// schedule the generator refuses, the closed forms stay and `pipeline_simulated` is false.
+void simulate_pipeline_into(report& r, const scenario& s) {
+    const schedule_request q = scenario_schedule_request(s, r.microbatches);
+    if (q.microbatches < 1 || schedule_op_estimate(q) > static_cast<double>(max_schedule_ops)) return;
+    const pipeline_schedule sched = generate_schedule(q);
+    const pipeline_timeline t = simulate_pipeline(sched, scenario_pipeline_costs(s, r.params, sched.stages));
+    for (std::size_t i = 0; i < t.ranks.size() && i < r.pipeline.inflight.size(); ++i)
+        r.pipeline.inflight[i] = static_cast<double>(t.ranks[i].peak_inflight);
+    r.pipeline.param_copies = t.param_copies;
+    r.pipeline.inflight_formula = "simulated peak (F until W, or B) of the generated schedule";
+    r.pipeline_simulated = true;
+    r.makespan_s = t.makespan_s;
+    r.bubble_fraction = t.bubble_fraction;
+}
+
+}  // namespace
+
 report build_report(const scenario& s) {
     report r;
     r.input = s;
@@ -21,6 +44,7 @@ report build_report(const scenario& s) {
     r.flops_per_token = training_flops_per_token(s.model, r.params, s.training.seq_len);
     r.microbatches = s.training.microbatches(s.parallel);
     r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
+    simulate_pipeline_into(r, s);
     r.memory = memory_ledger(s, r.pipeline);
     return r;
 }
@@ -81,6 +105,9 @@ json report_to_json(const report& r) {
                               {"microbatches", r.microbatches},
                               {"chunks", r.pipeline.chunks},
                               {"param_copies", r.pipeline.param_copies},
+                              {"makespan_s", r.makespan_s},
+                              {"bubble_fraction", r.bubble_fraction},
+                              {"simulated", r.pipeline_simulated},
                               {"peak_inflight", std::move(peak)},
                               {"inflight_formula", r.pipeline.inflight_formula}}}};
 }

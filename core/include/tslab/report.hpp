@@ -17,6 +17,9 @@ struct report {
     double flops_per_token = 0;  // model FLOPs per trained token (forward + backward)
     std::int64_t microbatches = 0;
     pipeline_shape pipeline;
+    // From the pipeline simulator when the schedule is under max_schedule_ops (else closed forms).
+    bool pipeline_simulated = false;
+    double makespan_s = 0, bubble_fraction = 0;
     memory_report memory;
 };
 

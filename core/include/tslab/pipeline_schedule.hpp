@@ -1,0 +1,96 @@
+// Pipeline schedules as data: per rank, the ordered list of F/B/I/W/FB ops a generator emits,
+// plus the placement of stages on ranks and a validator (completeness, dependencies, deadlock).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tslab/scenario.hpp"
+
+namespace tslab {
+
+// F forward; B full backward; I backward for inputs only; W backward for weights (after I);
+// FB an overlapped pair: the forward of one chunk and the full backward of another (DualPipe).
+enum class op_kind : std::uint8_t { F, B, I, W, FB };
+const char* to_string(op_kind k);
+
+// One op, 20 bytes. `stage` is the micro-batch's position on its path through the model
+// (0 .. stages-1); `chunk` is which of the rank's model chunks runs it. The b_* fields are the
+// backward half of an FB op and are unused otherwise.
+struct pipeline_op {
+    std::int32_t stage = 0, microbatch = 0;
+    std::int32_t b_stage = 0, b_microbatch = 0;
+    op_kind kind = op_kind::F;
+    std::uint8_t chunk = 0, b_chunk = 0;
+};
+
+// How stages map to (rank, chunk): linear s -> (s mod p, s div p) covers GPipe, 1F1B, ZB-H1/H2
+// and interleaved; v_shape puts stage s < p on rank s and s ≥ p on rank 2p−1−s (ZBV, DualPipeV);
+// dual runs two pipelines in opposite directions (DualPipe: the second half of the micro-batches
+// enters at the last rank).
+enum class stage_placement : std::uint8_t { linear, v_shape, dual };
+
+struct schedule_request {
+    schedule_kind kind = schedule_kind::one_f_one_b;
+    std::int64_t ranks = 1, microbatches = 1, vpp = 1;
+    // Kimi K2 technical report (arXiv 2507.20534, training infrastructure): interleaved 1F1B with extra warm-up
+    // micro-batches so that the PP sends of the warm-up overlap compute. 0 = Megatron's count.
+    std::int64_t extra_warmup = 0;
+};
+
+struct pipeline_schedule {
+    schedule_kind kind = schedule_kind::one_f_one_b;
+    std::int64_t ranks = 1, microbatches = 1, vpp = 1;
+    std::int64_t stages = 1;          // stages on every micro-batch's path
+    std::int64_t chunks_per_rank = 1;
+    stage_placement placement = stage_placement::linear;
+    double param_copies = 1;          // model copies the pipeline holds (DualPipe: 2)
+    // Parameters per device in stages of the micro-batch path, the DualPipe README's "Parameter
+    // Per Device" column (same number of PP stages): chunks held per rank (DualPipe 2, DualPipeV 2).
+    double stage_params_per_device = 1;
+    std::vector<std::vector<pipeline_op>> rank_ops;
+};
+
+// The largest schedule the core generates or simulates: 2,000,000 ops (≈ 40 MB of ops plus
+// timeline). Requests above it get an input_error before anything is allocated.
+inline constexpr std::int64_t max_schedule_ops = 2'000'000;
+
+// Closed-form op count of a request (before generation), as a double so absurd sizes cannot overflow.
+double schedule_op_estimate(const schedule_request& q);
+
+// Checks the schedule's preconditions (throws input_error naming the rule) and the op cap.
+void check_schedule_request(const schedule_request& q);
+
+// Generates the per-rank op lists. Throws input_error on a broken precondition or the op cap.
+pipeline_schedule generate_schedule(const schedule_request& q);
+
+struct stage_slot {
+    std::int64_t rank = 0;
+    std::int64_t chunk = 0;
+};
+// Where micro-batch `mb` runs stage `stage`.
+stage_slot locate(const pipeline_schedule& s, std::int64_t mb, std::int64_t stage);
+
+// Every micro-batch runs F then B (or I then W) exactly once on every stage, each op on the rank
+// and chunk that hold its stage, dependencies in order and no deadlock. Throws input_error
+// ("schedule: ...") naming the first violation.
+void validate_schedule(const pipeline_schedule& s);
+
+// Schedule names as used in JSON ("gpipe", "1f1b", ...), in schedule_kind order.
+const std::vector<std::string>& pipeline_schedule_names();
+
+namespace detail {
+// Builders shared by the generator files: they append ops to one rank's list.
+struct rank_builder {
+    std::vector<pipeline_op>& ops;
+    void f(std::int64_t stage, std::int64_t mb, std::int64_t chunk);
+    void b(op_kind k, std::int64_t stage, std::int64_t mb, std::int64_t chunk);  // B, I or W
+    void fb(const pipeline_op& f, const pipeline_op& b);
+};
+void generate_basic(pipeline_schedule& s);        // gpipe, 1f1b, zb-h1, zb-h2
+void generate_interleaved(pipeline_schedule& s, std::int64_t extra_warmup);
+void generate_dualpipe(pipeline_schedule& s);     // dualpipe, dualpipev, zbv
+}  // namespace detail
+
+}  // namespace tslab

@@ -1,0 +1,42 @@
+// The `schedule` facade: SPEC JSON in, simulated timeline out as JSON, a table or Chrome trace events.
+#pragma once
+
+#include <string>
+
+#include "tslab/json_fields.hpp"
+#include "tslab/pipeline_schedule.hpp"
+#include "tslab/pipeline_sim.hpp"
+
+namespace tslab {
+
+// SPEC: { "schedule", "ranks", "microbatches", "vpp", "costs": { "F", "B", "W", "FB" }, "p2p_s",
+//         "extra_warmup" (interleaved only, Kimi K2), "timeline" (false: omit ops[]) }
+struct schedule_spec {
+    schedule_request request;
+    pipeline_costs costs;
+    bool timeline = true;
+};
+
+schedule_spec parse_schedule_spec(const json& doc);
+
+struct schedule_run {
+    schedule_spec spec;
+    pipeline_schedule schedule;
+    pipeline_timeline timeline;
+};
+schedule_run run_schedule(const schedule_spec& spec);
+
+// { schedule, microbatches, vpp, stages, op_count, makespan_s, bubble_fraction, param_copies,
+//   ranks: [{rank, span_s, busy_s, peak_inflight}], ops: [{rank, kind, stage, microbatch, chunk,
+//   start_s, end_s} (+ b_stage, b_microbatch, b_chunk for FB)] }
+json schedule_to_json(const schedule_run& run);
+// Chrome trace-event format (Perfetto, chrome://tracing): one thread (tid) per rank, µs times.
+json schedule_to_trace(const schedule_run& run);
+std::string schedule_table(const schedule_run& run);
+
+// Facade entry points shared by the CLI and wasm (byte-identical JSON).
+std::string schedule_json_text(const std::string& spec_text);
+std::string schedule_trace_text(const std::string& spec_text);
+std::string schedule_table_text(const std::string& spec_text);
+
+}  // namespace tslab

@@ -1,0 +1,60 @@
+// One-chunk-per-rank schedules: GPipe, 1F1B (PipeDream-Flush) and the zero-bubble ZB-H1 / ZB-H2.
+// Notation in the phase comments: nF = n forwards, B full backward, I input-grad, W weight-grad.
+#include <algorithm>
+
+#include "tslab/pipeline_schedule.hpp"
+
+namespace tslab::detail {
+
+namespace {
+
+// GPipe (Huang et al. arXiv 1811.06965): all forwards, then all backwards.
+void gpipe_rank(rank_builder rb, std::int64_t r, std::int64_t m) {
+    for (std::int64_t i = 0; i < m; ++i) rb.f(r, i, 0);               // 1. mF        count m
+    for (std::int64_t i = 0; i < m; ++i) rb.b(op_kind::B, r, i, 0);   // 2. mB        count m
+}
+
+// 1F1B / PipeDream-Flush (Narayanan et al. arXiv 2104.04473 section 2.2, Megatron-LM
+// forward_backward_pipelining_without_interleaving): rank r keeps at most p − r micro-batches alive.
+void one_f_one_b_rank(rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m) {
+    const std::int64_t warm = std::min(p - r - 1, m);
+    for (std::int64_t i = 0; i < warm; ++i) rb.f(r, i, 0);            // 1. nF        n = min(p−r−1, m)
+    for (std::int64_t i = 0; i < m - warm; ++i) {                     // 2. n(FB)     n = m − warm-up
+        rb.f(r, warm + i, 0);
+        rb.b(op_kind::B, r, i, 0);
+    }
+    for (std::int64_t i = m - warm; i < m; ++i) rb.b(op_kind::B, r, i, 0);  // 3. nB   n = warm-up
+}
+
+// Zero bubble (Qi et al. arXiv 2401.10241 section 3): B splits into I and W; W has no downstream
+// consumer, so rank r postpones W by `delay` micro-batches to fill the bubbles. ZB-H1 keeps 1F1B's
+// warm-up and delays W by r (peak alive, F until W, is p on every rank); ZB-H2 warms up
+// 2(p−r)−1 micro-batches, the paper's 2p−1 peak on rank 0.
+void zero_bubble_rank(rank_builder rb, std::int64_t r, std::int64_t m, std::int64_t warm, std::int64_t delay) {
+    warm = std::min(warm, m);
+    for (std::int64_t i = 0; i < warm; ++i) rb.f(r, i, 0);            // 1. nF        n = warm-up
+    for (std::int64_t k = 0; k < m; ++k) {                            // 2. n(I W F)  n = m
+        rb.b(op_kind::I, r, k, 0);
+        if (k >= delay) rb.b(op_kind::W, r, k - delay, 0);            //    W of micro-batch k − delay
+        if (k + warm < m) rb.f(r, k + warm, 0);
+    }
+    for (std::int64_t k = std::max<std::int64_t>(m - delay, 0); k < m; ++k)
+        rb.b(op_kind::W, r, k, 0);                                    // 3. nW        n = min(delay, m)
+}
+
+}  // namespace
+
+void generate_basic(pipeline_schedule& s) {
+    const std::int64_t p = s.ranks, m = s.microbatches;
+    for (std::int64_t r = 0; r < p; ++r) {
+        rank_builder rb{s.rank_ops[static_cast<std::size_t>(r)]};
+        switch (s.kind) {
+            case schedule_kind::gpipe: gpipe_rank(rb, r, m); break;
+            case schedule_kind::zb_h1: zero_bubble_rank(rb, r, m, p - r, r); break;
+            case schedule_kind::zb_h2: zero_bubble_rank(rb, r, m, 2 * (p - r) - 1, r); break;
+            default: one_f_one_b_rank(rb, r, p, m); break;
+        }
+    }
+}
+
+}  // namespace tslab::detail

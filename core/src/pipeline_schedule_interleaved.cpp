@@ -1,0 +1,47 @@
+// Interleaved 1F1B with vpp model chunks per rank (Narayanan et al. arXiv 2104.04473 section 2.2;
+// Megatron-LM forward_backward_pipelining_with_interleaving), optionally with Kimi K2's extra warm-up.
+#include <algorithm>
+
+#include "tslab/pipeline_schedule.hpp"
+
+namespace tslab::detail {
+
+namespace {
+
+// Virtual micro-batch k walks p micro-batches through one chunk before moving to the next chunk;
+// backwards visit the chunks in reverse (Megatron get_model_chunk_id).
+struct virtual_step {
+    std::int64_t mb, chunk;
+};
+virtual_step virtual_of(std::int64_t k, std::int64_t p, std::int64_t v, bool forward) {
+    const std::int64_t group = k / p;
+    const std::int64_t chunk = forward ? group % v : v - 1 - group % v;
+    return {(k / (p * v)) * p + k % p, chunk};
+}
+
+}  // namespace
+
+void generate_interleaved(pipeline_schedule& s, std::int64_t extra_warmup) {
+    const std::int64_t p = s.ranks, m = s.microbatches, v = s.vpp, total = m * v;
+    for (std::int64_t r = 0; r < p; ++r) {
+        rank_builder rb{s.rank_ops[static_cast<std::size_t>(r)]};
+        auto fwd = [&](std::int64_t k) {
+            const auto st = virtual_of(k, p, v, true);
+            rb.f(st.chunk * p + r, st.mb, st.chunk);
+        };
+        auto bwd = [&](std::int64_t k) {
+            const auto st = virtual_of(k, p, v, false);
+            rb.b(op_kind::B, st.chunk * p + r, st.mb, st.chunk);
+        };
+        // Megatron's warm-up 2(p−r−1) + (v−1)p, plus Kimi K2's extra micro-batches.
+        const std::int64_t warm = std::min(2 * (p - r - 1) + (v - 1) * p + extra_warmup, total);
+        for (std::int64_t k = 0; k < warm; ++k) fwd(k);               // 1. nF        n = min(2(p−r−1) + (v−1)p + extra, mv)
+        for (std::int64_t k = 0; k < total - warm; ++k) {             // 2. n(FB)     n = mv − warm-up
+            fwd(warm + k);
+            bwd(k);
+        }
+        for (std::int64_t k = total - warm; k < total; ++k) bwd(k);  // 3. nB        n = warm-up
+    }
+}
+
+}  // namespace tslab::detail

@@ -1,0 +1,245 @@
+// The event-driven walk over a schedule: each rank runs its ops in order, an op starts when its rank
+// is free and its inputs have arrived (p2p_s added across ranks). The same walk validates schedules.
+#include "tslab/pipeline_sim.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
+
+namespace tslab {
+
+namespace {
+
+enum : std::uint8_t { f_done = 1, bwd_done = 2, was_split = 4, w_done = 8 };
+
+std::string describe(const pipeline_op& o, std::int64_t r, std::size_t i) {
+    return fmt::format("rank {} op {} ({} micro-batch {} stage {})", r, i, to_string(o.kind), o.microbatch, o.stage);
+}
+
+// Where an op sits, turned into words only when an error is thrown (the hot path stays cheap).
+struct site {
+    const pipeline_op& o;
+    std::int64_t r;
+    std::size_t i;
+    bool b_half = false;
+    std::string str() const { return describe(o, r, i) + (b_half ? " (backward half)" : ""); }
+};
+
+struct walker {
+    const pipeline_schedule& s;
+    const pipeline_costs& c;
+    pipeline_timeline* out;  // null: validate only
+    std::vector<double> f_end, b_end, free_at;
+    std::vector<std::uint8_t> state;
+    std::vector<std::size_t> next;
+    std::vector<std::int64_t> alive;
+    std::vector<std::int64_t> stack;
+    std::vector<std::uint8_t> queued;
+
+    std::size_t key(std::int64_t mb, std::int64_t st) const { return static_cast<std::size_t>(mb * s.stages + st); }
+    double arrival(double end, std::int64_t from, std::int64_t to) const { return end + (from == to ? 0.0 : c.p2p_s); }
+
+    void check_slot(std::int64_t mb, std::int64_t st, std::int64_t chunk, std::int64_t r, const site& what) const {
+        if (mb < 0 || mb >= s.microbatches || st < 0 || st >= s.stages)
+            throw input_error("schedule", what.str() + ": micro-batch or stage out of range");
+        const stage_slot at = locate(s, mb, st);
+        if (at.rank != r || at.chunk != chunk)
+            throw input_error("schedule", fmt::format("{}: that stage runs on rank {} chunk {}", what.str(), at.rank, at.chunk));
+    }
+
+    // Ready time of one part, or −1 while an input from another rank is missing.
+    double ready_f(std::int64_t mb, std::int64_t st, std::int64_t r, const site& what) const {
+        if (state[key(mb, st)] & f_done) throw input_error("schedule", what.str() + ": forward runs twice");
+        if (st == 0) return 0;
+        const std::size_t k = key(mb, st - 1);
+        return (state[k] & f_done) ? arrival(f_end[k], locate(s, mb, st - 1).rank, r) : -1;
+    }
+    double ready_b(std::int64_t mb, std::int64_t st, std::int64_t r, const site& what) const {
+        const std::uint8_t here = state[key(mb, st)];
+        if (here & bwd_done) throw input_error("schedule", what.str() + ": backward runs twice");
+        if (!(here & f_done)) throw input_error("schedule", what.str() + ": backward before its forward on this rank");
+        if (st == s.stages - 1) return f_end[key(mb, st)];
+        const std::size_t k = key(mb, st + 1);
+        return (state[k] & bwd_done) ? arrival(b_end[k], locate(s, mb, st + 1).rank, r) : -1;
+    }
+    double ready(const pipeline_op& o, std::int64_t r, std::size_t i) const;
+    double duration(op_kind k) const {
+        switch (k) {
+            case op_kind::F: return c.F;
+            case op_kind::B: return c.B;
+            case op_kind::I: return c.B - c.W;
+            case op_kind::W: return c.W;
+            case op_kind::FB: return c.fb();
+        }
+        return 0;
+    }
+    void wake(std::int64_t r) {
+        if (queued[static_cast<std::size_t>(r)]) return;
+        queued[static_cast<std::size_t>(r)] = 1;
+        stack.push_back(r);
+    }
+    void finish_f(std::int64_t mb, std::int64_t st, std::int64_t r, double end);
+    void finish_b(std::int64_t mb, std::int64_t st, std::int64_t r, double end, bool split);
+    void commit(const pipeline_op& o, std::int64_t r, std::size_t i, double ready_s);
+    void run_rank(std::int64_t r);
+    void run();
+    void check_complete() const;
+};
+
+double walker::ready(const pipeline_op& o, std::int64_t r, std::size_t i) const {
+    const site what{o, r, i};
+    switch (o.kind) {
+        case op_kind::F: return ready_f(o.microbatch, o.stage, r, what);
+        case op_kind::B:
+        case op_kind::I: return ready_b(o.microbatch, o.stage, r, what);
+        case op_kind::W: {
+            const std::uint8_t st = state[key(o.microbatch, o.stage)];
+            if (st & w_done) throw input_error("schedule", what.str() + ": W runs twice");
+            if (!(st & bwd_done) || !(st & was_split)) throw input_error("schedule", what.str() + ": W needs an earlier I on this rank");
+            return b_end[key(o.microbatch, o.stage)];
+        }
+        case op_kind::FB: {
+            const double f = ready_f(o.microbatch, o.stage, r, what);
+            const double b = ready_b(o.b_microbatch, o.b_stage, r, site{o, r, i, true});
+            return (f < 0 || b < 0) ? -1 : std::max(f, b);
+        }
+    }
+    return -1;
+}
+
+void walker::finish_f(std::int64_t mb, std::int64_t st, std::int64_t r, double end) {
+    const std::size_t k = key(mb, st);
+    f_end[k] = end;
+    state[k] |= f_done;
+    const std::size_t ri = static_cast<std::size_t>(r);
+    if (++alive[ri] > (out ? out->ranks[ri].peak_inflight : 0) && out) out->ranks[ri].peak_inflight = alive[ri];
+    if (st + 1 < s.stages) wake(locate(s, mb, st + 1).rank);
+}
+
+void walker::finish_b(std::int64_t mb, std::int64_t st, std::int64_t r, double end, bool split) {
+    const std::size_t k = key(mb, st);
+    b_end[k] = end;
+    state[k] |= split ? bwd_done | was_split : bwd_done;
+    if (!split) --alive[static_cast<std::size_t>(r)];
+    if (st > 0) wake(locate(s, mb, st - 1).rank);
+}
+
+void walker::commit(const pipeline_op& o, std::int64_t r, std::size_t i, double ready_s) {
+    const std::size_t ri = static_cast<std::size_t>(r);
+    const double start = std::max(free_at[ri], ready_s), end = start + duration(o.kind);
+    free_at[ri] = end;
+    if (out) {
+        out->times[ri].push_back({start, end});
+        out->ranks[ri].busy_s += end - start;
+    }
+    switch (o.kind) {
+        case op_kind::F: finish_f(o.microbatch, o.stage, r, end); break;
+        case op_kind::B: finish_b(o.microbatch, o.stage, r, end, false); break;
+        case op_kind::I: finish_b(o.microbatch, o.stage, r, end, true); break;
+        case op_kind::W:
+            state[key(o.microbatch, o.stage)] |= w_done;
+            --alive[ri];
+            break;
+        case op_kind::FB:
+            finish_f(o.microbatch, o.stage, r, end);
+            finish_b(o.b_microbatch, o.b_stage, r, end, false);
+            break;
+    }
+    (void)i;
+}
+
+void walker::run_rank(std::int64_t r) {
+    const std::size_t ri = static_cast<std::size_t>(r);
+    const auto& ops = s.rank_ops[ri];
+    while (next[ri] < ops.size()) {
+        const pipeline_op& o = ops[next[ri]];
+        check_slot(o.microbatch, o.stage, o.chunk, r, site{o, r, next[ri]});
+        if (o.kind == op_kind::FB) check_slot(o.b_microbatch, o.b_stage, o.b_chunk, r, site{o, r, next[ri], true});
+        const double t = ready(o, r, next[ri]);
+        if (t < 0) return;  // waits for another rank; woken when that input lands
+        commit(o, r, next[ri], t);
+        ++next[ri];
+    }
+}
+
+void walker::run() {
+    const std::size_t p = s.rank_ops.size(), cells = static_cast<std::size_t>(s.microbatches * s.stages);
+    f_end.assign(cells, 0);
+    b_end.assign(cells, 0);
+    state.assign(cells, 0);
+    free_at.assign(p, 0);
+    next.assign(p, 0);
+    alive.assign(p, 0);
+    queued.assign(p, 1);
+    for (std::size_t r = p; r-- > 0;) stack.push_back(static_cast<std::int64_t>(r));
+    while (!stack.empty()) {
+        const std::int64_t r = stack.back();
+        stack.pop_back();
+        queued[static_cast<std::size_t>(r)] = 0;
+        run_rank(r);
+    }
+    std::string stuck;
+    for (std::size_t r = 0; r < p; ++r)
+        if (next[r] < s.rank_ops[r].size() && stuck.size() < 300)
+            stuck += (stuck.empty() ? "" : "; ") + describe(s.rank_ops[r][next[r]], static_cast<std::int64_t>(r), next[r]);
+    if (!stuck.empty()) throw input_error("schedule", "deadlock: every remaining op waits for another rank: " + stuck);
+    check_complete();
+}
+
+void walker::check_complete() const {
+    for (std::int64_t mb = 0; mb < s.microbatches; ++mb)
+        for (std::int64_t st = 0; st < s.stages; ++st) {
+            const std::uint8_t v = state[key(mb, st)];
+            const bool ok = (v & f_done) && (v & bwd_done) && (!(v & was_split) || (v & w_done));
+            if (!ok)
+                throw input_error("schedule", fmt::format("micro-batch {} never completes {} on stage {}", mb,
+                                                          !(v & f_done) ? "F" : !(v & bwd_done) ? "its backward" : "W", st));
+        }
+}
+
+}  // namespace
+
+void check_costs(const pipeline_costs& c) {
+    const std::pair<const char*, double> all[] = {{"costs.F", c.F}, {"costs.B", c.B}, {"costs.W", c.W}, {"costs.FB", c.FB}, {"p2p_s", c.p2p_s}};
+    for (const auto& [path, v] : all) {
+        if (!std::isfinite(v)) throw input_error(path, "must be a finite number");
+        if (v < 0 && std::string(path) != "costs.FB") throw input_error(path, fmt::format("must be ≥ 0, got {:g}", v));
+    }
+    if (c.W > c.B) throw input_error("costs.W", fmt::format("the weight-grad part W = {:g} exceeds the full backward B = {:g}", c.W, c.B));
+    if (c.fb() > c.F + c.B) throw input_error("costs.FB", fmt::format("an overlapped pair FB = {:g} cannot exceed F + B = {:g}", c.fb(), c.F + c.B));
+    if (c.fb() < std::max(c.F, c.B))
+        throw input_error("costs.FB", fmt::format("an overlapped pair FB = {:g} cannot be shorter than max(F, B) = {:g}", c.fb(), std::max(c.F, c.B)));
+}
+
+void validate_schedule(const pipeline_schedule& s) {
+    const pipeline_costs unit;
+    walker w{s, unit, nullptr, {}, {}, {}, {}, {}, {}, {}, {}};
+    w.run();
+}
+
+pipeline_timeline simulate_pipeline(const pipeline_schedule& s, const pipeline_costs& c) {
+    check_costs(c);
+    pipeline_timeline t;
+    t.param_copies = s.param_copies;
+    t.ranks.resize(s.rank_ops.size());
+    t.times.resize(s.rank_ops.size());
+    for (std::size_t r = 0; r < s.rank_ops.size(); ++r) t.times[r].reserve(s.rank_ops[r].size());
+    walker w{s, c, &t, {}, {}, {}, {}, {}, {}, {}, {}};
+    w.run();
+    double busy = 0;
+    for (std::size_t r = 0; r < t.times.size(); ++r) {
+        if (!t.times[r].empty()) {
+            t.ranks[r].span_s = t.times[r].back().end_s - t.times[r].front().start_s;
+            t.makespan_s = std::max(t.makespan_s, t.times[r].back().end_s);
+        }
+        busy += t.ranks[r].busy_s;
+    }
+    const double capacity = t.makespan_s * static_cast<double>(t.times.size());
+    t.bubble_fraction = capacity > 0 ? 1.0 - busy / capacity : 0.0;
+    return t;
+}
+
+}  // namespace tslab

@@ -1,0 +1,147 @@
+// Parsing a schedule SPEC with field_reader and writing the result as JSON, a table or trace events.
+#include "tslab/schedule_io.hpp"
+
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
+
+namespace tslab {
+
+namespace {
+
+json parse_text(const std::string& text) {
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw input_error("spec", fmt::format("not valid JSON ({})", e.what()));
+    }
+}
+
+pipeline_costs parse_costs(field_reader& top) {
+    pipeline_costs c;
+    const json* obj = top.object("costs");
+    if (!obj) return c;
+    field_reader r(*obj, top.path_of("costs"));
+    c.F = r.number("F", c.F, 0, 1e6);
+    c.B = r.number("B", c.B, 0, 1e6);
+    c.W = r.number("W", c.W, 0, 1e6);
+    c.FB = r.number("FB", -1, 0, 2e6);
+    r.finish();
+    return c;
+}
+
+}  // namespace
+
+schedule_spec parse_schedule_spec(const json& doc) {
+    field_reader r(doc, "");
+    schedule_spec s;
+    const std::string name = r.choice("schedule", "1f1b", pipeline_schedule_names());
+    for (std::size_t i = 0; i < pipeline_schedule_names().size(); ++i)
+        if (pipeline_schedule_names()[i] == name) s.request.kind = static_cast<schedule_kind>(i);
+    // Counts are read with wide ranges on purpose: the op cap turns absurd sizes into one clear error.
+    s.request.ranks = r.integer("ranks", 4, 1, 1 << 16);
+    s.request.microbatches = r.integer("microbatches", 8, 1, 1'000'000'000'000);
+    s.request.vpp = r.integer("vpp", 1, 1, 255);
+    s.request.extra_warmup = r.integer("extra_warmup", 0, 0, 1'000'000);
+    s.costs = parse_costs(r);
+    s.costs.p2p_s = r.number("p2p_s", 0, 0, 1e3);
+    s.timeline = r.boolean("timeline", true);
+    r.finish();
+    check_costs(s.costs);
+    return s;
+}
+
+schedule_run run_schedule(const schedule_spec& spec) {
+    schedule_run run{spec, generate_schedule(spec.request), {}};
+    run.timeline = simulate_pipeline(run.schedule, spec.costs);
+    return run;
+}
+
+namespace {
+
+json op_json(const pipeline_op& o, std::size_t r, const op_time& t) {
+    json j{{"rank", r}, {"kind", to_string(o.kind)}, {"stage", o.stage}, {"microbatch", o.microbatch}, {"chunk", o.chunk}};
+    if (o.kind == op_kind::FB) {
+        j["b_stage"] = o.b_stage;
+        j["b_microbatch"] = o.b_microbatch;
+        j["b_chunk"] = o.b_chunk;
+    }
+    j["start_s"] = t.start_s;
+    j["end_s"] = t.end_s;
+    return j;
+}
+
+std::size_t op_count(const pipeline_schedule& s) {
+    std::size_t n = 0;
+    for (const auto& ops : s.rank_ops) n += ops.size();
+    return n;
+}
+
+}  // namespace
+
+json schedule_to_json(const schedule_run& run) {
+    const auto& t = run.timeline;
+    json ranks = json::array();
+    for (std::size_t r = 0; r < t.ranks.size(); ++r)
+        ranks.push_back({{"rank", r}, {"span_s", t.ranks[r].span_s}, {"busy_s", t.ranks[r].busy_s},
+                         {"peak_inflight", t.ranks[r].peak_inflight}});
+    json out{{"schema", "tslab/schedule@1"},
+             {"schedule", to_string(run.schedule.kind)},
+             {"microbatches", run.schedule.microbatches},
+             {"vpp", run.schedule.vpp},
+             {"stages", run.schedule.stages},
+             {"op_count", op_count(run.schedule)},
+             {"makespan_s", t.makespan_s},
+             {"bubble_fraction", t.bubble_fraction},
+             {"param_copies", t.param_copies},
+             {"stage_params_per_device", run.schedule.stage_params_per_device},
+             {"ranks", std::move(ranks)}};
+    if (!run.spec.timeline) return out;
+    json ops = json::array();
+    for (std::size_t r = 0; r < run.schedule.rank_ops.size(); ++r)
+        for (std::size_t i = 0; i < run.schedule.rank_ops[r].size(); ++i)
+            ops.push_back(op_json(run.schedule.rank_ops[r][i], r, t.times[r][i]));
+    out["ops"] = std::move(ops);
+    return out;
+}
+
+json schedule_to_trace(const schedule_run& run) {
+    json events = json::array();
+    for (std::size_t r = 0; r < run.schedule.rank_ops.size(); ++r)
+        events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", r}, {"args", {{"name", fmt::format("rank {}", r)}}}});
+    for (std::size_t r = 0; r < run.schedule.rank_ops.size(); ++r)
+        for (std::size_t i = 0; i < run.schedule.rank_ops[r].size(); ++i) {
+            const pipeline_op& o = run.schedule.rank_ops[r][i];
+            const op_time& t = run.timeline.times[r][i];
+            events.push_back({{"name", fmt::format("{} mb {} · chunk {}", to_string(o.kind), o.microbatch, o.chunk)},
+                              {"cat", to_string(o.kind)}, {"ph", "X"}, {"pid", 0}, {"tid", r},
+                              {"ts", t.start_s * 1e6}, {"dur", (t.end_s - t.start_s) * 1e6},
+                              {"args", op_json(o, r, t)}});
+        }
+    return json{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};
+}
+
+std::string schedule_table(const schedule_run& run) {
+    const auto& t = run.timeline;
+    std::string out = fmt::format("schedule {}  ranks {}  m {}  vpp {}  stages {}\n", to_string(run.schedule.kind),
+                                  run.schedule.ranks, run.schedule.microbatches, run.schedule.vpp, run.schedule.stages);
+    out += fmt::format("makespan {:.6g} s  bubble {:.2f} %  parameter copies {:g}\n\n", t.makespan_s,
+                       100 * t.bubble_fraction, t.param_copies);
+    out += fmt::format("{:>6} {:>14} {:>14} {:>14} {:>14}\n", "rank", "span_s", "busy_s", "idle_s", "peak_inflight");
+    for (std::size_t r = 0; r < t.ranks.size(); ++r)
+        out += fmt::format("{:>6} {:>14.6g} {:>14.6g} {:>14.6g} {:>14}\n", r, t.ranks[r].span_s, t.ranks[r].busy_s,
+                           t.makespan_s - t.ranks[r].busy_s, t.ranks[r].peak_inflight);
+    return out;
+}
+
+std::string schedule_json_text(const std::string& spec_text) {
+    return schedule_to_json(run_schedule(parse_schedule_spec(parse_text(spec_text)))).dump(2);
+}
+std::string schedule_trace_text(const std::string& spec_text) {
+    return schedule_to_trace(run_schedule(parse_schedule_spec(parse_text(spec_text)))).dump();
+}
+std::string schedule_table_text(const std::string& spec_text) {
+    return schedule_table(run_schedule(parse_schedule_spec(parse_text(spec_text))));
+}
+
+}  // namespace tslab
