@@ -3,8 +3,10 @@
 
 #include <string>
 
+#include "tslab/comm_inventory.hpp"
 #include "tslab/json_fields.hpp"
 #include "tslab/memory.hpp"
+#include "tslab/mesh.hpp"
 #include "tslab/params.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/schedule_shape.hpp"
@@ -18,6 +20,8 @@ struct report {
     std::int64_t microbatches = 0;
     pipeline_shape pipeline;
     memory_report memory;
+    mesh_layout mesh;
+    comm_inventory comm;
 };
 
 report build_report(const scenario& s);
