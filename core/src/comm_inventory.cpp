@@ -12,7 +12,7 @@ mesh_spec mesh_spec_of(const scenario& s) {
     m.dp = p.dp, m.tp = p.tp, m.pp = p.pp, m.ep = p.ep, m.cp = p.cp;
     m.order = p.order;
     m.gpus_per_node = s.cluster.gpus_per_node;
-    m.nodes = s.cluster.nodes;
+    m.nodes = 0;  // parse_scenario already held world = nodes × gpus_per_node, or sized the cluster to the plan
     m.sp = p.sp;
     m.cp_method = p.cp_method;
     m.heads = s.model.heads;
