@@ -131,10 +131,19 @@ mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit) {
     // Odometer over the dense digits in order: the first varies fastest, so rank r comes r-th.
     const detail::mesh_geometry geo(m);
     std::int64_t digit[4] = {0, 0, 0, 0}, tcdp[4] = {0, 0, 0, 0};
+    // ep and expert-DP factors of each dp·cp index, tabulated once instead of divided per rank.
+    std::vector<std::int64_t> ep_of(static_cast<std::size_t>(s.dp * s.cp)), edp_of(ep_of.size());
+    for (std::int64_t k = 0; k < s.dp * s.cp; ++k) {
+        const std::int64_t v[4] = {0, k % s.cp, k / s.cp, 0};  // any (c, d) with this k under cp_inner
+        const std::int64_t w[4] = {0, k / s.dp, k % s.dp, 0};
+        const rank_coords rc = geo.complete(geo.cp_inner ? v : w);
+        ep_of[static_cast<std::size_t>(k)] = rc.ep, edp_of[static_cast<std::size_t>(k)] = rc.edp;
+    }
     std::int64_t node = 0, in_node = 0;
     for (std::int64_t r = 0; r < m.world; ++r) {
         for (int i = 0; i < 4; ++i) tcdp[geo.which[i]] = digit[i];
-        const rank_coords rc = geo.complete(tcdp);
+        const std::int64_t kk = geo.cp_inner ? tcdp[1] + s.cp * tcdp[2] : tcdp[2] + s.dp * tcdp[1];
+        const rank_coords rc{tcdp[0], tcdp[1], ep_of[static_cast<std::size_t>(kk)], tcdp[2], tcdp[3], edp_of[static_cast<std::size_t>(kk)]};
         const std::int64_t k = rc.ep + s.ep * rc.edp;  // any bijection of the dp·cp index works for grouping
         for (int i = 0; i < n_active; ++i) visit(acc[static_cast<std::size_t>(active[i])], locate(active[i], rc, k, s, edp), r, node);
         for (int i = 0; i < 4 && ++digit[i] == geo.size[i]; ++i) digit[i] = 0;
