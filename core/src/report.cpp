@@ -46,6 +46,8 @@ report build_report(const scenario& s) {
     r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
     simulate_pipeline_into(r, s);
     r.memory = memory_ledger(s, r.pipeline);
+    r.mesh = build_mesh(mesh_spec_of(s));
+    r.comm = build_comm_inventory(s, r.mesh, r.params);
     return r;
 }
 
@@ -109,7 +111,9 @@ json report_to_json(const report& r) {
                               {"bubble_fraction", r.bubble_fraction},
                               {"simulated", r.pipeline_simulated},
                               {"peak_inflight", std::move(peak)},
-                              {"inflight_formula", r.pipeline.inflight_formula}}}};
+                              {"inflight_formula", r.pipeline.inflight_formula}}},
+                {"mesh", mesh_to_json(r.mesh)},
+                {"comm", comm_to_json(r.comm)}};
 }
 
 std::string report_json_text(const std::string& scenario_text) {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/mesh.hpp"
 #include "tslab/scenario.hpp"
 
 namespace tslab {
@@ -30,10 +31,7 @@ void check_experts(const scenario& s) {
         return;
     }
     require_divides(p.ep, m.moe.experts, "parallel.ep", "model.moe.experts");
-    // Expert-DP rule (Megatron-Core MoE): experts are replicated over dp·cp / ep groups, so
-    // ep must divide dp·cp.
-    if ((p.dp * p.cp) % p.ep != 0)
-        throw input_error("parallel.ep", fmt::format("{} does not divide dp·cp = {} (expert-DP rule: ep groups are carved out of the data-parallel ranks)", p.ep, p.dp * p.cp));
+    require_expert_dp_rule(p.ep, p.dp, p.cp, "parallel.ep");
     require_divides(p.etp, m.moe.expert_ffn_hidden, "parallel.etp", "model.moe.expert_ffn_hidden");
     if (p.etp > p.tp) throw input_error("parallel.etp", fmt::format("{} exceeds tp = {}; expert TP ranks come from the TP group", p.etp, p.tp));
 }

@@ -3,8 +3,10 @@
 
 #include <string>
 
+#include "tslab/comm_inventory.hpp"
 #include "tslab/json_fields.hpp"
 #include "tslab/memory.hpp"
+#include "tslab/mesh.hpp"
 #include "tslab/params.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/schedule_shape.hpp"
@@ -21,6 +23,8 @@ struct report {
     bool pipeline_simulated = false;
     double makespan_s = 0, bubble_fraction = 0;
     memory_report memory;
+    mesh_layout mesh;
+    comm_inventory comm;
 };
 
 report build_report(const scenario& s);

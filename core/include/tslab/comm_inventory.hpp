@@ -1,0 +1,39 @@
+// The step's communication inventory (ledgers L5-L7): every collective of one training step with
+// its group, size, frequency, time and the time left exposed after overlap.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tslab/collectives.hpp"
+#include "tslab/mesh.hpp"
+#include "tslab/params.hpp"
+#include "tslab/scenario.hpp"
+
+namespace tslab {
+
+struct comm_item {
+    std::string what;
+    std::string axis;  // dp, edp (expert data-parallel), tp, pp, ep, cp
+    std::string per;   // step | layer/micro-batch | MoE layer/micro-batch | micro-batch
+    double count = 0;  // calls per step on the most loaded pipeline stage
+    double overlap = 0;
+    collective_estimate call;  // one call: bytes, wire bytes, rounds, link, time, algbw, busbw
+    double step_time_s() const { return call.time_s * count; }
+    double step_exposed_s() const { return step_time_s() * (1.0 - overlap); }
+};
+
+struct comm_inventory {
+    std::string source;  // where the link numbers come from
+    std::vector<comm_item> items;
+    double time_s = 0, exposed_s = 0;  // per step, summed over items
+};
+
+// The mesh inputs of a scenario.
+mesh_spec mesh_spec_of(const scenario& s);
+
+comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc);
+
+json comm_to_json(const comm_inventory& c);
+
+}  // namespace tslab

@@ -1,0 +1,152 @@
+// The standalone collective query (`tslab collective`, wasm `collective`): spec in, timing out.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tslab/collectives.hpp"
+#include "tslab/errors.hpp"
+#include "tslab/presets.hpp"
+
+namespace tslab {
+
+comm_links links_of(const cluster_spec& c) {
+    const auto names = cluster_preset_names();
+    const bool preset = std::find(names.begin(), names.end(), c.name) != names.end();
+    std::string source = fmt::format("{}: {}", preset ? "preset" : "cluster", c.name);
+    if (!c.calibration.is_null()) source += " (a calibration profile is present but not applied yet)";
+    return {c.intra_node, c.inter_node, std::move(source)};
+}
+
+namespace {
+
+json parse_json_text(const std::string& text) {
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw input_error("", fmt::format("malformed JSON at byte {}: {}", e.byte, e.what()));
+    }
+}
+
+collective_op parse_op(field_reader& r) {
+    if (!r.has("op")) throw input_error("op", "missing; expected one of allreduce, reducescatter, allgather, alltoall, broadcast, reduce, sendrecv");
+    const std::string name = r.text("op", "");
+    if (auto op = collective_from_name(name)) return *op;
+    std::vector<std::string> names;
+    for (const auto& d : collective_table()) names.emplace_back(d.name);
+    const std::string near = closest_name(name, names);
+    throw input_error("op", fmt::format("unknown collective \"{}\"{}", name, near.empty() ? "" : fmt::format("; did you mean {}?", near)));
+}
+
+std::optional<collective_algorithm> parse_algorithm(field_reader& r) {
+    if (!r.has("algorithm")) return std::nullopt;
+    const std::string name = r.text("algorithm", "");
+    if (auto a = algorithm_from_name(name)) return a;
+    const std::string near = closest_name(name, algorithm_names());
+    throw input_error("algorithm", fmt::format("unknown algorithm \"{}\"{}", name, near.empty() ? "" : fmt::format("; did you mean {}?", near)));
+}
+
+link_spec parse_link_object(const json& obj) {
+    field_reader r(obj, "link");
+    link_spec l;
+    l.bandwidth_Bps = r.number("bandwidth_Bps", 0, -1e300, 1e16);
+    l.latency_s = r.number("latency_s", 0, -1e300, 10);
+    r.finish();
+    if (!(l.bandwidth_Bps > 0)) throw input_error("link.bandwidth_Bps", fmt::format("{:g} must be positive: a link without bandwidth never delivers", l.bandwidth_Bps));
+    if (l.latency_s < 0) throw input_error("link.latency_s", fmt::format("{:g} must not be negative", l.latency_s));
+    return l;
+}
+
+struct query {
+    collective_op op;
+    double bytes = 0, overlap = 0;
+    group_topology g;
+    comm_links links;
+    std::string link_name;
+    std::optional<collective_algorithm> algorithm;
+};
+
+// Where the group sits: a given link (flat), a named tier (flat), or the cluster's nodes.
+void place_group(query& q, const json* link, std::int64_t per_node, const cluster_spec& c) {
+    const std::int64_t n = q.g.ranks;
+    if (link && link->is_object()) {
+        const link_spec l = parse_link_object(*link);
+        q.links = {l, l, "spec: link"};
+        q.g = group_topology::flat(n, link_class::intra);
+        q.link_name = "custom";
+        return;
+    }
+    q.links = links_of(c);
+    if (link) {
+        const std::string tier = link->is_string() ? link->get<std::string>() : "";
+        if (tier != "intra_node" && tier != "inter_node")
+            throw input_error("link", "expected {bandwidth_Bps, latency_s} or a tier name: intra_node | inter_node");
+        q.g = group_topology::flat(n, tier == "intra_node" ? link_class::intra : link_class::inter);
+        q.link_name = tier == "intra_node" ? "intra" : "inter";
+        return;
+    }
+    const std::int64_t k = per_node > 0 ? per_node : c.gpus_per_node;
+    if (n > k && n % k != 0)
+        throw input_error("ranks", fmt::format("{} is not a multiple of ranks_per_node = {}: a group spanning nodes fills each node alike", n, k));
+    q.g = n <= k ? group_topology::flat(n, link_class::intra) : group_topology{n, n / k, k};
+    q.link_name = to_string(q.g.link());
+}
+
+query parse_query(const json& spec) {
+    field_reader r(spec, "");
+    query q;
+    q.op = parse_op(r);
+    q.bytes = r.number("bytes", 0, -1e300, 1e18);
+    if (!(q.bytes > 0)) throw input_error("bytes", fmt::format("{:g} must be positive", q.bytes));
+    q.g.ranks = r.integer("ranks", 0, -(1 << 20), 1 << 20);
+    if (q.g.ranks < 2) throw input_error("ranks", fmt::format("{} must be at least 2: a collective needs a peer", q.g.ranks));
+    q.algorithm = parse_algorithm(r);
+    const json* cluster = r.raw("cluster");
+    const json* link = r.raw("link");
+    const std::int64_t per_node = r.integer("ranks_per_node", 0, 1, 1024);
+    if (per_node > 0 && link) throw input_error("ranks_per_node", "applies only without link: the group then sits on the cluster's nodes");
+    q.overlap = r.number("overlap", 0, 0, 1);
+    r.finish();
+    const scenario s = parse_scenario(json{{"cluster", cluster ? *cluster : json("dgx-h100")}});
+    place_group(q, link, per_node, s.cluster);
+    return q;
+}
+
+}  // namespace
+
+json collective_query(const json& spec) {
+    const query q = parse_query(spec);
+    const collective_estimate e = estimate_collective(q.op, q.bytes, q.g, q.links, q.algorithm);
+    json cands = json::array();
+    for (const auto& c : collective_candidates(q.op, q.bytes, q.g, q.links))
+        cands.push_back({{"algorithm", c.algorithm_name}, {"time_s", c.time_s}, {"alpha_s", c.alpha_s}, {"beta_s", c.beta_s},
+                         {"rounds", c.rounds}, {"wire_bytes", c.wire_bytes}});
+    return json{{"schema", "tslab/collective@1"}, {"op", describe(q.op).name}, {"ranks", e.ranks}, {"bytes", e.bytes},
+                {"algorithm", e.algorithm_name}, {"chosen_by", q.algorithm ? "spec" : "minimum time"},
+                {"link", q.link_name}, {"link_source", q.links.source}, {"nodes", q.g.nodes}, {"ranks_per_node", q.g.per_node},
+                {"time_s", e.time_s}, {"alpha_s", e.alpha_s}, {"beta_s", e.beta_s}, {"algbw_Bps", e.algbw_Bps},
+                {"busbw_Bps", e.busbw_Bps}, {"busbw_factor", describe(q.op).busbw_factor(static_cast<double>(e.ranks))},
+                {"wire_bytes", e.wire_bytes}, {"rounds", e.rounds}, {"overlap", q.overlap}, {"exposed_s", e.exposed_s(q.overlap)},
+                {"candidates", std::move(cands)}};
+}
+
+std::string collective_json_text(const std::string& spec_text) { return collective_query(parse_json_text(spec_text)).dump(2); }
+
+std::string collective_table_text(const std::string& spec_text) {
+    const json j = collective_query(parse_json_text(spec_text));
+    std::string out = fmt::format("{} of {:.4g} B on {} ranks ({} link; {})\n", j["op"].get<std::string>(), j["bytes"].get<double>(),
+                                  j["ranks"].get<std::int64_t>(), j["link"].get<std::string>(), j["link_source"].get<std::string>());
+    out += fmt::format("  algorithm  {} (chosen by {})\n", j["algorithm"].get<std::string>(), j["chosen_by"].get<std::string>());
+    out += fmt::format("  time       {:.4g} s = alpha {:.4g} s + beta {:.4g} s\n", j["time_s"].get<double>(), j["alpha_s"].get<double>(),
+                       j["beta_s"].get<double>());
+    out += fmt::format("  algbw      {:.4g} GB/s   busbw {:.4g} GB/s (factor {:.4g})\n", j["algbw_Bps"].get<double>() / 1e9,
+                       j["busbw_Bps"].get<double>() / 1e9, j["busbw_factor"].get<double>());
+    out += fmt::format("  wire       {:.4g} B per rank in {} rounds; exposed {:.4g} s at overlap {:g}\n", j["wire_bytes"].get<double>(),
+                       j["rounds"].get<std::int64_t>(), j["exposed_s"].get<double>(), j["overlap"].get<double>());
+    out += "  candidates\n";
+    for (const auto& c : j["candidates"])
+        out += fmt::format("    {:<36} {:.4g} s (alpha {:.4g} + beta {:.4g})\n", c["algorithm"].get<std::string>(), c["time_s"].get<double>(),
+                           c["alpha_s"].get<double>(), c["beta_s"].get<double>());
+    return out;
+}
+
+}  // namespace tslab

@@ -1,0 +1,196 @@
+// Alpha-beta costs of each collective algorithm, and the choice of the fastest.
+// Cost of a phase: rounds·α + wire/B, with wire the bytes one rank sends (Thakur, Rabenseifner &
+// Gropp 2005, "Optimization of Collective Communication Operations in MPICH", section 4).
+#include "tslab/collectives.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
+
+namespace tslab {
+
+namespace {
+
+const std::array<const char*, 9> algo_names = {"ring", "recursive_doubling", "recursive_halving", "rabenseifner", "tree",
+                                               "pairwise", "bruck", "direct", "hierarchical"};
+
+struct cost {
+    std::int64_t rounds = 0;
+    double wire = 0, alpha = 0, beta = 0;
+    std::string inner;  // the inter-node algorithm of a hierarchical schedule
+};
+
+cost operator+(cost a, const cost& b) {
+    a.rounds += b.rounds, a.wire += b.wire, a.alpha += b.alpha, a.beta += b.beta;
+    if (a.inner.empty()) a.inner = b.inner;
+    return a;
+}
+
+cost phase(std::int64_t rounds, double wire, const link_spec& l) {
+    return {rounds, wire, static_cast<double>(rounds) * l.latency_s, wire / l.bandwidth_Bps, {}};
+}
+
+std::int64_t floor_log2(std::int64_t n) {
+    std::int64_t k = 0;
+    while ((std::int64_t{1} << (k + 1)) <= n) ++k;
+    return k;
+}
+std::int64_t ceil_log2(std::int64_t n) { return floor_log2(n) + ((n & (n - 1)) ? 1 : 0); }
+bool pow2(std::int64_t n) { return (n & (n - 1)) == 0; }
+double share(std::int64_t n) { return static_cast<double>(n - 1) / static_cast<double>(n); }
+
+using algo = collective_algorithm;
+struct candidate {
+    algo a;
+    cost c;
+};
+
+// Flat AllReduce on one link. Non-powers of two fold the extra ranks into a partner before and
+// after (2 more rounds, S more on the wire; Thakur et al. 2005 section 4.4).
+std::vector<candidate> flat_allreduce(std::int64_t n, double S, const link_spec& l) {
+    const std::int64_t p2 = std::int64_t{1} << floor_log2(n), lg = floor_log2(n);
+    const std::int64_t extra = pow2(n) ? 0 : 2;
+    const double extra_wire = pow2(n) ? 0 : S;
+    return {{algo::ring, phase(2 * (n - 1), 2 * share(n) * S, l)},
+            {algo::recursive_doubling, phase(lg + extra, static_cast<double>(lg) * S + extra_wire, l)},
+            {algo::rabenseifner, phase(2 * lg + extra, 2 * share(p2) * S + extra_wire, l)}};
+}
+
+// ReduceScatter / AllGather: ring, or recursive halving / doubling for powers of two.
+std::vector<candidate> flat_scatter_gather(collective_op op, std::int64_t n, double S, const link_spec& l) {
+    std::vector<candidate> out = {{algo::ring, phase(n - 1, share(n) * S, l)}};
+    if (pow2(n))
+        out.push_back({op == collective_op::reducescatter ? algo::recursive_halving : algo::recursive_doubling,
+                       phase(floor_log2(n), share(n) * S, l)});
+    return out;
+}
+
+template <class Fn>
+candidate best_of(const std::vector<candidate>& cs, Fn&& time) {
+    return *std::min_element(cs.begin(), cs.end(), [&](const candidate& a, const candidate& b) { return time(a.c) < time(b.c); });
+}
+
+double total(const cost& c) { return c.alpha + c.beta; }
+
+// Two-level schedule for a group of m nodes × g ranks: the NVLink phase moves S, the NIC phase S/g.
+std::vector<candidate> hierarchical(collective_op op, const group_topology& g, double S, const comm_links& l) {
+    const std::int64_t m = g.nodes, k = g.per_node;
+    if (m < 2 || k < 2 || g.link() != link_class::mixed) return {};
+    const cost intra = phase(k - 1, share(k) * S, l.intra);  // ring ReduceScatter or AllGather inside a node
+    const double shard = S / static_cast<double>(k);
+    auto named = [](candidate c) { c.c.inner = to_string(c.a); return c.c; };
+    if (op == collective_op::allreduce) {
+        const cost inter = named(best_of(flat_allreduce(m, shard, l.inter), total));
+        return {{algo::hierarchical, intra + inter + intra}};
+    }
+    if (op == collective_op::reducescatter || op == collective_op::allgather) {
+        const cost inter = named(best_of(flat_scatter_gather(op, m, shard, l.inter), total));
+        return {{algo::hierarchical, intra + inter}};
+    }
+    return {};
+}
+
+// All-to-All: of the S bytes a rank sends, (m−1)/m go to other nodes over the NIC and (g−1)/n stay
+// on NVLink; the two links run concurrently, so the slower share binds.
+std::vector<candidate> alltoall(const group_topology& g, double S, const comm_links& l) {
+    const std::int64_t n = g.ranks, m = g.nodes, k = g.per_node;
+    const link_spec& slow = m > 1 ? l.inter : l.intra;
+    const double nic = m > 1 ? share(m) * S : 0.0;
+    const double nvl = static_cast<double>(k - 1) / static_cast<double>(n) * S;
+    cost pw{n - 1, share(n) * S, static_cast<double>(n - 1) * slow.latency_s,
+            std::max(nic / l.inter.bandwidth_Bps, nvl / l.intra.bandwidth_Bps), {}};
+    // Bruck: ⌈log2 n⌉ rounds of S/2 each, all on the slowest link (Bruck et al. 1997).
+    const std::int64_t lg = ceil_log2(n);
+    return {{algo::pairwise, pw}, {algo::bruck, phase(lg, static_cast<double>(lg) * S / 2, slow)}};
+}
+
+std::vector<candidate> candidates(collective_op op, const group_topology& g, double S, const comm_links& l) {
+    const std::int64_t n = g.ranks;
+    const link_spec& flat = g.link() == link_class::intra ? l.intra : l.inter;  // flat schedules wait on the slowest hop
+    std::vector<candidate> out;
+    switch (op) {
+        case collective_op::allreduce: out = flat_allreduce(n, S, flat); break;
+        case collective_op::reducescatter:
+        case collective_op::allgather: out = flat_scatter_gather(op, n, S, flat); break;
+        case collective_op::alltoall: return alltoall(g, S, l);
+        case collective_op::broadcast:
+        case collective_op::reduce:
+            // Pipelined chain (NCCL ring): n−1 hops of latency, S once on each link; binomial tree.
+            out = {{algo::ring, phase(n - 1, S, flat)}, {algo::tree, phase(ceil_log2(n), static_cast<double>(ceil_log2(n)) * S, flat)}};
+            break;
+        case collective_op::sendrecv: out = {{algo::direct, phase(1, S, flat)}}; break;
+    }
+    for (auto& c : hierarchical(op, g, S, l)) out.push_back(std::move(c));
+    return out;
+}
+
+collective_estimate finish(collective_op op, const group_topology& g, double S, const candidate& c) {
+    collective_estimate e;
+    e.op = op;
+    e.algorithm = c.a;
+    e.algorithm_name = c.c.inner.empty() ? to_string(c.a) : fmt::format("{}({})", to_string(c.a), c.c.inner);
+    e.ranks = g.ranks;
+    e.bytes = S;
+    e.wire_bytes = c.c.wire;
+    e.rounds = c.c.rounds;
+    e.link = g.link();
+    e.alpha_s = c.c.alpha;
+    e.beta_s = c.c.beta;
+    e.time_s = c.c.alpha + c.c.beta;
+    e.algbw_Bps = e.time_s > 0 ? S / e.time_s : 0;
+    e.busbw_Bps = e.algbw_Bps * describe(op).busbw_factor(static_cast<double>(g.ranks));
+    return e;
+}
+
+void check_inputs(double S, const group_topology& g, const comm_links& l) {
+    if (!(S > 0)) throw input_error("bytes", fmt::format("{:g} must be positive", S));
+    if (g.ranks < 2) throw input_error("ranks", fmt::format("{} must be at least 2: a collective needs a peer", g.ranks));
+    if (g.nodes < 1 || g.per_node < 1 || g.nodes * g.per_node < g.ranks)
+        throw input_error("ranks_per_node", fmt::format("{} nodes × {} ranks per node cannot hold {} ranks", g.nodes, g.per_node, g.ranks));
+    const std::pair<const char*, const link_spec*> links[] = {{"link.intra_node", &l.intra}, {"link.inter_node", &l.inter}};
+    for (const auto& [path, link] : links) {
+        if (!(link->bandwidth_Bps > 0)) throw input_error(path, fmt::format("bandwidth_Bps {:g} must be positive", link->bandwidth_Bps));
+        if (!(link->latency_s >= 0)) throw input_error(path, fmt::format("latency_s {:g} must not be negative", link->latency_s));
+    }
+}
+
+}  // namespace
+
+const char* to_string(collective_algorithm a) { return algo_names[static_cast<std::size_t>(a)]; }
+
+std::optional<collective_algorithm> algorithm_from_name(std::string_view name) {
+    for (std::size_t i = 0; i < algo_names.size(); ++i)
+        if (name == algo_names[i]) return static_cast<collective_algorithm>(i);
+    return std::nullopt;
+}
+
+std::vector<std::string> algorithm_names() { return {algo_names.begin(), algo_names.end()}; }
+
+group_topology group_topology::flat(std::int64_t n, link_class l) {
+    return l == link_class::intra ? group_topology{n, 1, n} : group_topology{n, n, 1};
+}
+
+std::vector<collective_estimate> collective_candidates(collective_op op, double bytes, const group_topology& g, const comm_links& l) {
+    check_inputs(bytes, g, l);
+    std::vector<collective_estimate> out;
+    for (const auto& c : candidates(op, g, bytes, l)) out.push_back(finish(op, g, bytes, c));
+    return out;
+}
+
+collective_estimate estimate_collective(collective_op op, double bytes, const group_topology& g, const comm_links& l,
+                                        std::optional<collective_algorithm> forced) {
+    check_inputs(bytes, g, l);
+    const auto cs = candidates(op, g, bytes, l);
+    if (!forced) return finish(op, g, bytes, best_of(cs, total));
+    for (const auto& c : cs)
+        if (c.a == *forced) return finish(op, g, bytes, c);
+    std::string list;
+    for (const auto& c : cs) list += (list.empty() ? "" : ", ") + std::string(to_string(c.a));
+    throw input_error("algorithm", fmt::format("{} does not apply to {} on {} ranks ({} link); choose one of {}", to_string(*forced),
+                                               describe(op).name, g.ranks, to_string(g.link()), list));
+}
+
+}  // namespace tslab

@@ -1,0 +1,218 @@
+// The step's collectives: DP/ZeRO gradient and parameter traffic, TP/SP per-layer collectives,
+// PP activations, EP dispatch/combine and CP (Ring, Ulysses) traffic, each timed on its group.
+#include "tslab/comm_inventory.hpp"
+
+#include <algorithm>
+
+namespace tslab {
+
+mesh_spec mesh_spec_of(const scenario& s) {
+    const auto& p = s.parallel;
+    mesh_spec m;
+    m.dp = p.dp, m.tp = p.tp, m.pp = p.pp, m.ep = p.ep, m.cp = p.cp;
+    m.order = p.order;
+    m.gpus_per_node = s.cluster.gpus_per_node;
+    m.nodes = 0;  // parse_scenario already held world = nodes × gpus_per_node, or sized the cluster to the plan
+    m.sp = p.sp;
+    m.cp_method = p.cp_method;
+    m.heads = s.model.heads;
+    return m;
+}
+
+namespace {
+
+// Per-rank sizes every item needs.
+struct step_facts {
+    double m = 1;             // micro-batches per step
+    double layers = 1;        // layers on the most loaded stage
+    double moe_layers = 0;    // MoE layers on it
+    double tokens = 1;        // tokens of one micro-batch on one rank (b·s/cp)
+    double act = 2;           // activation bytes per element
+    double dense = 0, expert = 0;  // local parameter elements (average stage)
+    double grad = 2, param = 2;    // bytes per element
+};
+
+step_facts facts_of(const scenario& s, const param_counts& pc) {
+    const auto& p = s.parallel;
+    step_facts f;
+    f.m = static_cast<double>(s.training.microbatches(p));
+    const std::int64_t per_stage = (s.model.layers + p.pp - 1) / p.pp;
+    f.layers = static_cast<double>(per_stage);
+    f.moe_layers = static_cast<double>(std::min(per_stage, moe_layer_count(s.model)));
+    f.tokens = static_cast<double>(s.training.micro_batch * s.training.seq_len) / static_cast<double>(p.cp);
+    f.act = static_cast<double>(dtype_bytes(s.training.precision.activations));
+    f.dense = static_cast<double>(pc.total - pc.expert_total) / static_cast<double>(p.tp * p.pp);
+    f.expert = static_cast<double>(pc.expert_total) / static_cast<double>(p.ep * p.etp * p.pp);
+    f.grad = static_cast<double>(dtype_bytes(s.training.precision.grads));
+    f.param = static_cast<double>(dtype_bytes(s.training.precision.params));
+    return f;
+}
+
+group_topology topology_of(const axis_groups& a) {
+    switch (a.binding()) {
+        case link_class::intra: return group_topology::flat(a.size, link_class::intra);
+        case link_class::inter: return group_topology::flat(a.size, link_class::inter);
+        default: return {a.size, a.max_nodes, a.max_per_node};
+    }
+}
+
+// Point-to-point between neighbours along an axis: on NVLink only if every group stays in a node.
+group_topology neighbours(const axis_groups& a) {
+    return group_topology::flat(2, a.binding() == link_class::intra ? link_class::intra : link_class::inter);
+}
+
+struct builder {
+    const comm_links& links;
+    comm_inventory& out;
+    void add(std::string what, collective_op op, const char* axis, const char* per, double count, double overlap, double bytes,
+             const group_topology& g) {
+        if (count <= 0 || bytes <= 0 || g.ranks < 2) return;
+        out.items.push_back({std::move(what), axis, per, count, overlap, estimate_collective(op, bytes, g, links)});
+    }
+};
+
+// DP (ZeRO, arXiv 1910.02054 section 5): stage 0 AllReduce; 1-2 ReduceScatter + AllGather of the
+// updated shards; 3 gathers each layer's params in forward and backward, reduce-scatters its grads.
+void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const char* axis, const char* kind, double elems,
+                       double layers, const group_topology& g) {
+    const int z = s.parallel.zero;
+    const double ov = s.training.overlap.dp;
+    const std::string k = kind;
+    if (z == 0) b.add("gradient AllReduce (" + k + ")", collective_op::allreduce, axis, "step", 1, ov, elems * f.grad, g);
+    if (z == 1 || z == 2) {
+        b.add("gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")", collective_op::reducescatter, axis, "step", 1, ov, elems * f.grad, g);
+        b.add("parameter AllGather after the update (" + k + ")", collective_op::allgather, axis, "step", 1, ov, elems * f.param, g);
+    }
+    if (z == 3 && layers > 0) {
+        const char* per = k == "expert" ? "MoE layer/micro-batch" : "layer/micro-batch";
+        b.add("parameter AllGather per layer, forward + backward (" + k + ", ZeRO-3)", collective_op::allgather, axis, per,
+              2 * f.m * layers, ov, elems / layers * f.param, g);
+        b.add("gradient ReduceScatter per layer (" + k + ", ZeRO-3)", collective_op::reducescatter, axis, per, f.m * layers, ov,
+              elems / layers * f.grad, g);
+    }
+}
+
+void add_dp(builder& b, const scenario& s, const mesh_layout& m, const step_facts& f) {
+    const auto& p = s.parallel;
+    if (p.dp * p.cp > 1) add_data_parallel(b, s, f, "dp", "dense", f.dense, f.layers, topology_of(m.dp_cp));
+    // Expert grads reduce over the expert-DP group dp·cp·tp/(ep·etp) (the memory ledger's rule).
+    const std::int64_t ne = p.dp * p.cp * p.tp / (p.ep * p.etp);
+    if (!s.model.is_moe() || ne < 2) return;
+    group_topology g = topology_of(m.edp);
+    g.ranks = ne;
+    g.per_node = std::max((ne + g.nodes - 1) / g.nodes, std::min(ne, g.per_node * p.tp / p.etp));
+    add_data_parallel(b, s, f, "edp", "expert", f.expert, f.moe_layers, g);
+}
+
+// Megatron TP (arXiv 1909.08053 section 3): 2 AllReduce forward, 2 backward per layer; with SP
+// (arXiv 2205.05198 section 4.2.2) each becomes an AllGather + ReduceScatter of the full [s,b,h].
+void add_tp(builder& b, const scenario& s, const mesh_layout& m, const step_facts& f) {
+    if (s.parallel.tp < 2) return;
+    const double S = f.tokens * static_cast<double>(s.model.hidden) * f.act;
+    const double per_layer = 4 + (s.training.recompute == recompute_kind::full ? 2 : 0);  // full recompute reruns the forward
+    const double n = per_layer * f.m * f.layers, ov = s.training.overlap.tp;
+    const group_topology g = topology_of(m.axis("tp"));
+    if (!s.parallel.sp) {
+        b.add("tp AllReduce of layer outputs, forward + backward", collective_op::allreduce, "tp", "layer/micro-batch", n, ov, S, g);
+        return;
+    }
+    b.add("sp AllGather before attention and MLP, forward + backward", collective_op::allgather, "tp", "layer/micro-batch", n, ov, S, g);
+    b.add("sp ReduceScatter after attention and MLP, forward + backward", collective_op::reducescatter, "tp", "layer/micro-batch", n, ov, S, g);
+}
+
+// Pipeline: each micro-batch crosses every chunk boundary once forward and once backward.
+void add_pp(builder& b, const scenario& s, const mesh_layout& m, const step_facts& f) {
+    const auto& p = s.parallel;
+    if (p.pp < 2) return;
+    const double S = f.tokens * static_cast<double>(s.model.hidden) * f.act / static_cast<double>(p.sp ? p.tp : 1);
+    b.add("pp activation / gradient send-recv", collective_op::sendrecv, "pp", "micro-batch", 2 * f.m * static_cast<double>(p.vpp),
+          s.training.overlap.pp, S, neighbours(m.axis("pp")));
+}
+
+// MoE: dispatch and combine, forward and backward, payload tokens × top_k × hidden × bytes.
+void add_ep(builder& b, const scenario& s, const mesh_layout& m, const step_facts& f) {
+    const auto& p = s.parallel;
+    if (!s.model.is_moe() || p.ep < 2) return;
+    const double tokens = f.tokens / static_cast<double>(p.sp ? p.tp : 1);
+    const double S = tokens * static_cast<double>(s.model.moe.top_k * s.model.hidden) * f.act;
+    const double n = 2 * f.m * f.moe_layers, ov = s.training.overlap.ep;
+    const group_topology g = topology_of(m.axis("ep"));
+    b.add("ep dispatch All-to-All, forward + backward", collective_op::alltoall, "ep", "MoE layer/micro-batch", n, ov, S, g);
+    b.add("ep combine All-to-All, forward + backward", collective_op::alltoall, "ep", "MoE layer/micro-batch", n, ov, S, g);
+}
+
+// Per-TP-rank widths of Q, K and V (MLA trains on decompressed heads, arXiv 2405.04434 section 2.1).
+struct qkv_dims {
+    double q = 0, k = 0, v = 0;
+};
+qkv_dims dims_of(const model_spec& md, std::int64_t tp) {
+    const double t = static_cast<double>(tp);
+    if (md.attention == attention_kind::mla) {
+        const double h = static_cast<double>(md.heads) / t;
+        return {h * static_cast<double>(md.mla.qk_nope_head_dim + md.mla.qk_rope_head_dim),
+                h * static_cast<double>(md.mla.qk_nope_head_dim + md.mla.qk_rope_head_dim), h * static_cast<double>(md.mla.v_head_dim)};
+    }
+    const double kv = std::max(1.0, static_cast<double>(md.kv_heads) / t) * static_cast<double>(md.head_dim);
+    return {static_cast<double>(md.heads) / t * static_cast<double>(md.head_dim), kv, kv};
+}
+
+// Ring attention (arXiv 2310.01889): cp−1 K/V block passes forward, twice that backward (K/V and
+// dK/dV). Ulysses (arXiv 2309.14509): All-to-All of Q/K/V in, output back, each forward and backward.
+void add_cp(builder& b, const scenario& s, const mesh_layout& m, const step_facts& f) {
+    const auto& p = s.parallel;
+    if (p.cp < 2) return;
+    const qkv_dims d = dims_of(s.model, p.tp);
+    const double ov = s.training.overlap.cp, cp = static_cast<double>(p.cp);
+    const auto& axis = m.axis("cp");
+    if (p.cp_method == "ulysses") {
+        const double n = 2 * f.m * f.layers;
+        b.add("cp Ulysses All-to-All of Q, K, V, forward + backward", collective_op::alltoall, "cp", "layer/micro-batch", n, ov,
+              f.tokens * (d.q + d.k + d.v) * f.act, topology_of(axis));
+        b.add("cp Ulysses All-to-All of the attention output, forward + backward", collective_op::alltoall, "cp", "layer/micro-batch", n,
+              ov, f.tokens * d.v * f.act, topology_of(axis));
+        return;
+    }
+    const std::string what = p.cp_method == "usp" ? "cp ring K/V block send-recv (USP timed as ring)" : "cp ring K/V block send-recv";
+    b.add(what, collective_op::sendrecv, "cp", "layer/micro-batch", 3 * (cp - 1) * f.m * f.layers, ov, f.tokens * (d.k + d.v) * f.act,
+          neighbours(axis));
+}
+
+}  // namespace
+
+comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc) {
+    comm_inventory inv;
+    const comm_links links = links_of(s.cluster);
+    inv.source = links.source;
+    inv.items.reserve(12);
+    builder b{links, inv};
+    const step_facts f = facts_of(s, pc);
+    add_dp(b, s, m, f);
+    add_tp(b, s, m, f);
+    add_pp(b, s, m, f);
+    add_ep(b, s, m, f);
+    add_cp(b, s, m, f);
+    for (const auto& it : inv.items) {
+        inv.time_s += it.step_time_s();
+        inv.exposed_s += it.step_exposed_s();
+    }
+    return inv;
+}
+
+json comm_to_json(const comm_inventory& c) {
+    json items = json::array();
+    for (const auto& it : c.items) {
+        const auto& e = it.call;
+        items.push_back({{"what", it.what}, {"op", describe(e.op).name}, {"axis", it.axis}, {"per", it.per}, {"bytes", e.bytes},
+                         {"link", to_string(e.link)}, {"time_s", e.time_s}, {"exposed_s", e.exposed_s(it.overlap)}, {"count", it.count},
+                         {"ranks", e.ranks}, {"algorithm", e.algorithm_name}, {"wire_bytes", e.wire_bytes}, {"rounds", e.rounds},
+                         {"alpha_s", e.alpha_s}, {"beta_s", e.beta_s}, {"algbw_Bps", e.algbw_Bps}, {"busbw_Bps", e.busbw_Bps},
+                         {"overlap", it.overlap}, {"step_time_s", it.step_time_s()}, {"step_exposed_s", it.step_exposed_s()}});
+    }
+    return json{{"source", c.source},
+                {"note", "bytes, time_s and exposed_s are per call; count calls per step; step_* are per step"},
+                {"items", std::move(items)},
+                {"step_time_s", c.time_s},
+                {"step_exposed_s", c.exposed_s}};
+}
+
+}  // namespace tslab

@@ -1,0 +1,101 @@
+// Mesh warnings in words, the mesh as JSON, and the lab's mesh-only query.
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
+#include "tslab/mesh.hpp"
+
+namespace tslab {
+
+std::vector<std::string> mesh_warnings(const mesh_layout& m) {
+    std::vector<std::string> w;
+    const auto& s = m.spec;
+    const auto& tp = m.axis("tp");
+    if (tp.size > 1 && tp.max_nodes > 1)
+        w.push_back(fmt::format("tp group of {} spans {} nodes: its per-layer {} crosses the NIC", tp.size, tp.max_nodes,
+                                s.sp ? "AllGather/ReduceScatter" : "AllReduce"));
+    const auto& ep = m.axis("ep");
+    if (ep.size > 1 && ep.max_nodes > 1)
+        w.push_back(fmt::format("ep group spans {} nodes: All-to-All is NIC-bound", ep.max_nodes));
+    const auto& cp = m.axis("cp");
+    const bool ulysses = s.cp_method == "ulysses";
+    if (cp.size > 1 && cp.max_nodes > 1)
+        w.push_back(fmt::format("cp group of {} spans {} nodes: {} crosses the NIC every layer", cp.size, cp.max_nodes,
+                                ulysses ? "its Ulysses All-to-All" : "the ring K/V exchange"));
+    if (s.cp > 1 && ulysses && s.heads > 0 && (s.heads % s.tp != 0 || (s.heads / s.tp) % s.cp != 0))
+        w.push_back(fmt::format("cp with Ulysses needs heads divisible by cp: {} heads / tp {} leaves {} per TP rank, not a multiple of cp = {}",
+                                s.heads, s.tp, s.heads / s.tp, s.cp));
+    const auto& pp = m.axis("pp");
+    if (tp.size > 1 && tp.max_nodes > 1 && pp.size > 1 && pp.max_nodes == 1)
+        w.push_back("pp stays inside a node while tp crosses nodes: swap them in the order so the per-layer traffic stays on NVLink");
+    const std::int64_t slots = m.nodes * s.gpus_per_node;
+    if (m.world < slots)
+        w.push_back(fmt::format("the plan uses {} of {} nodes × {} GPUs: {} GPUs sit idle", m.world, m.nodes, s.gpus_per_node, slots - m.world));
+    return w;
+}
+
+namespace {
+
+json axes_json(const mesh_layout& m) {
+    json out = json::array();
+    for (const auto& a : m.axes)
+        out.push_back({{"axis", a.axis}, {"size", a.size}, {"groups", a.count}, {"intra", a.intra}, {"inter", a.inter},
+                       {"mixed", a.mixed}, {"max_nodes", a.max_nodes}, {"link", to_string(a.binding())},
+                       {"listed", a.listed}});
+    return out;
+}
+
+json groups_json(const mesh_layout& m) {
+    json out = json::array();
+    for (const auto& a : m.axes)
+        for (std::int64_t i = 0; i < a.listed; ++i) {
+            const auto ranks = a.group(i);
+            out.push_back({{"axis", a.axis}, {"size", a.size}, {"link", to_string(a.listed_link[static_cast<std::size_t>(i)])},
+                           {"ranks", std::vector<std::int64_t>(ranks.begin(), ranks.end())},
+                           {"nodes", a.listed_nodes[static_cast<std::size_t>(i)]}});
+        }
+    return out;
+}
+
+}  // namespace
+
+json mesh_to_json(const mesh_layout& m) {
+    std::string order;
+    for (const auto& a : m.order) order += (order.empty() ? "" : "-") + a;
+    json out = {{"order", order}, {"world", m.world}, {"nodes", m.nodes}, {"gpus_per_node", m.spec.gpus_per_node},
+                {"groups", groups_json(m)}, {"warnings", m.warnings}, {"axes", axes_json(m)}, {"truncated", m.truncated}};
+    if (m.truncated)
+        out["note"] = fmt::format("groups[] lists at most {} ranks per axis; axes[] counts every group", m.list_limit);
+    return out;
+}
+
+std::string mesh_json_text(const std::string& spec_text) {
+    json doc;
+    try {
+        doc = json::parse(spec_text);
+    } catch (const json::parse_error& e) {
+        throw input_error("", fmt::format("malformed JSON at byte {}: {}", e.byte, e.what()));
+    }
+    field_reader r(doc, "");
+    mesh_spec s;
+    constexpr std::int64_t max_degree = 1 << 20;
+    s.dp = r.integer("dp", 1, 1, max_degree);
+    s.tp = r.integer("tp", 1, 1, 4096);
+    s.pp = r.integer("pp", 1, 1, 4096);
+    s.ep = r.integer("ep", 1, 1, max_degree);
+    s.cp = r.integer("cp", 1, 1, 4096);
+    s.order = r.text("order", s.order);
+    s.gpus_per_node = r.integer("gpus_per_node", 8, 1, 1024);
+    s.nodes = r.integer("nodes", 0, 0, max_degree);
+    s.sp = r.boolean("sp", false);
+    s.cp_method = r.choice("cp_method", "ring", {"ring", "ulysses", "usp"});
+    s.heads = r.integer("heads", 0, 0, 1 << 16);
+    const std::int64_t limit = r.integer("list_limit", default_list_limit, 1, max_degree);
+    r.finish();
+    if (s.world() > max_degree)
+        throw input_error("", fmt::format("dp·tp·pp·cp = {} GPUs exceeds the limit of {}", s.world(), max_degree));
+    json out = {{"schema", "tslab/mesh@1"}};
+    out.update(mesh_to_json(build_mesh(s, limit)));
+    return out.dump(2);
+}
+
+}  // namespace tslab

@@ -1,0 +1,139 @@
+// Device mesh: rank maps for three axis orders, group link classes, warnings, caps and bad input.
+#include <catch2/catch.hpp>
+
+#include "tslab/errors.hpp"
+#include "tslab/mesh.hpp"
+
+using namespace tslab;
+using Catch::Matchers::Contains;
+
+namespace {
+mesh_spec spec(std::int64_t tp, std::int64_t cp, std::int64_t ep, std::int64_t dp, std::int64_t pp, const char* order, std::int64_t gpn = 8) {
+    mesh_spec s;
+    s.tp = tp, s.cp = cp, s.ep = ep, s.dp = dp, s.pp = pp, s.order = order, s.gpus_per_node = gpn;
+    return s;
+}
+std::string error_of(const mesh_spec& s) {
+    try {
+        build_mesh(s);
+    } catch (const input_error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+std::vector<std::int64_t> first_group(const mesh_layout& m, const char* axis) {
+    const auto g = m.axis(axis).group(0);
+    return {g.begin(), g.end()};
+}
+}  // namespace
+
+TEST_CASE("rank map, Megatron default order tp-cp-ep-dp-pp (tp 2, dp 2, pp 2)") {
+    // Worked by hand: tp varies fastest, then dp, then pp.
+    const std::int64_t table[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};  // tp, dp, pp
+    const auto m = build_mesh(spec(2, 1, 1, 2, 2, "tp-cp-ep-dp-pp"));
+    for (std::int64_t r = 0; r < 8; ++r) {
+        const auto c = coords_of(m, r);
+        CHECK(table[r][0] == c.tp);
+        CHECK(table[r][1] == c.dp);
+        CHECK(table[r][2] == c.pp);
+    }
+    CHECK(std::vector<std::int64_t>{0, 2} == first_group(m, "dp"));
+    CHECK(std::vector<std::int64_t>{0, 4} == first_group(m, "pp"));
+}
+
+TEST_CASE("rank map, order pp-dp-tp (pp fastest)") {
+    const std::int64_t table[8][3] = {{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {0, 1, 1}, {1, 0, 0}, {1, 0, 1}, {1, 1, 0}, {1, 1, 1}};  // tp, dp, pp
+    const auto m = build_mesh(spec(2, 1, 1, 2, 2, "pp-dp-tp"));
+    for (std::int64_t r = 0; r < 8; ++r) {
+        const auto c = coords_of(m, r);
+        CHECK(table[r][0] == c.tp);
+        CHECK(table[r][1] == c.dp);
+        CHECK(table[r][2] == c.pp);
+    }
+    CHECK(std::vector<std::int64_t>{0, 4} == first_group(m, "tp"));
+    CHECK(m.order == std::vector<std::string>{"pp", "dp", "tp", "cp", "ep"});  // size-1 axes appended
+}
+
+TEST_CASE("rank map with cp and ep: ep is the fast factor of dp·cp in tp-cp-ep-dp-pp") {
+    // tp 2, cp 2, dp 2, ep 2: k = cp + 2·dp; ep = k mod 2 = cp, expert-DP = k / 2 = dp.
+    const std::int64_t table[8][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 1}, {1, 1, 0, 1},
+                                      {0, 0, 1, 0}, {1, 0, 1, 0}, {0, 1, 1, 1}, {1, 1, 1, 1}};  // tp, cp, dp, ep
+    const auto m = build_mesh(spec(2, 2, 2, 2, 1, "tp-cp-ep-dp-pp"));
+    for (std::int64_t r = 0; r < 8; ++r) {
+        const auto c = coords_of(m, r);
+        CHECK(table[r][0] == c.tp);
+        CHECK(table[r][1] == c.cp);
+        CHECK(table[r][2] == c.dp);
+        CHECK(table[r][3] == c.ep);
+    }
+    CHECK(std::vector<std::int64_t>{0, 2} == first_group(m, "ep"));
+    // ep after dp: the slow factor, ep = k / 2 = dp.
+    const auto slow = build_mesh(spec(2, 2, 2, 2, 1, "tp-cp-dp-ep-pp"));
+    CHECK(std::vector<std::int64_t>{0, 4} == first_group(slow, "ep"));
+}
+
+TEST_CASE("link classes of groups") {
+    // 4 nodes × 8: tp 8 fills a node; dp 4 strides by 8, one member per node.
+    const auto m = build_mesh(spec(8, 1, 1, 4, 1, "tp-cp-ep-dp-pp"));
+    CHECK(m.axis("tp").intra == 4);
+    CHECK(m.axis("tp").binding() == link_class::intra);
+    CHECK(m.axis("dp").inter == 8);
+    CHECK(m.axis("dp").binding() == link_class::inter);
+    CHECK(m.warnings.empty());
+    // dp 16 with tp 1: groups of 16 over 2 nodes of 8: mixed.
+    const auto d = build_mesh(spec(1, 1, 1, 16, 1, "tp-cp-ep-dp-pp"));
+    CHECK(d.axis("dp").mixed == 1);
+    CHECK(d.axis("dp").max_nodes == 2);
+    CHECK(d.axis("dp").max_per_node == 8);
+}
+
+TEST_CASE("warnings fire when they should") {
+    const auto tp16 = build_mesh(spec(16, 1, 1, 1, 1, "tp-cp-ep-dp-pp"));
+    CHECK(tp16.warnings == std::vector<std::string>{"tp group of 16 spans 2 nodes: its per-layer AllReduce crosses the NIC"});
+    const auto ep = build_mesh(spec(1, 1, 64, 64, 1, "tp-cp-ep-dp-pp"));
+    REQUIRE(ep.warnings.size() == 1);
+    CHECK(ep.warnings[0] == "ep group spans 8 nodes: All-to-All is NIC-bound");
+    auto u = spec(1, 8, 1, 1, 1, "tp-cp-ep-dp-pp");
+    u.cp_method = "ulysses", u.heads = 12;
+    CHECK_THAT(build_mesh(u).warnings.at(0), Contains("cp with Ulysses needs heads divisible by cp"));
+    // The deliberately conflicting mapping: dp fastest puts each tp group of 8 across 2 nodes.
+    const auto bad = build_mesh(spec(8, 1, 1, 2, 1, "dp-tp-cp-ep-pp"));
+    CHECK(bad.axis("tp").mixed == 2);
+    CHECK(bad.warnings.at(0) == "tp group of 8 spans 2 nodes: its per-layer AllReduce crosses the NIC");
+}
+
+TEST_CASE("warnings stay quiet otherwise") {
+    CHECK(build_mesh(spec(8, 1, 1, 2, 1, "tp-cp-ep-dp-pp")).warnings.empty());
+    CHECK(build_mesh(spec(1, 1, 8, 16, 1, "tp-cp-ep-dp-pp")).warnings.empty());  // ep 8 inside a node
+    auto u = spec(1, 8, 1, 1, 1, "tp-cp-ep-dp-pp");
+    u.cp_method = "ulysses", u.heads = 16;
+    CHECK(build_mesh(u).warnings.empty());
+}
+
+TEST_CASE("huge worlds list a capped number of groups and say so") {
+    const auto m = build_mesh(spec(8, 1, 1, 1024, 1, "tp-cp-ep-dp-pp"));
+    CHECK(m.world == 8192);
+    CHECK(m.axis("tp").count == 1024);
+    CHECK(m.axis("tp").listed == 128);  // 1024 ranks / 8 per group
+    CHECK(m.axis("dp").listed == 1);    // one group of 1024
+    CHECK(m.axis("dp").inter == 8);
+    CHECK(m.truncated);
+    CHECK_THAT(mesh_to_json(m)["note"].get<std::string>(), Contains("at most 1024 ranks per axis"));
+}
+
+TEST_CASE("bad mesh input gives clear errors") {
+    CHECK_THAT(error_of(spec(2, 1, 1, 2, 1, "tq-dp")), Contains("parallel.order: unknown axis \"tq\"") && Contains("did you mean tp?"));
+    CHECK_THAT(error_of(spec(2, 1, 1, 2, 1, "tp-dp-tp")), Contains("axis tp appears twice"));
+    CHECK_THAT(error_of(spec(2, 1, 1, 2, 2, "tp-dp")), Contains("axis pp is missing from \"tp-dp\" but pp = 2"));
+    CHECK_THAT(error_of(spec(1, 1, 3, 4, 1, "tp-cp-ep-dp-pp")), Contains("parallel.ep: 3 does not divide dp·cp = 4 (expert-DP rule"));
+    auto s = spec(2, 1, 1, 2, 1, "tp-cp-ep-dp-pp");
+    s.nodes = 2;
+    CHECK_THAT(error_of(s), Contains("dp·tp·pp·cp = 4 ≠ world size 16"));
+    CHECK_THAT(error_of(spec(0, 1, 1, 2, 1, "tp-cp-ep-dp-pp")), Contains("parallel.tp: 0 must be at least 1"));
+    try {
+        mesh_json_text(R"({"dp": 2, "tp": 0})");
+        FAIL("no error");
+    } catch (const input_error& e) {
+        CHECK_THAT(std::string(e.what()), Contains("tp: 0 is out of range"));
+    }
+}
