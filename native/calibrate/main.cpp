@@ -72,6 +72,7 @@ void resolve_backend(options& o, device_identity& d, const world& w) {
     if (o.backend != "cpu") {
         d = cuda_select_device(w.local_rank);
         if (!d.ok && o.backend == "cuda") throw input_error("--backend", "cuda: " + d.error);
+        if (o.backend.empty() && !d.ok) say(w, "no usable GPU (" + d.error + "): using --backend cpu");
         if (o.backend.empty()) o.backend = d.ok ? "cuda" : "cpu";
     }
 #else
@@ -114,11 +115,17 @@ int run(world& w, options& o) {
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     stopper().arm(o.timeout_s);
-    std::atomic<bool> done{false};
-    std::thread dog(watchdog, std::cref(w), std::ref(rec), std::cref(o), std::cref(done), 10.0);
-    run_probes(w, o, d, wl, rec);
-    done = true;
-    dog.join();
+    {
+        // Joined on every exit from this block, an exception included.
+        std::atomic<bool> done{false};
+        std::thread dog(watchdog, std::cref(w), std::ref(rec), std::cref(o), std::cref(done), 10.0);
+        struct joiner {
+            std::atomic<bool>& done;
+            std::thread& t;
+            ~joiner() { done = true, t.join(); }
+        } join_on_exit{done, dog};
+        run_probes(w, o, d, wl, rec);
+    }
     const bool complete = !stopper().agreed(w);
     if (w.rank != 0) return complete ? 0 : 3;
     std::string err;

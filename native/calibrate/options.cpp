@@ -70,6 +70,7 @@ std::int64_t parse_size(const std::string& flag, const std::string& text) {
 }
 
 std::string format_size(std::int64_t b) {
+    if (b >= (1LL << 40) && b % (1LL << 40) == 0) return fmt::format("{}T", b >> 40);
     if (b >= (1LL << 30) && b % (1LL << 30) == 0) return fmt::format("{}G", b >> 30);
     if (b >= (1LL << 20) && b % (1LL << 20) == 0) return fmt::format("{}M", b >> 20);
     if (b >= (1LL << 10) && b % (1LL << 10) == 0) return fmt::format("{}K", b >> 10);
