@@ -53,4 +53,11 @@ expect trunc.out "truncated.json: truncated JSON"
 "$CAL" --backend cpu --quick --ops memory --out single.json >single.out 2>&1 || { cat single.out; fail "single process"; }
 expect single.out "running as one rank"
 expect single.json '"ranks": 1'
+# Ctrl-C (SIGINT) also keeps what was measured.
+"$CAL" --backend cpu --ops memory -n 200 -r 20 --out interrupted.json >int.out 2>&1 &
+pid=$!
+sleep 1 && kill -INT $pid
+wait $pid; [ $? -eq 3 ] || { cat int.out; fail "SIGINT exit status"; }
+expect interrupted.json '"complete": false'
+expect int.out "stopped by a signal"
 echo "calibrate end-to-end: ok"
