@@ -88,6 +88,13 @@ json check_to_json(const check_report& c) {
                 {"median_abs_error", c.median_abs_error}, {"max_abs_error", c.max_abs_error}, {"rows", std::move(rows)}};
 }
 
+std::string validation_json_text(const std::string& profile_text, const std::string& scenario_text) {
+    const calibration_profile p = parse_calibration_text(profile_text, "");
+    if (scenario_text.empty()) return check_to_json(check_profile(p, nullptr)).dump(2);
+    const scenario s = parse_scenario_text(scenario_text);
+    return check_to_json(check_profile(p, &s.cluster)).dump(2);
+}
+
 std::string check_table(const check_report& c) {
     std::string out = fmt::format("# predicted by: {}\n", c.predicted_by);
     out += fmt::format("# {:<34} {:>14} {:>12} {:>12} {:>9}\n", "probe", "size", "measured", "predicted", "error");

@@ -31,6 +31,9 @@ struct check_report {
 check_report check_profile(const calibration_profile& p, const cluster_spec* cluster);
 
 json check_to_json(const check_report& c);
+// Facade for the browser and the CLI: profile JSON text (+ optional scenario text, "" for none)
+// in, the check_to_json object out as text. Throws input_error naming the path.
+std::string validation_json_text(const std::string& profile_text, const std::string& scenario_text);
 std::string check_table(const check_report& c);
 
 }  // namespace tslab
