@@ -59,6 +59,7 @@ json scenario_summary(const scenario& s, std::int64_t m) {
     const auto& p = s.parallel;
     return json{{"model", s.model.name},
                 {"cluster", s.cluster.name},
+                {"source", s.cluster.source},
                 {"gpu", s.cluster.gpu.name},
                 {"world", p.world()},
                 {"nodes", s.cluster.nodes},

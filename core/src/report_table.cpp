@@ -18,6 +18,7 @@ std::string report_table(const report& r) {
                        static_cast<double>(r.params.total), static_cast<double>(r.params.active), r.flops_per_token);
     out += fmt::format("cluster  {} ({}), {} nodes × {} GPUs\n", s.cluster.name, s.cluster.gpu.name, s.cluster.nodes,
                        s.cluster.gpus_per_node);
+    out += fmt::format("source   {}\n", s.cluster.source);
     out += fmt::format("plan     dp {} tp {} pp {} vpp {} ep {} etp {} cp {} zero {}  schedule {}  m {}\n",
                        s.parallel.dp, s.parallel.tp, s.parallel.pp, s.parallel.vpp, s.parallel.ep, s.parallel.etp,
                        s.parallel.cp, s.parallel.zero, to_string(s.training.schedule), r.microbatches);

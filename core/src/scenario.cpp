@@ -1,6 +1,7 @@
 // Parsing tslab/scenario@1: presets, defaults, ranges, then cross-field rules.
 #include "tslab/scenario.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -126,6 +127,24 @@ gpu_spec parse_gpu(const json& part, const std::string& path) {
     return g;
 }
 
+// Replace the datasheet figures by the profile's measured ones where the profile has them.
+// Device copy bandwidth counts each byte once, HBM traffic twice (read + write, as BabelStream's Copy).
+void apply_calibration(cluster_spec& c, calibration_profile p) {
+    if (auto l = link_from_profile(p, link_scope::intra)) c.intra_node = {l->bandwidth_Bps, l->latency_s};
+    if (auto l = link_from_profile(p, link_scope::inter)) c.inter_node = {l->bandwidth_Bps, l->latency_s};
+    if (p.memory.device_copy_Bps > 0) c.gpu.hbm_bandwidth_Bps = 2.0 * p.memory.device_copy_Bps;
+    const double h2d = p.memory.host_to_device_Bps, d2h = p.memory.device_to_host_Bps;
+    if (h2d > 0 && d2h > 0) c.host.bandwidth_Bps = std::min(h2d, d2h);
+    c.source = p.source();
+    c.profile = std::move(p);
+}
+
+std::string part_source(const json& part) {
+    if (part.is_string()) return "preset: " + part.get<std::string>();
+    auto it = part.is_object() ? part.find("preset") : part.end();
+    return it != part.end() && it->is_string() ? "preset: " + it->get<std::string>() : "custom";
+}
+
 cluster_spec parse_cluster(const json& part) {
     const json obj = resolve_part(part, "cluster", cluster_preset);
     field_reader r(obj, "cluster");
@@ -139,8 +158,15 @@ cluster_spec parse_cluster(const json& part) {
     c.intra_node = parse_link(r.object("intra_node"), "cluster.intra_node", {300e9, 3e-6});
     c.inter_node = parse_link(r.object("inter_node"), "cluster.inter_node", {25e9, 6e-6});
     c.host = parse_link(r.object("host"), "cluster.host", {32e9, 10e-6});
-    if (const json* cal = r.object("calibration")) c.calibration = *cal;
+    c.source = part_source(part);
+    const json* cal = r.raw("calibration");
+    if (cal && cal->is_string())
+        throw input_error("cluster.calibration", "a file path is only read by the tslab CLI; in JSON give the profile object");
     r.finish();
+    if (cal) {
+        c.calibration = *cal;
+        apply_calibration(c, parse_calibration(*cal, "cluster.calibration"));
+    }
     return c;
 }
 

@@ -1,6 +1,7 @@
 // `tslab report` and `tslab presets`.
 #include <iostream>
 
+#include "calibration_path.hpp"
 #include "command.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/report.hpp"
@@ -9,7 +10,8 @@ namespace tslab::cli {
 namespace {
 
 int run_report(const args& a) {
-    const std::string text = read_input(need_file(a, "a SCENARIO.json path (or '-')"));
+    const std::string& path = need_file(a, "a SCENARIO.json path (or '-')");
+    const std::string text = inline_calibration_path(read_input(path), path);
     if (a.format == "table") std::cout << report_table(build_report(parse_scenario_text(text)));
     else if (a.format == "json") std::cout << report_json_text(text) << "\n";
     else throw input_error("--format", "expected json or table, got \"" + a.format + "\"");

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "tslab/calibration.hpp"
 #include "tslab/json_fields.hpp"
 
 namespace tslab {
@@ -65,6 +67,13 @@ struct cluster_spec {
     std::int64_t gpus_per_node = 8, nodes = 0;  // 0 before resolution: as many as the plan needs
     link_spec intra_node, inter_node, host;
     json calibration;  // raw tslab/calibration@1 object, null when absent
+    // Where the figures come from: "preset: dgx-h100", "custom", or the profile's source()
+    // ("calibrated: NVIDIA H200 ×8, 2026-12-01") when cluster.calibration was applied.
+    std::string source;
+    // The parsed cluster.calibration. When present, its fitted links replace intra_node /
+    // inter_node, its copy and host-link figures replace gpu.hbm_bandwidth_Bps and host, and
+    // its GEMM curves (gemm_curve in calibration.hpp) are what the compute model should use.
+    std::optional<calibration_profile> profile;
 };
 
 struct parallel_spec {

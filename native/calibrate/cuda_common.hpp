@@ -1,0 +1,48 @@
+// Shared pieces of the CUDA backend: error checks that throw, device buffers, event timing.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+namespace tslab::calibrate {
+
+// Throws std::runtime_error("what: CUDA error text") on failure.
+void cuda_check(cudaError_t e, const char* what);
+
+// Launches an empty kernel on `s` (cuda_kernels.cu); its rate is the launch latency.
+cudaError_t launch_empty(cudaStream_t s);
+
+class device_buffer {
+public:
+    explicit device_buffer(std::size_t bytes, bool pinned_host = false);
+    ~device_buffer();
+    device_buffer(device_buffer&& o) noexcept : p_(o.p_), pinned_(o.pinned_) { o.p_ = nullptr; }
+    device_buffer(const device_buffer&) = delete;
+    device_buffer& operator=(const device_buffer&) = delete;
+    void* get() const { return p_; }
+
+private:
+    void* p_ = nullptr;
+    bool pinned_ = false;
+};
+
+// Seconds per iteration of `body(i)` for i in [0, iters), between two CUDA events on `s`.
+template <class F>
+double time_on_stream(cudaStream_t s, int iters, F&& body) {
+    cudaEvent_t a, b;
+    cuda_check(cudaEventCreate(&a), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&b), "cudaEventCreate");
+    cuda_check(cudaEventRecord(a, s), "cudaEventRecord");
+    for (int i = 0; i < iters; ++i) body(i);
+    cuda_check(cudaEventRecord(b, s), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(b), "cudaEventSynchronize");
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return static_cast<double>(ms) * 1e-3 / iters;
+}
+
+}  // namespace tslab::calibrate

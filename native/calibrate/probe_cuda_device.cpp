@@ -1,0 +1,61 @@
+// CUDA backend: picking this rank's GPU from its local rank, its identity and software versions.
+#include <cublas_v2.h>
+#include <nccl.h>
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "cuda_common.hpp"
+#include "probes.hpp"
+
+namespace tslab::calibrate {
+
+void cuda_check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {}", what, cudaGetErrorString(e)));
+}
+
+device_buffer::device_buffer(std::size_t bytes, bool pinned_host) : pinned_(pinned_host) {
+    cuda_check(pinned_ ? cudaMallocHost(&p_, bytes) : cudaMalloc(&p_, bytes), pinned_ ? "cudaMallocHost" : "cudaMalloc");
+}
+
+device_buffer::~device_buffer() {
+    if (p_) pinned_ ? cudaFreeHost(p_) : cudaFree(p_);
+}
+
+namespace {
+std::string dotted(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
+}  // namespace
+
+device_identity cuda_select_device(int local_rank) {
+    device_identity d;
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        d.error = e != cudaSuccess ? cudaGetErrorString(e) : "no GPU found";
+        return d;
+    }
+    const int dev = local_rank % count;  // one rank per GPU: local rank i drives GPU i
+    cuda_check(cudaSetDevice(dev), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    cuda_check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
+    d.ok = true;
+    d.name = prop.name;
+    d.memory_bytes = static_cast<double>(prop.totalGlobalMem);
+    d.major = prop.major, d.minor = prop.minor;
+    int driver = 0, runtime = 0, nccl = 0, cb[3] = {};
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    ncclGetVersion(&nccl);
+    cublasGetProperty(MAJOR_VERSION, &cb[0]);
+    cublasGetProperty(MINOR_VERSION, &cb[1]);
+    cublasGetProperty(PATCH_LEVEL, &cb[2]);
+    d.software = {{"cuda_driver", dotted(driver)},
+                  {"cuda_runtime", dotted(runtime)},
+                  {"cublas", fmt::format("{}.{}.{}", cb[0], cb[1], cb[2])},
+                  {"nccl", fmt::format("{}.{}.{}", nccl / 10000, (nccl / 100) % 100, nccl % 100)},
+                  {"compute_capability", fmt::format("{}.{}", prop.major, prop.minor)}};
+    return d;
+}
+
+}  // namespace tslab::calibrate

@@ -1,0 +1,49 @@
+// The probes other than the collective sweep, and the scenario's own shapes and sizes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collectives.hpp"
+#include "harness.hpp"
+
+namespace tslab::calibrate {
+
+struct gemm_shape {
+    std::int64_t m = 0, n = 0, k = 0;
+    std::string what;  // "square", "qkv", "fc1", ...
+};
+
+// A scenario's per-rank forward GEMMs and its typical messages (TP activation AllReduce,
+// a 25 MiB DP gradient bucket as PyTorch DDP's bucket_cap_mb default, EP dispatch All-to-All).
+struct workload {
+    std::vector<gemm_shape> gemms;
+    std::vector<std::int64_t> message_bytes;
+};
+workload scenario_workload(const std::string& path);
+
+// "#" header with a units row for the memory and GEMM probes.
+std::string probe_header(const std::string& title);
+std::string probe_row(const char* probe, std::int64_t bytes, const timing& t, double Bps);
+std::string gemm_header(const std::string& title);
+std::string gemm_row(const gemm_shape& s, const char* dtype, const timing& t, double flops_per_s);
+
+void probe_host_memcpy(world& w, const options& o, recorder& rec);
+
+// The CUDA backend (probe_cuda_*.cpp), built only when the CUDA toolkit is found.
+struct device_identity {
+    bool ok = false;
+    std::string error, name;
+    double memory_bytes = 0;
+    int major = 0, minor = 0;
+    std::vector<std::pair<std::string, std::string>> software;
+};
+device_identity cuda_select_device(int local_rank);
+void probe_cuda_memory(world& w, const options& o, recorder& rec);
+void probe_cuda_gemm(world& w, const options& o, const device_identity& d, const std::vector<gemm_shape>& extra,
+                     recorder& rec);
+std::unique_ptr<collective_runner> make_nccl_runner(world& w);  // nullptr without MPI
+
+}  // namespace tslab::calibrate

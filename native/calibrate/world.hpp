@@ -1,0 +1,53 @@
+// The ranks of a calibration run: MPI when launched by mpirun/srun, otherwise one process.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tslab/calibration.hpp"
+
+namespace tslab::calibrate {
+
+// One partition of the world into equal groups: every rank belongs to exactly one group of
+// `size` ranks, and all groups run the same collective at the same time.
+struct group {
+    int size = 1, rank = 0;
+    link_scope scope = link_scope::intra;
+    int handle = -1;  // index of the communicator inside world (MPI builds only)
+    std::string label() const;
+};
+
+class world {
+public:
+    // Initialises MPI only when a launcher's environment is present; `note` says what happened.
+    world(int& argc, char**& argv, std::string& note);
+    ~world();
+    world(const world&) = delete;
+    world& operator=(const world&) = delete;
+
+    int rank = 0, size = 1, local_rank = 0, local_size = 1, nodes = 1, node_index = 0;
+    bool mpi = false;
+    std::string mpi_version;
+
+    double max(double v) const;           // across all ranks
+    std::int64_t sum(std::int64_t v) const;
+    bool any(bool v) const;
+    bool same_everywhere(std::uint64_t v) const;
+    void barrier() const;
+    void barrier(const group& g) const;
+    [[noreturn]] void abort(int code) const;
+
+    // Groups inside one node (sizes 2, 4, .. local_size) and across nodes (one rank per node,
+    // then the whole world), for the collective sweep. Made once (collectively), then cached.
+    std::vector<group> partitions();
+    void* native_comm(const group& g) const;  // MPI_Comm* of a group (MPI builds only)
+
+private:
+    std::vector<void*> comms_;
+    std::vector<group> parts_;
+    bool parts_made_ = false;
+    group split(int color, int key, link_scope scope);
+};
+
+}  // namespace tslab::calibrate
