@@ -30,7 +30,7 @@ using D = double;
 
 // Forward time of one layer: GEMMs at their efficiency, memory-bound bytes at HBM bandwidth.
 struct layer_time {
-    D gemm = 0, core = 0, memory = 0, core_memory = 0, dense_flops_time = 0;
+    D gemm = 0, core = 0, memory = 0, core_memory = 0, expert = 0;
 };
 
 layer_time time_layer(const scenario& s, bool moe_layer) {
@@ -41,6 +41,7 @@ layer_time time_layer(const scenario& s, bool moe_layer) {
         const D x = gemm_time_s(g, s.training.precision.gemm, c);
         t.gemm += x;
         if (c.core) t.core += x;
+        if (c.name.rfind("moe.experts", 0) == 0) t.expert += x;
     }
     t.memory = w.memory_bytes / g.hbm_bandwidth_Bps;
     t.core_memory = w.core_memory_bytes / g.hbm_bandwidth_Bps;
@@ -50,7 +51,7 @@ layer_time time_layer(const scenario& s, bool moe_layer) {
 // Per-micro-batch seconds of `count` identical layers: forward, backward (and its weight-gradient
 // part), extra forward of recompute.
 struct pass_times {
-    D fwd = 0, bwd = 0, wgrad = 0, rec = 0, gemm = 0, memory = 0;
+    D fwd = 0, bwd = 0, wgrad = 0, rec = 0, gemm = 0, memory = 0, expert = 0;  // expert: fwd+bwd+rec
 };
 
 void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) {
@@ -61,7 +62,9 @@ void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) 
     p.memory += count * t.memory;
     p.bwd += count * (2 * dense + core_bwd + 2 * t.memory);  // backward kernels touch twice the bytes
     p.wgrad += count * dense;                                // weight-gradient GEMMs = forward FLOPs
-    if (s.training.recompute == recompute_kind::full) p.rec += count * (t.gemm + t.memory);
+    const bool full = s.training.recompute == recompute_kind::full;
+    if (full) p.rec += count * (t.gemm + t.memory);
+    p.expert += count * t.expert * (full ? 4 : 3);
     if (s.training.recompute == recompute_kind::selective && !s.training.flash_attention)
         p.rec += count * (t.core + t.core_memory);
 }
@@ -117,7 +120,10 @@ compute_estimate estimate_compute(const scenario& s) {
     e.gemm_fwd_s = p.gemm + head;
     e.memory_fwd_s = p.memory;
     e.optimizer_s = optimizer_seconds(s, static_cast<D>(e.stage_layers));
-    e.step_compute_s = static_cast<D>(e.microbatches) * (e.fwd_s + e.bwd_s + e.recompute_s) + e.optimizer_s;
+    const D m = static_cast<D>(e.microbatches);
+    e.step_compute_s = m * (e.fwd_s + e.bwd_s + e.recompute_s) + e.optimizer_s;
+    e.expert_step_s = m * p.expert;
+    e.recompute_step_s = m * e.recompute_s;
     const sequence_flops f = flops_per_sequence(s);
     const D sequences = static_cast<D>(s.training.global_batch), world = static_cast<D>(q.world());
     e.model_flops = sequences * f.model();

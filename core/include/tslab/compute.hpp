@@ -58,6 +58,8 @@ struct compute_estimate {
     // with recompute), W (weight grad), FB = F + B + W.
     double chunk_F_s = 0, chunk_B_s = 0, chunk_W_s = 0;
     double optimizer_s = 0;     // memory-bound optimizer step, once per step
+    double expert_step_s = 0;   // the routed-expert part of step_compute_s (L6 scales it by imbalance)
+    double recompute_step_s = 0;  // m × recompute_s
     double step_compute_s = 0;  // m × (fwd + bwd + recompute) + optimizer, busiest stage
     // FLOPs per step: whole job and per GPU (job / world). Model FLOPs exclude recompute and
     // count the full score matrix; hardware FLOPs are what runs.
