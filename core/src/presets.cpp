@@ -76,14 +76,23 @@ json gpu(const char* name, double hbm_bytes, double hbm_bw, double fp32, double 
 
 constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
+// eff(x) = max · x / (x + half_flops) over the FLOPs of one GEMM call (compute.hpp).
+json with_gemm_fit(json g, double max, double half_flops, const char* source) {
+    g["gemm_efficiency"] = {{"max", max}, {"half_flops", half_flops}, {"source", source}};
+    return g;
+}
+
 const std::vector<named>& gpus() {
     // Peak FLOP/s are dense (no 2:4 sparsity). HBM sizes: HBM stacks are binary-sized, so the
     // marketed "80GB" is 80 GiB (nvidia-smi shows 81920 MiB on A100 80GB).
     static const std::vector<named> table = {
         // NVIDIA A100 Tensor Core GPU datasheet (2021), SXM column: 19.5 TF FP32, 156 TF TF32,
         // 312 TF BF16/FP16 dense, 80GB HBM2e at 2,039 GB/s; no FP8.
-        {"a100-sxm4-80gb", gpu("A100-SXM4-80GB", 80 * GiB, 2.039e12, 19.5e12, 156e12, 312e12, 0,
-                               "NVIDIA A100 datasheet, SXM 80GB column")},
+        // gemm_efficiency: fitted once to Narayanan et al. (arXiv 2104.04473) Table 1 (compute_time.cpp).
+        {"a100-sxm4-80gb", with_gemm_fit(gpu("A100-SXM4-80GB", 80 * GiB, 2.039e12, 19.5e12, 156e12, 312e12, 0,
+                                             "NVIDIA A100 datasheet, SXM 80GB column"),
+                                         0.622, 5.012e8,
+                                         "minimax fit to arXiv 2104.04473 Table 1, tests/validation/narayanan_table1.md")},
         // NVIDIA H100 datasheet, SXM column: 67 TF FP32, 494.5 TF TF32 (989 sparse), 989.5 TF BF16,
         // 1979 TF FP8 dense (half the sparse figures), 80GB HBM3 at 3.35 TB/s.
         {"h100-sxm5-80gb", gpu("H100-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12,

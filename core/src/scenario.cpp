@@ -123,6 +123,14 @@ gpu_spec parse_gpu(const json& part, const std::string& path) {
         g.flops_fp32 = 19.5e12;
         g.flops_tf32 = 156e12;
     }
+    if (const json* e = r.object("gemm_efficiency")) {
+        field_reader er(*e, path + ".gemm_efficiency");
+        g.gemm_efficiency.max = er.number("max", g.gemm_efficiency.max, 0.01, 1);
+        g.gemm_efficiency.half_flops = er.number("half_flops", g.gemm_efficiency.half_flops, 0, 1e18);
+        er.text("source", "");
+        er.finish();
+        g.gemm_efficiency.fitted = true;
+    }
     r.finish();
     return g;
 }

@@ -54,10 +54,19 @@ struct link_spec {
     double latency_s = 0;
 };
 
+// Size-dependent GEMM efficiency eff(x) = max · x / (x + half_flops), x = FLOPs of one GEMM call
+// on one rank (compute.hpp). Fitted per GPU; a calibration profile can replace it.
+struct gemm_efficiency_spec {
+    double max = 0.622;       // the A100 fit (compute_time.cpp), reused where a GPU has no fit of its own
+    double half_flops = 5.012e8;
+    bool fitted = false;      // true when the preset or the user supplied the values
+};
+
 struct gpu_spec {
     std::string name;
     double hbm_bytes = 0, hbm_bandwidth_Bps = 0;
     double flops_fp32 = 0, flops_tf32 = 0, flops_bf16 = 0, flops_fp16 = 0, flops_fp8 = 0;
+    gemm_efficiency_spec gemm_efficiency;
     double peak_flops(dtype t) const;
 };
 

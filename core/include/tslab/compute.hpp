@@ -1,0 +1,83 @@
+// L3 compute: GEMM FLOPs per layer and micro-batch (MHA, GQA, MLA, GeLU/SwiGLU MLP, MoE experts,
+// router, head), model vs hardware FLOPs, and their time under a size-dependent GEMM efficiency.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tslab/scenario.hpp"
+
+namespace tslab {
+
+// One GEMM call on one rank in the forward pass of one micro-batch: `batch` independent
+// m×k·k×n products (attention heads, local experts) issued as one batched/grouped call.
+struct gemm_call {
+    std::string name;
+    double m = 0, n = 0, k = 0, batch = 1;
+    bool core = false;  // attention core (QKᵀ or AV): the FlashAttention kernel when Flash is on
+    bool fp8 = false;   // runs at the FP8 rate when the recipe's gemm dtype is fp8 (L8)
+    double executed = 1;  // fraction actually computed: 0.5 for causal blocks skipped by Flash
+    double flops() const { return 2.0 * m * n * k * batch; }
+};
+
+// Forward work of one transformer layer for one micro-batch on one rank (after TP, CP, EP).
+struct layer_work {
+    std::vector<gemm_call> gemms;
+    double gemm_flops = 0;        // executed forward GEMM FLOPs (hardware)
+    double model_flops = 0;       // forward GEMM FLOPs with the full s×s score matrix (model)
+    double core_flops = 0;        // executed attention-core part of gemm_flops
+    double memory_bytes = 0;      // HBM bytes of memory-bound forward work (norms, activation
+                                  // functions, residual adds, dropout, softmax without Flash)
+    double core_memory_bytes = 0; // the softmax/dropout part of memory_bytes (selective recompute)
+};
+
+// Causal masks are assumed (decoder LMs). Model FLOPs count the whole s×s score matrix, as
+// Narayanan et al. (arXiv 2104.04473) eq. 3 and the usual MFU do; hardware FLOPs halve the core
+// under FlashAttention, which skips fully masked blocks (Dao, arXiv 2307.08691 section 3.1).
+layer_work layer_forward_work(const scenario& s, bool moe_layer);
+
+// The output head (logits) GEMM of one micro-batch on the last stage, vocab-parallel over TP.
+gemm_call head_gemm(const scenario& s);
+
+// eff(x) = max · x / (x + half_flops) for a GEMM call of x FLOPs on one rank: small per-rank GEMMs
+// (high TP, fine-grained experts, short sequences) run further from peak. Form and fit: compute.cpp.
+double gemm_efficiency(const gemm_efficiency_spec& e, double flops);
+
+// Seconds for one forward GEMM call: executed FLOPs / (peak of its dtype × eff(FLOPs of the call)).
+double gemm_time_s(const gpu_spec& g, dtype gemm_dtype, const gemm_call& c);
+
+struct compute_estimate {
+    std::int64_t microbatches = 0;
+    std::int64_t stage_layers = 0, stage_moe_layers = 0;  // on the busiest (last) pipeline stage
+    // Per micro-batch on the busiest stage. bwd_s includes the weight-gradient part wgrad_s;
+    // recompute_s is the extra forward of selective or full recompute.
+    double fwd_s = 0, bwd_s = 0, wgrad_s = 0, recompute_s = 0;
+    double gemm_fwd_s = 0, memory_fwd_s = 0;  // the split of fwd_s
+    // Per-chunk costs for the pipeline simulator (one chunk = stage / vpp): F, B (input grad,
+    // with recompute), W (weight grad), FB = F + B + W.
+    double chunk_F_s = 0, chunk_B_s = 0, chunk_W_s = 0;
+    double optimizer_s = 0;     // memory-bound optimizer step, once per step
+    double expert_step_s = 0;   // the routed-expert part of step_compute_s (L6 scales it by imbalance)
+    double recompute_step_s = 0;  // m × recompute_s
+    double step_compute_s = 0;  // m × (fwd + bwd + recompute) + optimizer, busiest stage
+    // FLOPs per step: whole job and per GPU (job / world). Model FLOPs exclude recompute and
+    // count the full score matrix; hardware FLOPs are what runs.
+    double model_flops = 0, hardware_flops = 0;
+    double model_flops_per_gpu = 0, hardware_flops_per_gpu = 0;
+    double recompute_extra = 0;  // hardware / model − 1 attributable to recompute
+    double fp8_speedup = 1;      // applied to FP8-eligible GEMMs (L8)
+};
+
+compute_estimate estimate_compute(const scenario& s);
+
+// GEMM FLOPs for one whole sequence on one unsplit model: forward, backward, recompute.
+struct sequence_flops {
+    double forward_model = 0, forward_executed = 0;
+    double backward = 0, recompute = 0;  // hardware
+    double model() const { return 3 * forward_model; }
+    double hardware() const { return forward_executed + backward + recompute; }
+};
+sequence_flops flops_per_sequence(const scenario& s);
+
+}  // namespace tslab

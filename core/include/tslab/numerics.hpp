@@ -1,0 +1,39 @@
+// L8 numerics: the dtype recipe table (storage, GEMM input, accumulate, update), the FP8 GEMM
+// speed-up and the bytes of FP8 block-scaling factors (DeepSeek-V3, arXiv 2412.19437 section 3.3).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tslab/scenario.hpp"
+
+namespace tslab {
+
+// One row of the recipe as the report shows it: what, its dtype name, why.
+struct recipe_row {
+    std::string role;   // "params (storage)", "GEMM input", "GEMM accumulate", "weight update", ...
+    std::string dtype;  // "bf16", "fp8 e4m3", "fp32", "none"
+    std::string note;
+};
+
+struct numerics_report {
+    std::string recipe;
+    std::vector<recipe_row> rows;
+    double fp8_speedup = 1;            // peak FP8 / peak BF16 where the recipe's gemm is fp8, else 1
+    double weight_scale_bytes = 0;     // whole model: one fp32 scale per 128×128 weight block
+    double activation_scale_bytes = 0; // per layer, micro-batch and rank: one fp32 per 1×128 tile
+    double activation_fp8_bytes = 0;   // the FP8 GEMM inputs those scales belong to (same unit)
+    std::string notes;
+};
+
+// Ratio of the GPU's dense FP8 and BF16 peaks; 1 when the recipe's gemm is not fp8 or when the
+// GPU has no FP8 tensor cores (A100), which the notes then say.
+double fp8_speedup(const gpu_spec& g, const precision_spec& p);
+
+// fp32 scales (4 bytes each) for a rows × cols tensor cut into block_rows × block_cols blocks,
+// partial blocks rounded up: 1×128 tiles for activations, 128×128 blocks for weights.
+double block_scale_bytes(double rows, double cols, double block_rows, double block_cols);
+
+numerics_report describe_numerics(const scenario& s);
+
+}  // namespace tslab

@@ -1,0 +1,60 @@
+// The step ledger: per-ledger results (L1..L9) assembled into one step time, throughput, MFU and
+// a bottleneck sentence. Pipeline bubble and communication arrive from outside (the simulator and
+// the communication inventory, or the closed forms of step_closed_form.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tslab/compute.hpp"
+#include "tslab/context.hpp"
+#include "tslab/expert.hpp"
+#include "tslab/memory.hpp"
+#include "tslab/numerics.hpp"
+#include "tslab/reliability.hpp"
+#include "tslab/scenario.hpp"
+
+namespace tslab {
+
+struct step_ledger {
+    std::string id;    // "L1".."L9"
+    std::string name;  // "model state", "activation", "compute", ...
+    double time_s = 0, exposed_s = 0, bytes = 0;
+    std::string notes;
+};
+
+// Communication of one axis over the step, after overlap (summed from the comm inventory).
+struct axis_comm {
+    std::string axis;  // "dp", "tp", "pp", "ep", "cp"
+    double time_s = 0, exposed_s = 0, bytes = 0;
+};
+
+struct step_inputs {
+    compute_estimate compute;     // L3
+    double bubble_s = 0;          // L4: idle time of the busiest rank (simulator makespan − busy)
+    double p2p_exposed_s = 0;     // L4: stage-to-stage transfers on the critical path
+    std::vector<axis_comm> comm;  // L5 takes dp, tp, pp; L6 takes ep; L7 takes cp
+    memory_report memory;         // L1, L2
+    expert_report expert;         // L6
+    context_report context;       // L7 volumes (for notes and bytes)
+    numerics_report numerics;     // L8
+    reliability_report reliability;  // L9 (not part of step time: see goodput)
+};
+
+struct step_result {
+    double time_s = 0;          // L3 + exposed L4..L7
+    double tokens_per_s = 0;
+    double tflops_per_gpu = 0;  // hardware FLOPs (with recompute), Megatron's convention
+    double mfu = 0, hfu = 0;    // model / hardware FLOPs over the dense BF16 peak
+    double goodput = 1;         // L9: useful / wall time with failures and checkpoints
+    std::vector<step_ledger> ledgers;
+    std::string bottleneck;
+};
+
+step_result assemble_step(const scenario& s, const step_inputs& in);
+
+// "L4 pipeline binds first (bubble 23% of the step); ..." plus what the scenario's chosen
+// optimisation saves and where it moves the cost. Used by assemble_step.
+std::string bottleneck_sentence(const scenario& s, const step_inputs& in, const step_result& r);
+
+}  // namespace tslab

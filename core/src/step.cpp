@@ -1,0 +1,137 @@
+// Assembling the nine ledgers of one step and naming the one that binds first.
+#include "tslab/step.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tslab/schedule_shape.hpp"
+
+namespace tslab {
+
+namespace {
+
+constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+
+double item_bytes(const memory_report& m, std::initializer_list<const char*> ids) {
+    double b = 0;
+    for (const auto& it : m.items)
+        for (const char* id : ids)
+            if (it.id == id) b += it.bytes;
+    return b;
+}
+
+double model_state(const memory_report& m) { return item_bytes(m, {"params", "grads", "master_params", "optimizer_states"}); }
+double activations(const memory_report& m) { return item_bytes(m, {"activations_layers", "activations_other"}); }
+
+axis_comm sum_axes(const std::vector<axis_comm>& comm, std::initializer_list<const char*> axes) {
+    axis_comm a;
+    for (const auto& c : comm)
+        for (const char* x : axes)
+            if (c.axis == x) a.time_s += c.time_s, a.exposed_s += c.exposed_s, a.bytes += c.bytes;
+    return a;
+}
+
+std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
+    const compute_estimate& c = in.compute;
+    const axis_comm l5 = sum_axes(in.comm, {"dp", "tp", "pp"}), ep = sum_axes(in.comm, {"ep"}), cp = sum_axes(in.comm, {"cp"});
+    const double imbalance_s = c.expert_step_s * (in.expert.imbalance_used - 1);
+    double cp_bytes = 0;
+    for (const auto& it : in.context.items) cp_bytes += it.bytes * (it.count_fwd + it.count_bwd);
+    const auto& rel = in.reliability;
+    return {
+        {"L1", "model state", 0, 0, model_state(in.memory), "params, grads, master copy and optimizer states on the most loaded GPU"},
+        {"L2", "activation", 0, 0, activations(in.memory), fmt::format("kept for backward; recompute {}", to_string(s.training.recompute))},
+        {"L3", "compute", c.step_compute_s, c.step_compute_s, 0,
+         fmt::format("{:.3g} s recompute, {:.3g} s optimizer; FP8 speed-up {:.2f}×", c.recompute_step_s, c.optimizer_s, c.fp8_speedup)},
+        {"L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, 0,
+         fmt::format("bubble {:.3g} s, exposed P2P {:.3g} s", in.bubble_s, in.p2p_exposed_s)},
+        {"L5", "collective", l5.time_s, l5.exposed_s, l5.bytes, "dp, tp and pp axes after overlap"},
+        {"L6", "expert", ep.time_s + imbalance_s, ep.exposed_s + imbalance_s, ep.bytes,
+         fmt::format("busiest EP rank {:.3f}× the mean; All-to-All exposed {:.3g} s", in.expert.imbalance_used, ep.exposed_s)},
+        {"L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, fmt::format("method {}", in.context.method)},
+        {"L8", "numerics", 0, 0, in.numerics.weight_scale_bytes, in.numerics.notes},
+        {"L9", "reliability", rel.write_s, 0, rel.checkpoint.total(),
+         fmt::format("checkpoint every {:.3g} s, job MTBF {:.3g} s, goodput {:.3f} (outside step time)", rel.interval_s, rel.mtbf_s, rel.goodput)},
+    };
+}
+
+// What the scenario's chosen optimisation saves and where it moves the cost, with the ledger it
+// concerns; the sentence for the binding ledger is preferred.
+struct trade {
+    std::string ledger, text;
+};
+
+std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const step_result& r) {
+    std::vector<trade> out;
+    const auto& t = s.training;
+    const pipeline_shape shape = closed_form_shape(t.schedule, s.parallel.pp, s.parallel.vpp, in.compute.microbatches);
+    if (t.recompute != recompute_kind::none) {
+        scenario plain = s;
+        plain.training.recompute = recompute_kind::none;
+        const double saved = activations(memory_ledger(plain, shape)) - activations(in.memory);
+        out.push_back({"L3", fmt::format("{} recompute saves {:.1f} GiB of activations and moves the cost to compute: +{:.0f}% FLOPs",
+                                         to_string(t.recompute), saved / GiB, 100 * in.compute.recompute_extra)});
+    }
+    if (s.parallel.zero > 0) {
+        scenario plain = s;
+        plain.parallel.zero = 0;
+        const double saved = model_state(memory_ledger(plain, shape)) - model_state(in.memory);
+        out.push_back({"L5", fmt::format("ZeRO-{} saves {:.1f} GiB of model state and moves the cost to the DP network: {:.3g} s exposed on L5",
+                                         s.parallel.zero, saved / GiB, r.ledgers[4].exposed_s)});
+    }
+    if (s.parallel.pp > 1)
+        out.push_back({"L4", fmt::format("pipeline parallelism splits the layers {} ways and moves the cost to the bubble: {:.0f}% of the step",
+                                         s.parallel.pp, 100 * r.ledgers[3].exposed_s / r.time_s)});
+    if (s.parallel.ep > 1)
+        out.push_back({"L6", fmt::format("expert parallelism spreads the experts over {} ranks and moves the cost to All-to-All and the busiest rank: {:.0f}% of the step",
+                                         s.parallel.ep, 100 * r.ledgers[5].exposed_s / r.time_s)});
+    if (s.parallel.cp > 1)
+        out.push_back({"L7", fmt::format("context parallelism splits the sequence {} ways and moves the cost to {} traffic: {:.0f}% of the step",
+                                         s.parallel.cp, s.parallel.cp_method, 100 * r.ledgers[6].exposed_s / r.time_s)});
+    if (s.parallel.tp > 1)
+        out.push_back({"L5", fmt::format("tensor parallelism splits each layer {} ways and moves the cost to TP collectives on L5", s.parallel.tp)});
+    return out;
+}
+
+}  // namespace
+
+std::string bottleneck_sentence(const scenario& s, const step_inputs& in, const step_result& r) {
+    std::string head;
+    std::string binding;
+    if (!in.memory.fits) {
+        const bool state = model_state(in.memory) >= activations(in.memory);
+        binding = state ? "L1" : "L2";
+        head = fmt::format("{} binds first: the most loaded GPU is {:.1f} GiB over its HBM", state ? "L1 model state" : "L2 activation",
+                           -in.memory.headroom_bytes / GiB);
+    } else {
+        const step_ledger* top = &r.ledgers[2];
+        for (std::size_t i = 3; i <= 6; ++i)
+            if (r.ledgers[i].exposed_s > top->exposed_s) top = &r.ledgers[i];
+        binding = top->id;
+        head = fmt::format("{} {} binds first ({:.0f}% of the step)", top->id, top->name, 100 * top->exposed_s / r.time_s);
+    }
+    const auto trades = trades_of(s, in, r);
+    if (trades.empty()) return head + "; no memory-saving optimisation is chosen";
+    const trade* pick = &trades.front();
+    for (const auto& t : trades)
+        if (t.ledger == binding) pick = &t;
+    return head + "; " + pick->text;
+}
+
+step_result assemble_step(const scenario& s, const step_inputs& in) {
+    step_result r;
+    r.ledgers = ledgers_of(s, in);
+    for (std::size_t i = 2; i <= 6; ++i) r.time_s += r.ledgers[i].exposed_s;
+    const auto& t = s.training;
+    r.tokens_per_s = static_cast<double>(t.global_batch * t.seq_len) / r.time_s;
+    r.tflops_per_gpu = in.compute.hardware_flops_per_gpu / r.time_s / 1e12;
+    const double peak = s.cluster.gpu.peak_flops(dtype::bf16);
+    r.mfu = in.compute.model_flops_per_gpu / r.time_s / peak;
+    r.hfu = in.compute.hardware_flops_per_gpu / r.time_s / peak;
+    r.goodput = in.reliability.goodput;
+    r.bottleneck = bottleneck_sentence(s, in, r);
+    return r;
+}
+
+}  // namespace tslab

@@ -1,0 +1,155 @@
+// L3 compute: GEMM FLOPs per layer against closed forms derived here, recompute, Flash, FP8 and
+// the size-dependent efficiency (compute.hpp).
+#include <catch2/catch.hpp>
+
+#include "tslab/compute.hpp"
+#include "tslab/errors.hpp"
+
+using namespace tslab;
+
+namespace {
+
+scenario make(json doc) { return parse_scenario(doc); }
+
+double flops_named(const layer_work& w, const std::string& prefix) {
+    double f = 0;
+    for (const auto& g : w.gemms)
+        if (g.name.rfind(prefix, 0) == 0) f += g.flops();
+    return f;
+}
+
+}  // namespace
+
+TEST_CASE("GPT layer forward FLOPs are 24bsh² + 4bs²h, split by TP", "[compute]") {
+    // Narayanan et al. arXiv 2104.04473 section 5.1: QKV 6h², out 2h², MLP 16h² per token (×2 FLOPs
+    // per MAC already in), scores and AV 2·2·s·h per token.
+    for (long t : {1L, 2L, 8L}) {
+        const scenario s = make({{"model", "gpt-18.4b"}, {"parallel", {{"tp", t}}},
+                                 {"training", {{"seq_len", 2048}, {"micro_batch", 2}, {"flash_attention", false}}}});
+        const double b = 2, sq = 2048, h = 6144;
+        const layer_work w = layer_forward_work(s, false);
+        INFO("tp " << t);
+        CHECK(w.model_flops == Approx((24 * b * sq * h * h + 4 * b * sq * sq * h) / t).epsilon(1e-12));
+        CHECK(w.gemm_flops == Approx(w.model_flops).epsilon(1e-12));  // no Flash: the masked half is computed
+    }
+}
+
+TEST_CASE("Flash with a causal mask executes half the attention core; model FLOPs keep all of it", "[compute]") {
+    const scenario s = make({{"model", "gpt-7.5b"}, {"training", {{"seq_len", 4096}, {"flash_attention", true}}}});
+    const layer_work w = layer_forward_work(s, false);
+    const double sq = 4096, h = 4096;
+    CHECK(w.model_flops - w.gemm_flops == Approx(0.5 * 4 * sq * sq * h));
+    CHECK(w.core_flops == Approx(0.5 * 4 * sq * sq * h));
+    CHECK(w.core_memory_bytes == 0);  // scores never reach HBM
+}
+
+TEST_CASE("GQA and SwiGLU: Llama 3 8B per-token forward FLOPs", "[compute]") {
+    // h = 4096, a = 32, kv = 8, d = 128, f = 14336 (arXiv 2407.21783 Table 3). Per token:
+    // QKV 2h(a + 2kv)d, out 2(ad)h, SwiGLU 2h·2f + 2fh, core 4·s·a·d (full score matrix).
+    const scenario s = make({{"model", "llama3-8b"}, {"training", {{"seq_len", 8192}}}});
+    const double h = 4096, a = 32, kv = 8, d = 128, f = 14336, sq = 8192;
+    const double per_token = 2 * h * (a + 2 * kv) * d + 2 * a * d * h + 2 * h * 2 * f + 2 * f * h + 4 * sq * a * d;
+    CHECK(layer_forward_work(s, false).model_flops == Approx(per_token * sq).epsilon(1e-12));
+}
+
+TEST_CASE("MLA attention FLOPs from the DeepSeek-V3 ranks", "[compute]") {
+    // arXiv 2412.19437 section 4.2: h 7168, 128 heads, q_lora 1536, kv_lora 512, nope 128, rope 64, v 128.
+    const scenario s = make({{"model", "deepseek-v3"}, {"training", {{"seq_len", 4096}}}});
+    const layer_work w = layer_forward_work(s, false);
+    const double n = 4096, h = 7168, a = 128, ql = 1536, kvl = 512, nope = 128, rope = 64, v = 128;
+    const double proj = 2 * n * (h * ql + ql * a * (nope + rope) + h * (kvl + rope) + kvl * a * (nope + v) + a * v * h);
+    const double core = 2 * n * n * a * (nope + rope) + 2 * n * n * a * v;
+    CHECK(flops_named(w, "attn") == Approx(proj + core).epsilon(1e-12));
+}
+
+TEST_CASE("MoE layer: router, top_k routed experts and shared experts per rank", "[compute]") {
+    // Per token: router 2hE; top_k experts of 3·2·h·f_e (SwiGLU); one shared expert the same.
+    // With EP the mean per-rank work does not change; with TP = 2 (etp 1) each rank takes half the tokens.
+    const double n = 4096, h = 7168, E = 256, k = 8, fe = 2048;
+    for (long tp : {1L, 2L}) {
+        const scenario s = make({{"model", "deepseek-v3"}, {"parallel", {{"dp", 16}, {"ep", 8}, {"tp", tp}}},
+                                 {"training", {{"seq_len", 4096}}}});
+        const layer_work w = layer_forward_work(s, true);
+        INFO("tp " << tp);
+        CHECK(flops_named(w, "moe.router") == Approx(2 * n * h * E));
+        CHECK(flops_named(w, "moe.experts") == Approx(n * k * 6 * h * fe / tp).epsilon(1e-12));
+        CHECK(flops_named(w, "moe.shared") == Approx(n * 6 * h * fe / tp).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("Recompute adds a forward: +1/3 of model FLOPs for the layers under full recompute", "[compute]") {
+    const scenario none = make({{"model", "gpt-1.7b"}, {"training", {{"recompute", "none"}, {"flash_attention", false}}}});
+    const scenario full = make({{"model", "gpt-1.7b"}, {"training", {{"recompute", "full"}, {"flash_attention", false}}}});
+    const scenario sel = make({{"model", "gpt-1.7b"}, {"training", {{"recompute", "selective"}, {"flash_attention", false}}}});
+    const sequence_flops a = flops_per_sequence(none), b = flops_per_sequence(full), c = flops_per_sequence(sel);
+    const double s = 2048, h = 2304, l = 24, V = 51200;
+    const double layer_fwd = l * (24 * s * h * h + 4 * s * s * h), head_fwd = 2 * s * h * V;
+    CHECK(a.hardware() == Approx(3 * (layer_fwd + head_fwd)));
+    CHECK(b.hardware() - a.hardware() == Approx(layer_fwd));
+    CHECK(c.hardware() - a.hardware() == Approx(l * 4 * s * s * h));  // selective: the attention core only
+    CHECK(b.model() == Approx(a.model()));
+}
+
+TEST_CASE("GEMM efficiency: half of max at half_flops, rising with GEMM size", "[compute]") {
+    gemm_efficiency_spec e;
+    e.max = 0.7;
+    e.half_flops = 1e9;
+    CHECK(gemm_efficiency(e, 1e9) == Approx(0.35));
+    CHECK(gemm_efficiency(e, 1e8) < gemm_efficiency(e, 1e10));
+    CHECK(gemm_efficiency(e, 1e15) == Approx(0.7).epsilon(1e-5));
+    // The same FLOPs in small calls take longer than in one big call.
+    const scenario s = make({{"model", "gpt-1.7b"}});
+    gemm_call big, small;
+    big.m = 4096, big.n = 4096, big.k = 4096;
+    small.m = 256, small.n = 4096, small.k = 4096;
+    CHECK(16 * gemm_time_s(s.cluster.gpu, dtype::bf16, small) > gemm_time_s(s.cluster.gpu, dtype::bf16, big));
+}
+
+TEST_CASE("Memory-bound work is timed from HBM bytes", "[compute]") {
+    json base = {{"model", "gpt-1.7b"}, {"training", {{"flash_attention", false}}}};
+    const compute_estimate fast = estimate_compute(make(base));
+    base["cluster"] = {{"preset", "dgx-a100-80gb"}, {"gpu", {{"preset", "a100-sxm4-80gb"}, {"hbm_bandwidth_Bps", 1.0195e12}}}};
+    const compute_estimate slow = estimate_compute(make(base));
+    CHECK(slow.memory_fwd_s == Approx(2 * fast.memory_fwd_s));
+    CHECK(slow.gemm_fwd_s == Approx(fast.gemm_fwd_s));
+    CHECK(fast.memory_fwd_s > 0);
+}
+
+TEST_CASE("FP8 recipe on H100 halves eligible GEMM time; attention core and head stay 16-bit", "[compute]") {
+    const json bf = {{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"training", {{"precision", "bf16-mixed"}}}};
+    json f8 = bf;
+    f8["training"]["precision"] = "fp8-mixed";
+    const scenario a = make(bf), b = make(f8);
+    const layer_work w = layer_forward_work(a, false);
+    for (const auto& g : w.gemms) {
+        const double ratio = gemm_time_s(a.cluster.gpu, dtype::bf16, g) / gemm_time_s(b.cluster.gpu, dtype::fp8, g);
+        INFO(g.name);
+        CHECK(ratio == Approx(g.fp8 ? 1979.0 / 989.5 : 1.0));  // H100 datasheet dense FP8 / BF16
+    }
+    CHECK(estimate_compute(b).fp8_speedup == Approx(1979.0 / 989.5));
+}
+
+TEST_CASE("Chunk costs split the stage: F + B + W per chunk × vpp = the stage's layer work", "[compute]") {
+    const scenario s = make({{"model", "gpt-39.1b"}, {"parallel", {{"pp", 4}, {"vpp", 3}, {"tp", 8}}},
+                             {"training", {{"schedule", "interleaved"}, {"global_batch", 16}, {"recompute", "full"}}}});
+    const compute_estimate c = estimate_compute(s);
+    CHECK(c.stage_layers == 12);
+    CHECK(c.chunk_W_s > 0);
+    CHECK(c.chunk_W_s < c.chunk_B_s);  // B carries the recompute and the attention-core backward
+    const double per_mb_layers = 3 * (c.chunk_F_s + c.chunk_B_s + c.chunk_W_s);
+    CHECK(per_mb_layers < c.fwd_s + c.bwd_s + c.recompute_s);  // the head is outside the chunks
+    CHECK(c.step_compute_s == Approx(16 * (c.fwd_s + c.bwd_s + c.recompute_s) + c.optimizer_s));
+}
+
+TEST_CASE("gemm_efficiency is read from cluster.gpu and checked", "[compute][scenario]") {
+    const scenario a100 = make({{"cluster", "dgx-a100-80gb"}});
+    CHECK(a100.cluster.gpu.gemm_efficiency.fitted);
+    json doc = {{"cluster", {{"preset", "dgx-h100"}, {"gpu", {{"preset", "h100-sxm5-80gb"}, {"gemm_efficiency", {{"max", 0.8}, {"half_flops", 2e9}}}}}}}};
+    const scenario h = make(doc);
+    CHECK(h.cluster.gpu.gemm_efficiency.max == 0.8);
+    CHECK(h.cluster.gpu.gemm_efficiency.half_flops == 2e9);
+    doc["cluster"]["gpu"]["gemm_efficiency"]["max"] = 1.5;
+    CHECK_THROWS_WITH(make(doc), Catch::Contains("cluster.gpu.gemm_efficiency.max"));
+    doc["cluster"]["gpu"]["gemm_efficiency"] = {{"maks", 0.5}};
+    CHECK_THROWS_WITH(make(doc), Catch::Contains("did you mean max"));
+}

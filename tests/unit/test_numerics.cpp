@@ -1,0 +1,56 @@
+// L8 numerics: the recipe table, the FP8 speed-up per GPU and the block-scaling bytes (numerics.hpp).
+#include <catch2/catch.hpp>
+
+#include "tslab/numerics.hpp"
+
+using namespace tslab;
+
+namespace {
+
+std::string dtype_of(const numerics_report& r, const std::string& role) {
+    for (const auto& row : r.rows)
+        if (row.role == role) return row.dtype;
+    return "missing";
+}
+
+}  // namespace
+
+TEST_CASE("Recipe table rows: storage, GEMM input, accumulate, update", "[numerics]") {
+    // DeepSeek-V3 (arXiv 2412.19437 section 3.3): FP8 GEMM inputs, fp32 accumulation and master
+    // weights, BF16 moments.
+    const numerics_report f8 = describe_numerics(parse_scenario({{"model", "llama3-8b"}, {"cluster", "dgx-h100"},
+                                                                 {"training", {{"precision", "fp8-mixed"}}}}));
+    CHECK(dtype_of(f8, "GEMM input") == "fp8 e4m3");
+    CHECK(dtype_of(f8, "GEMM accumulate") == "fp32");
+    CHECK(dtype_of(f8, "weight update") == "fp32");
+    CHECK(dtype_of(f8, "optimizer states") == "bf16");
+    CHECK(f8.rows.size() == 8);
+    const numerics_report bf = describe_numerics(parse_scenario({{"model", "llama3-8b"}}));
+    CHECK(dtype_of(bf, "GEMM input") == "bf16");
+    CHECK(bf.weight_scale_bytes == 0);
+    CHECK(bf.fp8_speedup == 1);
+}
+
+TEST_CASE("FP8 speed-up is the GPU's FP8/BF16 peak ratio, 1 without FP8 tensor cores", "[numerics]") {
+    precision_spec p;
+    p.gemm = dtype::fp8;
+    const scenario h100 = parse_scenario({{"cluster", "dgx-h100"}});
+    const scenario a100 = parse_scenario({{"cluster", "dgx-a100-80gb"}});
+    CHECK(fp8_speedup(h100.cluster.gpu, p) == Approx(1979.0 / 989.5));  // H100 SXM datasheet, dense
+    CHECK(fp8_speedup(a100.cluster.gpu, p) == 1);
+    const numerics_report r = describe_numerics(parse_scenario({{"cluster", "dgx-a100-80gb"}, {"training", {{"precision", "fp8-mixed"}}}}));
+    CHECK_THAT(r.notes, Catch::Contains("no FP8 tensor cores"));
+}
+
+TEST_CASE("Block scaling: one fp32 per 1×128 activation tile and per 128×128 weight block", "[numerics]") {
+    CHECK(block_scale_bytes(7168, 7168, 128, 128) == 56.0 * 56 * 4);
+    CHECK(block_scale_bytes(4096, 7168, 1, 128) == 4096.0 * 56 * 4);
+    CHECK(block_scale_bytes(100, 200, 128, 128) == 1 * 2 * 4);  // partial blocks round up
+    const numerics_report r = describe_numerics(parse_scenario({{"model", "llama3-8b"}, {"cluster", "dgx-h100"},
+                                                                {"training", {{"precision", "fp8-mixed"}}}}));
+    // Activation scales add 4/128 = 3.125% to FP8 GEMM inputs whose k is a multiple of 128.
+    CHECK(r.activation_scale_bytes / r.activation_fp8_bytes == Approx(4.0 / 128));
+    // Weight scales of Llama 3 8B: per layer qkv 4096×6144, out 4096×4096, up 4096×28672, down 14336×4096.
+    const double per_layer = 4 * (32.0 * 48 + 32.0 * 32 + 32.0 * 224 + 112.0 * 32);
+    CHECK(r.weight_scale_bytes == Approx(32 * per_layer));
+}

@@ -1,0 +1,71 @@
+// The step ledger assembly: sums, throughput and MFU from closed forms, and the bottleneck sentence (step.hpp).
+#include <catch2/catch.hpp>
+
+#include "tslab/schedule_shape.hpp"
+#include "tslab/step.hpp"
+
+using namespace tslab;
+
+namespace {
+
+step_inputs inputs_for(const scenario& s) {
+    step_inputs in;
+    in.compute = estimate_compute(s);
+    in.memory = memory_ledger(s, closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, in.compute.microbatches));
+    in.expert = expert_ledger(s, {});
+    in.context = context_traffic(s);
+    in.numerics = describe_numerics(s);
+    in.reliability = reliability_ledger(s, 100e9, failure_rate_per_gpu_s(419, 54, 16384), 600);
+    return in;
+}
+
+}  // namespace
+
+TEST_CASE("Step time is L3 plus the exposed L4..L7; throughput and MFU follow", "[step]") {
+    const scenario s = parse_scenario({{"model", "gpt-7.5b"}, {"parallel", {{"tp", 4}, {"pp", 2}, {"dp", 2}}},
+                                       {"training", {{"global_batch", 64}, {"recompute", "full"}}}});
+    step_inputs in = inputs_for(s);
+    in.bubble_s = 0.5;
+    in.p2p_exposed_s = 0.01;
+    in.comm = {{"dp", 0.3, 0.1, 1e9}, {"tp", 0.2, 0.2, 2e9}, {"cp", 0.05, 0.02, 1e8}};
+    const step_result r = assemble_step(s, in);
+    REQUIRE(r.ledgers.size() == 9);
+    CHECK(r.ledgers[0].id == "L1");
+    CHECK(r.ledgers[8].id == "L9");
+    const double expected = in.compute.step_compute_s + 0.51 + 0.3 + 0.02;
+    CHECK(r.time_s == Approx(expected));
+    CHECK(r.ledgers[4].exposed_s == Approx(0.3));  // dp + tp
+    CHECK(r.ledgers[6].exposed_s == Approx(0.02));  // cp
+    CHECK(r.tokens_per_s == Approx(64 * 2048 / expected));
+    CHECK(r.mfu == Approx(in.compute.model_flops_per_gpu / expected / 312e12));
+    CHECK(r.hfu > r.mfu);  // full recompute: hardware FLOPs exceed model FLOPs
+    CHECK(r.goodput == in.reliability.goodput);
+}
+
+TEST_CASE("Bottleneck: compute binds and full recompute's trade is stated", "[step]") {
+    // GPT without Flash under full recompute: +1/3 of the layers' FLOPs, a little less overall
+    // because the head is not recomputed (≈ +32%).
+    const scenario s = parse_scenario({{"model", "gpt-1.7b"}, {"parallel", {{"dp", 8}}},
+                                       {"training", {{"global_batch", 64}, {"recompute", "full"}, {"flash_attention", false}}}});
+    const step_result r = assemble_step(s, inputs_for(s));
+    CHECK_THAT(r.bottleneck, Catch::StartsWith("L3 compute binds first"));
+    CHECK_THAT(r.bottleneck, Catch::Contains("full recompute saves"));
+    CHECK_THAT(r.bottleneck, Catch::Contains("GiB of activations and moves the cost to compute: +3"));
+}
+
+TEST_CASE("Bottleneck: the largest exposed overhead names its ledger and trade", "[step]") {
+    const scenario s = parse_scenario({{"model", "gpt-39.1b"}, {"parallel", {{"tp", 8}, {"pp", 8}}},
+                                       {"training", {{"global_batch", 8}, {"recompute", "full"}}}});
+    step_inputs in = inputs_for(s);
+    in.bubble_s = 10 * in.compute.step_compute_s;
+    const step_result r = assemble_step(s, in);
+    CHECK_THAT(r.bottleneck, Catch::StartsWith("L4 pipeline binds first"));
+    CHECK_THAT(r.bottleneck, Catch::Contains("splits the layers 8 ways and moves the cost to the bubble"));
+}
+
+TEST_CASE("Bottleneck: a plan that does not fit is bound by memory first", "[step]") {
+    const scenario s = parse_scenario({{"model", "gpt-145.6b"}, {"parallel", {{"dp", 8}}}});
+    const step_result r = assemble_step(s, inputs_for(s));
+    CHECK_THAT(r.bottleneck, Catch::StartsWith("L1 model state binds first"));
+    CHECK_THAT(r.bottleneck, Catch::Contains("GiB over its HBM"));
+}
