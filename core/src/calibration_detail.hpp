@@ -17,12 +17,12 @@ constexpr double max_rate = 1e20;   // bytes or FLOPs per second
 
 inline std::string at(const std::string& path, std::size_t i) { return fmt::format("{}[{}]", path, i); }
 
-inline void require(const field_reader& r, const std::string& key) {
+inline void require(const field_reader& r, const char* key) {
     if (!r.has(key)) throw input_error(r.path_of(key), "missing required field");
 }
 
 // A required non-negative number; a negative value gets its own message.
-inline double need(field_reader& r, const std::string& key, double hi) {
+inline double need(field_reader& r, const char* key, double hi) {
     require(r, key);
     const json* v = r.raw(key);
     if (v->is_number() && v->get<double>() < 0)
@@ -30,7 +30,7 @@ inline double need(field_reader& r, const std::string& key, double hi) {
     return r.number(key, 0, 0, hi);
 }
 
-inline std::int64_t need_int(field_reader& r, const std::string& key, std::int64_t lo, std::int64_t hi) {
+inline std::int64_t need_int(field_reader& r, const char* key, std::int64_t lo, std::int64_t hi) {
     require(r, key);
     const json* v = r.raw(key);
     if (v->is_number() && v->get<double>() < 0)
@@ -38,7 +38,7 @@ inline std::int64_t need_int(field_reader& r, const std::string& key, std::int64
     return r.integer(key, 0, lo, hi);
 }
 
-inline const json& need_array(field_reader& r, const std::string& key) {
+inline const json& need_array(field_reader& r, const char* key) {
     require(r, key);
     const json* v = r.raw(key);
     if (!v->is_array()) throw input_error(r.path_of(key), "expected an array");
