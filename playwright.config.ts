@@ -2,6 +2,8 @@
 import { defineConfig } from "@playwright/test";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// TSLAB_TEST_PORT lets two checkouts run their browser tests side by side.
+const port = Number(process.env.TSLAB_TEST_PORT ?? 4321);
 
 export default defineConfig({
   testDir: "tests/browser",
@@ -10,7 +12,7 @@ export default defineConfig({
   workers: 1,
   reporter: [["list"]],
   use: {
-    baseURL: "http://127.0.0.1:4321",
+    baseURL: `http://127.0.0.1:${port}`,
     browserName: "chromium",
     launchOptions: {
       executablePath: chromium,
@@ -21,8 +23,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "node_modules/.bin/astro preview --host 127.0.0.1 --port 4321",
-    url: "http://127.0.0.1:4321/",
+    command: `node_modules/.bin/astro preview --host 127.0.0.1 --port ${port}`,
+    url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,
   },
