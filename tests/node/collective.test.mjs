@@ -18,7 +18,7 @@ const meshSpecs = {
   "Megatron default order, 4 nodes": { dp: 2, tp: 8, pp: 2 },
   "tp outermost: the conflicting mapping": { dp: 2, tp: 8, pp: 2, order: "cp-ep-dp-pp-tp" },
   "MoE with ep and cp, 4 GPUs per node": { dp: 4, tp: 2, cp: 2, ep: 4, pp: 2, gpus_per_node: 4, sp: true },
-  "idle GPUs and a listing limit": { dp: 3, tp: 4, gpus_per_node: 8, nodes: 2, list_limit: 4 },
+  "explicit nodes and a listing limit": { dp: 2, tp: 8, gpus_per_node: 8, nodes: 2, list_limit: 4 },
   "Ulysses cp with heads not dividing": { tp: 2, cp: 4, dp: 1, cp_method: "ulysses", heads: 12 },
 };
 
@@ -64,9 +64,10 @@ const errorCases = [
   ["ranks not filling nodes", "collective", { op: "allreduce", bytes: 1024, ranks: 12 }, "ranks", "not a multiple of ranks_per_node = 8"],
   ["one rank", "collective", { op: "allgather", bytes: 1024, ranks: 1 }, "ranks", "at least 2"],
   ["bandwidth 0", "collective", { op: "allreduce", bytes: 1024, ranks: 8, link: { bandwidth_Bps: 0, latency_s: 1e-6 } }, "link.bandwidth_Bps", "must be positive"],
-  ["unknown axis in order", "mesh", { tp: 2, order: "tp-cp-ep-dq-pp" }, "order", "unknown axis"],
-  ["ep not dividing dp·cp", "mesh", { dp: 4, ep: 3 }, "ep", "dp·cp"],
-  ["world larger than the nodes", "mesh", { dp: 4, tp: 8, nodes: 2 }, "", ""],
+  ["unknown axis in order", "mesh", { tp: 2, order: "tp-cp-ep-dq-pp" }, "parallel.order", "unknown axis \"dq\""],
+  ["ep not dividing dp·cp", "mesh", { dp: 4, ep: 3 }, "parallel.ep", "expert-DP rule"],
+  ["world larger than the nodes", "mesh", { dp: 4, tp: 8, nodes: 2 }, "parallel", "≠ world size 16"],
+  ["gpus_per_node 0", "mesh", { dp: 2, gpus_per_node: 0 }, "gpus_per_node", "out of range"],
 ];
 
 for (const [name, fn, spec, path, fragment] of errorCases) {

@@ -16,7 +16,7 @@ const axes: readonly MeshAxis[] = ["tp", "cp", "ep", "dp", "pp"];
 const errorTargets = [
   ["dp", "dp"], ["tp", "tp"], ["pp", "pp"], ["ep", "ep"], ["cp", "cp"], ["order", "order"],
   ["gpus_per_node", "gpus_per_node"], ["nodes", "nodes"],
-  ["parallel", "dp"], ["parallel.dp", "dp"], ["parallel.tp", "tp"], ["parallel.pp", "pp"], ["parallel.ep", "ep"],
+  ["parallel", "nodes"], ["parallel.dp", "dp"], ["parallel.tp", "tp"], ["parallel.pp", "pp"], ["parallel.ep", "ep"],
   ["parallel.cp", "cp"], ["parallel.order", "order"], ["cluster", "cluster"], ["cluster.gpus_per_node", "gpus_per_node"],
   ["cluster.nodes", "nodes"], ["model", "model"],
 ] as const;
@@ -138,9 +138,9 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     if (err && target && controls.has(target)) controls.get(target)!.setError(err.message);
     else if (err) view.setGeneralError(err.message);
   };
-  const timeTp = () => {
+  /** order: the mesh's full order (size-1 axes appended), so the report sees the same layout. */
+  const timeTp = (order: string) => {
     try {
-      const order = client.mesh(meshSpec(read)).order; // the full order, size-1 axes appended
       const current = tpTime(client.report(scenarioFor(read, order)) as CommInReport, order);
       const recommended = tpTime(client.report(scenarioFor(read, recommendedOrder)) as CommInReport, recommendedOrder);
       view.setTp({ current, recommended });
@@ -150,8 +150,11 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     }
   };
   const compute = () => {
+    let order = recommendedOrder;
     try {
-      view.render(client.mesh(meshSpec(read)), read("color") as MeshAxis);
+      const m = client.mesh(meshSpec(read));
+      order = m.order;
+      view.render(m, read("color") as MeshAxis);
       showError(null);
       view.setStale(false);
     } catch (e) {
@@ -160,7 +163,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
       view.setStale(true); // the last good mesh stays, dimmed
       return;
     }
-    timeTp();
+    timeTp(order);
   };
   let frame = 0;
   const schedule = () => {
