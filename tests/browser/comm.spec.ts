@@ -29,6 +29,7 @@ const rowBytes = (page: Page) =>
 /** Drags the overlap slider's thumb with the mouse to its right end (95%). */
 async function dragOverlapTo95(page: Page): Promise<void> {
   const slider = field(page, "overlap").locator('input[type="range"]');
+  await slider.scrollIntoViewIfNeeded();
   const box = (await slider.boundingBox())!;
   await page.mouse.move(box.x + 4, box.y + box.height / 2);
   await page.mouse.down();
