@@ -81,7 +81,7 @@ function summary(c: CollectiveResult): HTMLElement {
 }
 
 function table(caption: string, heads: string[], rows: (string | number)[][], numeric: (i: number) => boolean): HTMLTableElement {
-  const tb = el("table", "tsl-l5-table");
+  const tb = el("table", "tsl-l5-table tsl-cards");
   tb.createCaption().textContent = caption;
   const head = tb.createTHead().insertRow();
   for (const h of heads) {
@@ -94,6 +94,7 @@ function table(caption: string, heads: string[], rows: (string | number)[][], nu
     const tr = body.insertRow();
     r.forEach((v, i) => {
       const td = el(i === 0 ? "th" : "td", numeric(i) ? "tsl-num" : "", String(v));
+      td.dataset.label = heads[i]; // shown before the value when the table turns into cards on a phone
       if (i === 0) (td as HTMLTableCellElement).scope = "row";
       tr.append(td);
     });
@@ -115,7 +116,8 @@ function candidates(c: CollectiveResult): HTMLElement {
 
 function inventory(r: CommInReport): HTMLElement {
   const c = r.comm;
-  const rows = c.items.map((i) => [i.what, i.per, i.count, `${binaryBytes(i.bytes)} · ${i.op}`, `${i.link} · ${i.axis} ${i.ranks}`,
+  // A break opportunity after "/" lets "layer/micro-batch" wrap in its narrow column.
+  const rows = c.items.map((i) => [`${i.what} (${i.op})`, i.per.replace(/\//g, "/\u200b"), i.count, binaryBytes(i.bytes), `${i.link} · ${i.axis} ${i.ranks}`,
     duration(i.time_s), duration(i.exposed_s), duration(i.step_time_s), duration(i.step_exposed_s)]);
   const tb = table(t("comm.inventory"), (["comm.col.what", "comm.col.per", "comm.col.count", "comm.col.bytes", "comm.col.link",
     "comm.col.timeCall", "comm.col.exposedCall", "comm.col.timeStep", "comm.col.exposedStep"] as const).map((k) => t(k)), rows, (i) => i === 2 || i >= 5);
@@ -130,7 +132,12 @@ function inventory(r: CommInReport): HTMLElement {
   const th = el("th", "", t("comm.inv.total"));
   th.scope = "row";
   th.colSpan = 7;
-  foot.append(th, el("td", "tsl-num", duration(c.step_time_s)), el("td", "tsl-num", duration(c.step_exposed_s)));
+  const cells = [t("comm.col.timeStep"), t("comm.col.exposedStep")].map((label, k) => {
+    const td = el("td", "tsl-num", duration(k ? c.step_exposed_s : c.step_time_s));
+    td.dataset.label = label;
+    return td;
+  });
+  foot.append(th, ...cells);
   const wrap = el("div", "tsl-tablewrap tsl-inventory");
   wrap.append(tb, el("p", "tsl-units", `${t("comm.inv.note")} ${c.source} · ${r.scenario.model} · world ${r.scenario.world}`));
   return wrap;

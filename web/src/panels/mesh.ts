@@ -60,7 +60,8 @@ function num(v: string | number | boolean): unknown {
 }
 
 function meshSpec(v: (key: string) => string | number | boolean): MeshSpec {
-  const spec: Record<string, unknown> = { order: v("order"), gpus_per_node: num(v("gpus_per_node")) };
+  // sp as in the report scenario below, so the TP warning names the same collectives the timing uses.
+  const spec: Record<string, unknown> = { order: v("order"), gpus_per_node: num(v("gpus_per_node")), sp: true };
   for (const axis of axes) spec[axis] = num(v(axis));
   if (String(v("nodes")).trim() !== "") spec.nodes = num(v("nodes"));
   // Enough listed ranks to colour every drawn GPU on any lab-sized world.

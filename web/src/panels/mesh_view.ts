@@ -74,9 +74,11 @@ function gpuCell(x: number, y: number, rank: number, who: Member | undefined, id
   g.dataset.rank = String(rank);
   if (who) g.dataset.group = String(who.group);
   const fill = idle || !who ? "#ece5d7" : colorOf(who.group);
+  // The link class is a ring around the fill, so it reads the same on every group colour.
   g.append(
-    svg("rect", { class: "tsl-gpu-box", x: x + 1.5, y: y + 1.5, width: cell - 3, height: cell - 3, rx: 3, fill }),
-    svg("rect", { class: "tsl-gpu-ring", x: x - 1, y: y - 1, width: cell + 2, height: cell + 2, rx: 5 }),
+    svg("rect", { class: "tsl-gpu-link", x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 4 }),
+    svg("rect", { class: "tsl-gpu-box", x: x + 3.5, y: y + 3.5, width: cell - 7, height: cell - 7, rx: 2, fill }),
+    svg("rect", { class: "tsl-gpu-ring", x: x - 1.5, y: y - 1.5, width: cell + 3, height: cell + 3, rx: 5 }),
   );
   const text = svg("text", { x: x + cell / 2, y: y + cell / 2 + 4, "text-anchor": "middle", fill: idle || !who ? "#6d6656" : textOn(fill) });
   text.textContent = idle ? "·" : String(rank);
