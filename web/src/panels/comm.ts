@@ -1,12 +1,12 @@
 // Communication panel (ledger L5): one collective timed by collective() with an overlap slider; the step's inventory from report().
 import { ScenarioError, type TslabClient } from "../client";
-import { controlForPath, createControl, createGroup, type Control, type ControlSpec } from "../controls";
+import { createControl, createGroup, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { binaryBytes } from "../format";
 import { onLangChange, t } from "../i18n";
 import type { Scenario } from "../report";
 import type { CollectiveSpec, CommInReport } from "../types/mesh";
 import type { Panel } from "./panel";
-import { createCommView } from "./comm_view";
+import { createCommView, type CommView } from "./comm_view";
 import "./mesh.css";
 import "./comm.css";
 
@@ -97,6 +97,30 @@ function buildForm(client: TslabClient) {
   return { element: form, controls, relabel };
 }
 
+/** Bandwidth and latency only for a custom link; the cluster (the source of the tiers) otherwise. */
+function showLinkFields(controls: Map<string, Control>): void {
+  const on = controls.get("link")!.read() === "custom";
+  controls.get("bw")!.field.hidden = !on;
+  controls.get("lat")!.field.hidden = !on;
+  controls.get("cluster")!.field.hidden = on;
+}
+
+/** Rebuilds the inventory only when its scenario or the overlap changed (one report per change). */
+function inventoryUpdater(client: TslabClient, view: CommView, read: (key: string) => string | number | boolean): () => void {
+  let shown = "";
+  return () => {
+    const key = `${read("scenario")}@${read("overlap")}`;
+    if (key === shown) return;
+    shown = key;
+    try {
+      view.renderInventory(client.report(inventoryScenario(String(read("scenario")), Number(read("overlap")))) as CommInReport);
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      view.renderInventory(null, e.message);
+    }
+  };
+}
+
 function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   const { element: form, controls, relabel } = buildForm(client);
   const results = document.createElement("div");
@@ -108,33 +132,12 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
 
   let lastError: ScenarioError | null = null;
   const showError = (err: ScenarioError | null) => {
-    for (const c of controls.values()) c.setError(null);
-    view.setGeneralError(null);
     lastError = err;
-    const target = err && controlForPath(err.path, errorTargets);
-    if (err && target && controls.has(target)) controls.get(target)!.setError(err.message);
-    else if (err) view.setGeneralError(err.message);
+    showErrorAt(err, controls, errorTargets, view.setGeneralError);
   };
-  const custom = () => {
-    const on = read("link") === "custom";
-    controls.get("bw")!.field.hidden = !on;
-    controls.get("lat")!.field.hidden = !on;
-    controls.get("cluster")!.field.hidden = on;
-  };
-  let inventoryKey = "";
-  const inventory = () => {
-    const key = `${read("scenario")}@${read("overlap")}`;
-    if (key === inventoryKey) return;
-    inventoryKey = key;
-    try {
-      view.renderInventory(client.report(inventoryScenario(String(read("scenario")), Number(read("overlap")))) as CommInReport);
-    } catch (e) {
-      if (!(e instanceof ScenarioError)) throw e;
-      view.renderInventory(null, e.message);
-    }
-  };
+  const inventory = inventoryUpdater(client, view, read);
   const compute = (): boolean => {
-    custom();
+    showLinkFields(controls);
     inventory();
     try {
       view.render(client.collective(collectiveSpec(read)));

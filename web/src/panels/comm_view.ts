@@ -143,8 +143,15 @@ function inventory(r: CommInReport): HTMLElement {
   return wrap;
 }
 
-export function createCommView(host: HTMLElement, onTrial: () => void): CommView {
-  const trialBox = el("div", "tsl-trial");
+interface Trial {
+  from: number;
+  before: CollectiveResult;
+  after: CollectiveResult;
+}
+
+/** The one-click trial: a button, and bytes on the wire and exposed time before → after. */
+function createTrialBox(onTrial: () => void) {
+  const box = el("div", "tsl-trial");
   const button = el("button", "tsl-trial-button");
   button.type = "button";
   button.dataset.testid = "comm-trial";
@@ -153,20 +160,8 @@ export function createCommView(host: HTMLElement, onTrial: () => void): CommView
   const result = el("p", "tsl-trial-result");
   result.setAttribute("aria-live", "polite");
   result.dataset.testid = "comm-trial-result";
-  trialBox.append(button, hint, result);
-  const general = el("p", "tsl-error tsl-general");
-  general.setAttribute("role", "alert");
-  general.hidden = true;
-  const staleNote = el("p", "tsl-stale-note");
-  staleNote.hidden = true;
-  const body = el("div", "tsl-result-body");
-  const inv = el("div", "tsl-inv-host");
-  host.append(trialBox, general, staleNote, body, inv);
-
-  let last: CollectiveResult | null = null;
-  let lastInv: { r: CommInReport | null; error?: string } | null = null;
-  let trial: { from: number; before: CollectiveResult; after: CollectiveResult } | null = null;
-  const drawTrial = () => {
+  box.append(button, hint, result);
+  const draw = (trial: Trial | null) => {
     button.textContent = t("comm.trial");
     hint.textContent = t("comm.trial.hint");
     result.replaceChildren();
@@ -178,6 +173,23 @@ export function createCommView(host: HTMLElement, onTrial: () => void): CommView
       el("strong", "", `${binaryBytes(before.wire_bytes)} → ${binaryBytes(after.wire_bytes)}${same}`),
       ` · ${t("comm.trial.exposed")} `, el("strong", "", `${duration(before.exposed_s)} → ${duration(after.exposed_s)}`));
   };
+  return { element: box, draw };
+}
+
+export function createCommView(host: HTMLElement, onTrial: () => void): CommView {
+  const trialBox = createTrialBox(onTrial);
+  const general = el("p", "tsl-error tsl-general");
+  general.setAttribute("role", "alert");
+  general.hidden = true;
+  const staleNote = el("p", "tsl-stale-note");
+  staleNote.hidden = true;
+  const body = el("div", "tsl-result-body");
+  const inv = el("div", "tsl-inv-host");
+  host.append(trialBox.element, general, staleNote, body, inv);
+
+  let last: CollectiveResult | null = null;
+  let lastInv: { r: CommInReport | null; error?: string } | null = null;
+  let trial: Trial | null = null;
   const view: CommView = {
     render(c) {
       last = c;
@@ -185,20 +197,19 @@ export function createCommView(host: HTMLElement, onTrial: () => void): CommView
     },
     renderInventory(r, error) {
       lastInv = { r, error };
-      if (r) inv.replaceChildren(inventory(r));
-      else inv.replaceChildren(el("p", "tsl-error", t("comm.inv.error") + (error ?? "")));
+      inv.replaceChildren(r ? inventory(r) : el("p", "tsl-error", t("comm.inv.error") + (error ?? "")));
     },
     current: () => last,
     showTrial(from, before) {
       if (last) trial = { from, before, after: last };
-      drawTrial();
+      trialBox.draw(trial);
     },
     clearTrial() {
-      if (trial) (trial = null), drawTrial();
+      if (trial) (trial = null), trialBox.draw(null);
     },
     relabel() {
       staleNote.textContent = t("comm.stale");
-      drawTrial();
+      trialBox.draw(trial);
       if (last) view.render(last);
       if (lastInv) view.renderInventory(lastInv.r, lastInv.error);
     },

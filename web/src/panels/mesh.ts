@@ -1,11 +1,11 @@
 // Device mesh panel (ledger L5): degrees, axis order, nodes × GPUs → mesh() drawn by group; TP time from report().
 import { ScenarioError, type TslabClient } from "../client";
-import { controlForPath, createControl, createGroup, type Control, type ControlSpec } from "../controls";
+import { createControl, createGroup, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { onLangChange, t, type MessageKey } from "../i18n";
 import type { Scenario } from "../report";
 import type { CommInReport, MeshAxis, MeshSpec } from "../types/mesh";
 import type { Panel } from "./panel";
-import { createMeshView, type TpTime } from "./mesh_view";
+import { createMeshView, type MeshView, type TpTime } from "./mesh_view";
 import "./mesh.css";
 
 export const recommendedOrder = "tp-cp-ep-dp-pp";
@@ -121,6 +121,18 @@ function buildForm(client: TslabClient): Form {
   return { element: form, controls, relabel };
 }
 
+/** TP time of the plan in its order and in the recommended one; order is the mesh's full order (size-1 axes appended). */
+function timeTp(client: TslabClient, view: MeshView, read: (key: string) => string | number | boolean, order: string): void {
+  try {
+    const current = tpTime(client.report(scenarioFor(read, order)) as CommInReport, order);
+    const recommended = tpTime(client.report(scenarioFor(read, recommendedOrder)) as CommInReport, recommendedOrder);
+    view.setTp({ current, recommended });
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    view.setTp(null, e.message);
+  }
+}
+
 function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   const { element: form, controls, relabel } = buildForm(client);
   const results = document.createElement("div");
@@ -132,23 +144,8 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
 
   let lastError: ScenarioError | null = null;
   const showError = (err: ScenarioError | null) => {
-    for (const c of controls.values()) c.setError(null);
-    view.setGeneralError(null);
     lastError = err;
-    const target = err && controlForPath(err.path, errorTargets);
-    if (err && target && controls.has(target)) controls.get(target)!.setError(err.message);
-    else if (err) view.setGeneralError(err.message);
-  };
-  /** order: the mesh's full order (size-1 axes appended), so the report sees the same layout. */
-  const timeTp = (order: string) => {
-    try {
-      const current = tpTime(client.report(scenarioFor(read, order)) as CommInReport, order);
-      const recommended = tpTime(client.report(scenarioFor(read, recommendedOrder)) as CommInReport, recommendedOrder);
-      view.setTp({ current, recommended });
-    } catch (e) {
-      if (!(e instanceof ScenarioError)) throw e;
-      view.setTp(null, e.message);
-    }
+    showErrorAt(err, controls, errorTargets, view.setGeneralError);
   };
   const compute = () => {
     let order = recommendedOrder;
@@ -164,7 +161,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
       view.setStale(true); // the last good mesh stays, dimmed
       return;
     }
-    timeTp(order);
+    timeTp(client, view, read, order);
   };
   let frame = 0;
   const schedule = () => {

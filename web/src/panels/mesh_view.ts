@@ -240,8 +240,11 @@ function tpCell(key: "mesh.tp.recommended" | "mesh.tp.current", tp: TpTime, test
   return box;
 }
 
-export function createMeshView(host: HTMLElement, onTrial: () => void): MeshView {
-  const trialBox = el("div", "tsl-trial");
+type TpPair = { current: TpTime; recommended: TpTime };
+
+/** The trial button and the side-by-side TP times (recommended order vs the current one). */
+function createTrialBox(onTrial: () => void) {
+  const box = el("div", "tsl-trial");
   const button = el("button", "tsl-trial-button");
   button.type = "button";
   button.dataset.testid = "mesh-trial";
@@ -250,20 +253,12 @@ export function createMeshView(host: HTMLElement, onTrial: () => void): MeshView
   const tpBox = el("div", "tsl-tp");
   tpBox.dataset.testid = "tp-compare";
   tpBox.setAttribute("aria-live", "polite");
-  trialBox.append(button, hint, tpBox);
-  const general = el("p", "tsl-error tsl-general");
-  general.setAttribute("role", "alert");
-  general.hidden = true;
-  const staleNote = el("p", "tsl-stale-note");
-  staleNote.hidden = true;
-  const body = el("div", "tsl-result-body");
-  host.append(trialBox, general, staleNote, body);
-
-  let last: { m: MeshResult; axis: MeshAxis } | null = null;
-  let tp: { current: TpTime; recommended: TpTime } | null = null;
+  box.append(button, hint, tpBox);
+  let tp: TpPair | null = null;
   let tpError = "";
-  let focusAt = () => 0;
-  const drawTp = () => {
+  const draw = () => {
+    button.textContent = t("mesh.trial");
+    hint.textContent = t("mesh.trial.hint");
     tpBox.replaceChildren(el("span", "tsl-tp-title", t("mesh.tp.title")));
     if (tpError) tpBox.append(el("p", "tsl-error", t("mesh.tp.error") + tpError));
     else if (tp && tp.recommended.count === 0) tpBox.append(el("p", "tsl-tp-none", t("mesh.tp.none")));
@@ -273,37 +268,54 @@ export function createMeshView(host: HTMLElement, onTrial: () => void): MeshView
         el("p", `tsl-tp-ratio${ratio > 1.05 ? " tsl-worse" : ""}`, t("mesh.tp.ratio", { ratio: ratio.toFixed(2) })));
     }
   };
+  const set = (next: TpPair | null, error = "") => ((tp = next), (tpError = error), draw());
+  return { element: box, draw, set };
+}
+
+/** The figure: caption, summary, the capped-drawing note, the GPU grid, the focus/hover readout and the legend. */
+function figure(m: MeshResult, axis: MeshAxis, grid: Grid): { element: HTMLElement; info: HTMLElement } {
+  const fig = el("figure", "tsl-mesh-fig");
+  fig.dataset.testid = "mesh-figure";
+  const info = el("p", "tsl-mesh-info", t("mesh.keys"));
+  info.dataset.testid = "gpu-info";
+  info.setAttribute("aria-live", "polite");
+  grid.element.setAttribute("role", "group");
+  grid.element.setAttribute("aria-label", `${t("mesh.figure", { axis })}. ${t("mesh.keys")}`);
+  fig.append(el("figcaption", "", t("mesh.figure", { axis })),
+    el("p", "tsl-mesh-summary", t("mesh.summary", { world: m.world, nodes: m.nodes, gpn: m.gpus_per_node, order: m.order })));
+  const perNode = Math.min(m.gpus_per_node, maxDrawnGpus);
+  if (grid.cells.length < m.nodes * m.gpus_per_node)
+    fig.append(el("p", "tsl-mesh-capped", t("mesh.capped", { shown: Math.ceil(grid.cells.length / perNode), nodes: m.nodes,
+      gpus: Math.min(grid.cells.length, m.world), world: m.world })));
+  fig.append(grid.element, info, legend(m, axis));
+  return { element: fig, info };
+}
+
+export function createMeshView(host: HTMLElement, onTrial: () => void): MeshView {
+  const trialBox = createTrialBox(onTrial);
+  const general = el("p", "tsl-error tsl-general");
+  general.setAttribute("role", "alert");
+  general.hidden = true;
+  const staleNote = el("p", "tsl-stale-note");
+  staleNote.hidden = true;
+  const body = el("div", "tsl-result-body");
+  host.append(trialBox.element, general, staleNote, body);
+
+  let last: { m: MeshResult; axis: MeshAxis } | null = null;
+  let focusAt = () => 0;
   const view: MeshView = {
     render(m, axis) {
       const keep = last ? focusAt() : 0;
       last = { m, axis };
       const grid = drawNodes(m, axis);
-      const fig = el("figure", "tsl-mesh-fig");
-      fig.dataset.testid = "mesh-figure";
-      const cap = el("figcaption", "", t("mesh.figure", { axis }));
-      const info = el("p", "tsl-mesh-info", t("mesh.keys"));
-      info.dataset.testid = "gpu-info";
-      info.setAttribute("aria-live", "polite");
-      grid.element.setAttribute("role", "group");
-      grid.element.setAttribute("aria-label", `${t("mesh.figure", { axis })}. ${t("mesh.keys")}`);
-      fig.append(cap, el("p", "tsl-mesh-summary", t("mesh.summary", { world: m.world, nodes: m.nodes, gpn: m.gpus_per_node, order: m.order })));
-      if (grid.cells.length < m.nodes * m.gpus_per_node)
-        fig.append(el("p", "tsl-mesh-capped", t("mesh.capped", { shown: Math.ceil(grid.cells.length / Math.min(m.gpus_per_node, maxDrawnGpus)),
-          nodes: m.nodes, gpus: Math.min(grid.cells.length, m.world), world: m.world })));
-      fig.append(grid.element, info, legend(m, axis));
-      body.replaceChildren(warnings(m), fig, groupTable(m, axis), axesTable(m));
-      focusAt = rove(grid, keep, (label) => (info.textContent = label));
+      const fig = figure(m, axis, grid);
+      body.replaceChildren(warnings(m), fig.element, groupTable(m, axis), axesTable(m));
+      focusAt = rove(grid, keep, (label) => (fig.info.textContent = label));
     },
-    setTp(next, error) {
-      tp = next;
-      tpError = error ?? "";
-      drawTp();
-    },
+    setTp: (tp, error) => trialBox.set(tp, error),
     relabel() {
-      button.textContent = t("mesh.trial");
-      hint.textContent = t("mesh.trial.hint");
       staleNote.textContent = t("mesh.stale");
-      drawTp();
+      trialBox.draw();
       if (last) view.render(last.m, last.axis);
     },
     setStale(stale) {
