@@ -19,7 +19,9 @@ async function openLab(page: Page): Promise<void> {
   await expect(page.getByTestId("ledger")).toBeVisible();
 }
 
-const field = (page: Page, key: string) => page.locator(`#lab [data-control="${key}"]`);
+// Scoped to the memory panel: other panels reuse control keys (dp, tp, model) and class names.
+const mem = '#lab [data-panel="memory"]';
+const field = (page: Page, key: string) => page.locator(`${mem} [data-control="${key}"]`);
 const ledgerBytes = (page: Page, id: string) =>
   page.locator(`#lab [data-testid="ledger"] tr[data-item="${id}"] td`).first().textContent();
 
@@ -86,13 +88,13 @@ test("a bad TP shows the error next to the TP control and keeps the last result,
   await expect(err).toBeVisible();
   await expect(err).toContainText("parallel.tp: 12 does not divide model.heads");
   await expect(page.getByTestId("ledger")).toBeVisible();
-  await expect(page.locator("#lab .tsl-result-body")).toHaveClass(/tsl-stale/);
+  await expect(page.locator(`${mem} .tsl-result-body`)).toHaveClass(/tsl-stale/);
   await expect(page.getByTestId("total")).toHaveAttribute("data-bytes", total!);
   await page.locator("#lab .tsl").screenshot({ path: `${shots}/error-desktop.png` });
   // Fixing the value clears the error and the dimming.
   await field(page, "tp").locator("input").fill("4");
   await expect(err).toBeHidden();
-  await expect(page.locator("#lab .tsl-result-body")).not.toHaveClass(/tsl-stale/);
+  await expect(page.locator(`${mem} .tsl-result-body`)).not.toHaveClass(/tsl-stale/);
 });
 
 test("a global batch that micro-batch × dp does not divide is flagged at the global batch control", async ({ page }) => {
@@ -160,6 +162,6 @@ test("screenshots: desktop and a 390 px phone", async ({ page }) => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, "no horizontal scrolling at 390 px").toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${shots}/phone.png`, fullPage: true });
-  await page.locator("#lab .tsl-form").screenshot({ path: `${shots}/phone-controls.png` });
-  await page.locator("#lab .tsl-results").screenshot({ path: `${shots}/phone-results.png` });
+  await page.locator(`${mem} .tsl-form`).screenshot({ path: `${shots}/phone-controls.png` });
+  await page.locator(`${mem} .tsl-results`).screenshot({ path: `${shots}/phone-results.png` });
 });

@@ -2,6 +2,7 @@
 import createTslab, { type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
 import { ScenarioError, splitErrorMessage, type TslabClient } from "../../web/src/client";
 import type { Presets, Report, Scenario } from "../../web/src/report";
+import type { CollectiveResult, CommInReport, MeshResult } from "../../web/src/types/mesh";
 
 export async function usage(bytes: Uint8Array): Promise<number> {
   const options: TslabModuleOptions = { wasmBinary: bytes, locateFile: (p, dir) => dir + p };
@@ -17,6 +18,32 @@ export async function usage(bytes: Uint8Array): Promise<number> {
   // @ts-expect-error wasmBinary is bytes, not a path
   await createTslab({ wasmBinary: "tslab.wasm" });
   return text.length + presets.length;
+}
+
+export function collectiveUsage(mod: TslabModule): number {
+  const c: string = mod.collective(JSON.stringify({ op: "allreduce", bytes: 1 << 20, ranks: 8 }));
+  const m: string = mod.mesh(JSON.stringify({ dp: 2, tp: 8, order: "tp-cp-ep-dp-pp" }));
+  // @ts-expect-error collective takes JSON text, not an object
+  mod.collective({ op: "allreduce", bytes: 1, ranks: 2 });
+  // @ts-expect-error mesh takes one JSON argument
+  mod.mesh();
+  return c.length + m.length;
+}
+
+export function meshClientUsage(client: TslabClient, scenario: Scenario): number {
+  const c: CollectiveResult = client.collective({ op: "alltoall", bytes: 1e6, ranks: 16, link: "inter_node", overlap: 0.5 });
+  const alphaBeta: number = c.alpha_s + c.beta_s + c.candidates[0].time_s;
+  const m: MeshResult = client.mesh({ dp: 2, tp: 8, pp: 2, order: "cp-ep-dp-pp-tp", gpus_per_node: 8 });
+  const link: "intra" | "inter" | "mixed" = m.groups[0].link;
+  const r = client.report(scenario) as CommInReport;
+  const perStep: number = r.comm.items[0].step_exposed_s + r.comm.step_time_s;
+  // @ts-expect-error link is a tier name or {bandwidth_Bps, latency_s}, not a number
+  client.collective({ op: "allreduce", bytes: 1, ranks: 2, link: 50e9 });
+  // @ts-expect-error mesh degrees are numbers
+  client.mesh({ tp: "8" });
+  // @ts-expect-error a group's link class is intra, inter or mixed only
+  const bad: MeshResult["groups"][number]["link"] = "nvlink";
+  return alphaBeta + m.warnings.length + link.length + perStep + bad.length;
 }
 
 export function clientUsage(client: TslabClient, scenario: Scenario): number {

@@ -2,6 +2,7 @@
 import createTslab, { type TslabModule } from "@tslab/wasm";
 import wasmUrl from "./wasm/tslab.wasm?url";
 import type { Presets, Report, Scenario } from "./report";
+import type { CollectiveResult, CollectiveSpec, MeshResult, MeshSpec } from "./types/mesh";
 
 /** An input error from the core, split into its JSON path ("parallel.tp") and reason. */
 export class ScenarioError extends Error {
@@ -26,18 +27,27 @@ export interface TslabClient {
   /** Throws ScenarioError on bad input. */
   report(scenario: Scenario): Report;
   presets(): Presets;
+  /** One collective timed with the alpha-beta models; throws ScenarioError on bad input. */
+  collective(spec: CollectiveSpec): CollectiveResult;
+  /** Rank map, process groups and link classes of a plan; throws ScenarioError on bad input. */
+  mesh(spec: MeshSpec): MeshResult;
+}
+
+/** JSON in, JSON out; the core's "path: reason" Error becomes a ScenarioError. */
+function call<T>(fn: (json: string) => string, input: unknown): T {
+  try {
+    return JSON.parse(fn(JSON.stringify(input))) as T;
+  } catch (e) {
+    throw new ScenarioError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 function wrap(mod: TslabModule): TslabClient {
   let cachedPresets: Presets | undefined;
   return {
-    report(scenario) {
-      try {
-        return JSON.parse(mod.report(JSON.stringify(scenario))) as Report;
-      } catch (e) {
-        throw new ScenarioError(e instanceof Error ? e.message : String(e));
-      }
-    },
+    report: (scenario) => call<Report>((j) => mod.report(j), scenario),
+    collective: (spec) => call<CollectiveResult>((j) => mod.collective(j), spec),
+    mesh: (spec) => call<MeshResult>((j) => mod.mesh(j), spec),
     presets() {
       cachedPresets ??= JSON.parse(mod.presets()) as Presets;
       return cachedPresets;

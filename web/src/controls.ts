@@ -137,3 +137,17 @@ export function controlForPath(path: string, table: ReadonlyArray<readonly [stri
   }
   return best;
 }
+
+/** Clears every control's error, then shows err next to the control its path names, or in general() when none does. */
+export function showErrorAt(
+  err: { path: string; message: string } | null,
+  controls: ReadonlyMap<string, Control>,
+  table: ReadonlyArray<readonly [string, string]>,
+  general: (message: string | null) => void,
+): void {
+  for (const c of controls.values()) c.setError(null);
+  general(null);
+  const target = err && controlForPath(err.path, table);
+  if (err && target && controls.has(target)) controls.get(target)!.setError(err.message);
+  else if (err) general(err.message);
+}

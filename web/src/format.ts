@@ -22,3 +22,21 @@ export function paramCount(n: number): string {
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)}B`;
   return `${(n / 1e6).toFixed(1)}M`;
 }
+
+/** A duration with its unit: "3.20 µs", "12.4 ms", "1.53 s" (three significant digits). */
+export function duration(s: number): string {
+  const a = Math.abs(s);
+  if (a === 0) return "0 s";
+  if (a < 1e-3) return `${(s * 1e6).toPrecision(3)} µs`;
+  if (a < 1) return `${(s * 1e3).toPrecision(3)} ms`;
+  return `${s.toPrecision(3)} s`;
+}
+
+/** Byte counts in binary units, named: "512 B", "64.0 KiB", "1.50 GiB". */
+export function binaryBytes(b: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let v = b;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) (v /= 1024), i++;
+  return i === 0 ? `${Math.round(v)} B` : `${v.toPrecision(3)} ${units[i]}`;
+}

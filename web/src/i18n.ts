@@ -1,5 +1,8 @@
 // UI strings: zh-CN by default (technical terms stay in English), with an English toggle.
 
+import { commStrings } from "./i18n/comm";
+import { meshStrings } from "./i18n/mesh";
+
 export type Lang = "zh-CN" | "en";
 
 const zh = {
@@ -73,6 +76,8 @@ const zh = {
   "opt.none": "none · 不重算",
   "opt.selective": "selective · 选择性重算",
   "opt.full": "full · 全部重算",
+  ...meshStrings.zh,
+  ...commStrings.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -148,6 +153,8 @@ const en: Record<MessageKey, string> = {
   "opt.none": "none",
   "opt.selective": "selective",
   "opt.full": "full",
+  ...meshStrings.en,
+  ...commStrings.en,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

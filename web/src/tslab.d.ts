@@ -16,6 +16,12 @@ declare module "@tslab/wasm" {
     report(scenarioJson: string): string;
     /** tslab/presets@1 JSON: { schema, models, clusters, gpus }, each a name → object map. */
     presets(): string;
+    /** tslab/collective@1: {op, bytes, ranks, algorithm?, link?, cluster?, ranks_per_node?, overlap?} in;
+     *  time_s, alpha_s, beta_s, algbw_Bps, busbw_Bps, algorithm, candidates[] out (byte-identical to `tslab collective`). */
+    collective(specJson: string): string;
+    /** tslab/mesh@1: {dp, tp, pp, ep, cp, order?, gpus_per_node?, nodes?, sp?, cp_method?, heads?, list_limit?} in;
+     *  {order, world, nodes, gpus_per_node, groups[], warnings[], axes[], truncated} out (byte-identical to `tslab mesh`). */
+    mesh(specJson: string): string;
   }
 
   const createTslab: (options?: TslabModuleOptions) => Promise<TslabModule>;

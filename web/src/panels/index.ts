@@ -1,5 +1,7 @@
 // The registered lab panels, in tab order. A new panel is one module plus one line here.
 import type { Panel } from "./panel";
 import { memoryPanel } from "./memory";
+import { meshPanel } from "./mesh";
+import { commPanel } from "./comm";
 
-export const panels: readonly Panel[] = [memoryPanel];
+export const panels: readonly Panel[] = [memoryPanel, meshPanel, commPanel];

@@ -1,0 +1,182 @@
+// Communication panel (ledger L5): one collective timed by collective() with an overlap slider; the step's inventory from report().
+import { ScenarioError, type TslabClient } from "../client";
+import { createControl, createGroup, showErrorAt, type Control, type ControlSpec } from "../controls";
+import { binaryBytes } from "../format";
+import { onLangChange, t } from "../i18n";
+import type { Scenario } from "../report";
+import type { CollectiveSpec, CommInReport } from "../types/mesh";
+import type { Panel } from "./panel";
+import { createCommView, type CommView } from "./comm_view";
+import "./mesh.css";
+import "./comm.css";
+
+const ops = ["allreduce", "reducescatter", "allgather", "alltoall", "broadcast", "reduce", "sendrecv"];
+const links = ["nodes", "intra_node", "inter_node", "custom"] as const;
+
+/** Error paths of collective() and report() → the control that caused them. */
+const errorTargets = [
+  ["op", "op"], ["algorithm", "op"], ["bytes", "bytes"], ["ranks", "ranks"], ["ranks_per_node", "ranks"], ["link", "link"],
+  ["link.bandwidth_Bps", "bw"], ["link.latency_s", "lat"], ["cluster", "cluster"], ["overlap", "overlap"],
+] as const;
+
+/** The inventory scenarios: dense 3D, ZeRO-3, a large MoE with EP across nodes, long-context CP. */
+const scenarios: Record<string, Omit<Scenario, "training"> & { training: Record<string, unknown> }> = {
+  "3d": { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 8, tp: 8, pp: 4, sp: true }, training: {} },
+  zero3: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 64, zero: 3 }, training: { recompute: "full" } },
+  moe: { model: "deepseek-v3", cluster: "hgx-h800", parallel: { dp: 64, pp: 16, ep: 64 }, training: {} },
+  cp: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 2, tp: 8, cp: 4, pp: 2, sp: true }, training: { seq_len: 131072, recompute: "full" } },
+};
+
+const defaults: Record<string, string | number | boolean> = {
+  op: "allreduce", bytes: 28, ranks: "8", overlap: 0, link: "nodes", cluster: "dgx-h100", bw: "50", lat: "5", scenario: "3d",
+};
+
+function specs(clusters: string[]): ControlSpec[][] {
+  return [
+    [
+      { kind: "select", key: "op", labelKey: "comm.op", choices: ops.map((value) => ({ value })) },
+      { kind: "range", key: "bytes", labelKey: "comm.bytes", min: 10, max: 34, step: 1, show: (k) => binaryBytes(2 ** k) },
+      { kind: "number", key: "ranks", labelKey: "comm.ranks", min: 2, max: 1 << 20 },
+      { kind: "range", key: "overlap", labelKey: "comm.overlap", min: 0, max: 95, step: 5, show: (v) => `${v}%` },
+    ],
+    [
+      { kind: "select", key: "link", labelKey: "comm.link", choices: links.map((value) => ({ value, labelKey: `comm.link.${value}` as const })) },
+      { kind: "select", key: "cluster", labelKey: "comm.cluster", choices: clusters.map((value) => ({ value })) },
+      { kind: "number", key: "bw", labelKey: "comm.bw", min: 0, max: 1e7 },
+      { kind: "number", key: "lat", labelKey: "comm.lat", min: 0, max: 1e6 },
+    ],
+    [
+      { kind: "select", key: "scenario", labelKey: "comm.scenario",
+        choices: Object.keys(scenarios).map((value) => ({ value, labelKey: `comm.scn.${value}` as "comm.scn.3d" })) },
+    ],
+  ];
+}
+
+/** Numbers typed by the user go in as numbers; anything else goes in verbatim so the core names the problem. */
+function num(v: string | number | boolean, scale = 1): unknown {
+  const s = String(v).trim();
+  return /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(s) ? Number(s) * scale : s;
+}
+
+function collectiveSpec(v: (key: string) => string | number | boolean): CollectiveSpec {
+  const spec: Record<string, unknown> = {
+    op: v("op"), bytes: 2 ** Number(v("bytes")), ranks: num(v("ranks")), cluster: v("cluster"), overlap: Number(v("overlap")) / 100,
+  };
+  const link = v("link");
+  if (link === "intra_node" || link === "inter_node") spec.link = link;
+  if (link === "custom") spec.link = { bandwidth_Bps: num(v("bw"), 1e9), latency_s: num(v("lat"), 1e-6) };
+  return spec as unknown as CollectiveSpec;
+}
+
+function inventoryScenario(key: string, overlapPct: number): Scenario {
+  const s = scenarios[key] ?? scenarios["3d"];
+  const o = overlapPct / 100;
+  return { schema: "tslab/scenario@1", ...s, training: { ...s.training, overlap: { dp: o, tp: o, pp: o, ep: o, cp: o } } };
+}
+
+function buildForm(client: TslabClient) {
+  const groups = specs(Object.keys(client.presets().clusters));
+  const controls = new Map<string, Control>();
+  const form = document.createElement("form");
+  form.className = "tsl-form";
+  form.noValidate = true;
+  form.dataset.i18nLabel = "comm.controls";
+  form.setAttribute("aria-label", t("comm.controls"));
+  form.addEventListener("submit", (e) => e.preventDefault());
+  const legends = (["comm.group.op", "comm.group.link", "comm.group.inventory"] as const).map((key, i) => {
+    const list = groups[i].map(createControl);
+    for (const c of list) controls.set(c.spec.key, c);
+    const g = createGroup(key, list);
+    form.append(g.element);
+    return g;
+  });
+  const relabel = () => {
+    legends.forEach((g) => g.relabel());
+    for (const c of controls.values()) c.relabel();
+  };
+  return { element: form, controls, relabel };
+}
+
+/** Bandwidth and latency only for a custom link; the cluster (the source of the tiers) otherwise. */
+function showLinkFields(controls: Map<string, Control>): void {
+  const on = controls.get("link")!.read() === "custom";
+  controls.get("bw")!.field.hidden = !on;
+  controls.get("lat")!.field.hidden = !on;
+  controls.get("cluster")!.field.hidden = on;
+}
+
+/** Rebuilds the inventory only when its scenario or the overlap changed (one report per change). */
+function inventoryUpdater(client: TslabClient, view: CommView, read: (key: string) => string | number | boolean): () => void {
+  let shown = "";
+  return () => {
+    const key = `${read("scenario")}@${read("overlap")}`;
+    if (key === shown) return;
+    shown = key;
+    try {
+      view.renderInventory(client.report(inventoryScenario(String(read("scenario")), Number(read("overlap")))) as CommInReport);
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      view.renderInventory(null, e.message);
+    }
+  };
+}
+
+function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+  const { element: form, controls, relabel } = buildForm(client);
+  const results = document.createElement("div");
+  results.className = "tsl-results";
+  host.classList.add("tsl-l5", "tsl-commp");
+  host.append(form, results);
+  const view = createCommView(results, () => runTrial());
+  const read = (key: string) => controls.get(key)!.read();
+
+  let lastError: ScenarioError | null = null;
+  const showError = (err: ScenarioError | null) => {
+    lastError = err;
+    showErrorAt(err, controls, errorTargets, view.setGeneralError);
+  };
+  const inventory = inventoryUpdater(client, view, read);
+  const compute = (): boolean => {
+    showLinkFields(controls);
+    inventory();
+    try {
+      view.render(client.collective(collectiveSpec(read)));
+      showError(null);
+      view.setStale(false);
+      return true;
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      showError(e);
+      view.setStale(true); // the last good result stays, dimmed
+      return false;
+    }
+  };
+  let frame = 0;
+  const schedule = () => {
+    view.clearTrial();
+    if (!frame) frame = requestAnimationFrame(() => ((frame = 0), compute()));
+  };
+  form.addEventListener("input", schedule);
+  form.addEventListener("change", schedule);
+
+  function runTrial(): void {
+    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    const overlap = controls.get("overlap")!;
+    if (Number(overlap.read()) >= 95) overlap.write(0);
+    const from = Number(overlap.read());
+    if (!compute()) return;
+    const before = view.current();
+    overlap.write(95);
+    if (compute() && before) view.showTrial(from, before);
+  }
+
+  onLangChange(() => {
+    relabel();
+    view.relabel();
+    showError(lastError);
+  });
+  for (const [k, val] of Object.entries(defaults)) controls.get(k)?.write(val);
+  compute();
+}
+
+export const commPanel: Panel = { id: "comm", titleKey: "panel.comm", mount };

@@ -1,0 +1,188 @@
+// Device mesh panel (ledger L5): degrees, axis order, nodes × GPUs → mesh() drawn by group; TP time from report().
+import { ScenarioError, type TslabClient } from "../client";
+import { createControl, createGroup, showErrorAt, type Control, type ControlSpec } from "../controls";
+import { onLangChange, t, type MessageKey } from "../i18n";
+import type { Scenario } from "../report";
+import type { CommInReport, MeshAxis, MeshSpec } from "../types/mesh";
+import type { Panel } from "./panel";
+import { createMeshView, type MeshView, type TpTime } from "./mesh_view";
+import "./mesh.css";
+
+export const recommendedOrder = "tp-cp-ep-dp-pp";
+const conflictingOrder = "cp-ep-dp-pp-tp";
+const axes: readonly MeshAxis[] = ["tp", "cp", "ep", "dp", "pp"];
+
+/** Error paths of mesh() and report() → the control that caused them (longest prefix wins). */
+const errorTargets = [
+  ["dp", "dp"], ["tp", "tp"], ["pp", "pp"], ["ep", "ep"], ["cp", "cp"], ["order", "order"],
+  ["gpus_per_node", "gpus_per_node"], ["nodes", "nodes"],
+  ["parallel", "nodes"], ["parallel.dp", "dp"], ["parallel.tp", "tp"], ["parallel.pp", "pp"], ["parallel.ep", "ep"],
+  ["parallel.cp", "cp"], ["parallel.order", "order"], ["cluster", "cluster"], ["cluster.gpus_per_node", "gpus_per_node"],
+  ["cluster.nodes", "nodes"], ["model", "model"],
+] as const;
+
+const defaults: Record<string, string | number | boolean> = {
+  dp: "4", tp: "8", pp: "2", ep: "1", cp: "1", model: "llama3-70b", cluster: "dgx-h100",
+  order: recommendedOrder, gpus_per_node: "8", nodes: "", color: "tp",
+};
+
+/** The seed's trial: TP outermost, so each TP group of 8 lands on 4 nodes (2 GPUs on each). */
+const trial: Record<string, string | number | boolean> = {
+  ...defaults, dp: "2", tp: "8", pp: "2", ep: "1", cp: "1", model: "llama3-70b", order: conflictingOrder, nodes: "", color: "tp",
+};
+
+function specs(models: string[], clusters: string[]): ControlSpec[][] {
+  const degree = (key: MeshAxis): ControlSpec => ({ kind: "number", key, labelKey: `mem.${key}` as MessageKey, min: 1, max: 1 << 20 });
+  const named = (names: string[]) => names.map((value) => ({ value }));
+  const orders = [recommendedOrder, "tp-cp-ep-pp-dp", "tp-pp-cp-ep-dp", "cp-tp-ep-dp-pp", "tp-dp-cp-ep-pp", conflictingOrder];
+  return [
+    [degree("dp"), degree("tp"), degree("pp"), degree("ep"), degree("cp")],
+    [
+      {
+        kind: "select", key: "order", labelKey: "mesh.order",
+        choices: orders.map((value) =>
+          value === recommendedOrder ? { value, labelKey: "mesh.order.default" as const }
+            : value === conflictingOrder ? { value, labelKey: "mesh.order.conflict" as const } : { value }),
+      },
+      { kind: "number", key: "gpus_per_node", labelKey: "mesh.gpn", min: 1, max: 1024 },
+      { kind: "number", key: "nodes", labelKey: "mesh.nodes", min: 1, max: 1 << 20, placeholder: "auto" },
+      { kind: "select", key: "color", labelKey: "mesh.colorBy", choices: axes.map((value) => ({ value })) },
+      { kind: "select", key: "model", labelKey: "mesh.model", choices: named(models) },
+      { kind: "select", key: "cluster", labelKey: "mem.cluster", choices: named(clusters) },
+    ],
+  ];
+}
+
+/** Integers typed by the user go in as numbers; anything else goes in verbatim so the core names the problem. */
+function num(v: string | number | boolean): unknown {
+  const s = String(v).trim();
+  return /^-?\d+(\.\d+)?(e\d+)?$/i.test(s) ? Number(s) : s;
+}
+
+function meshSpec(v: (key: string) => string | number | boolean): MeshSpec {
+  // sp as in the report scenario below, so the TP warning names the same collectives the timing uses.
+  const spec: Record<string, unknown> = { order: v("order"), gpus_per_node: num(v("gpus_per_node")), sp: true };
+  for (const axis of axes) spec[axis] = num(v(axis));
+  if (String(v("nodes")).trim() !== "") spec.nodes = num(v("nodes"));
+  // Enough listed ranks to colour every drawn GPU on any lab-sized world.
+  spec.list_limit = 1 << 16;
+  return spec as MeshSpec;
+}
+
+/** The same plan as a scenario; the cluster size follows from the plan so idle GPUs do not block the timing. */
+function scenarioFor(v: (key: string) => string | number | boolean, order: string): Scenario {
+  const parallel: Record<string, unknown> = { order, sp: true };
+  for (const axis of axes) parallel[axis] = num(v(axis));
+  return {
+    schema: "tslab/scenario@1", model: String(v("model")),
+    cluster: { preset: String(v("cluster")), gpus_per_node: num(v("gpus_per_node")) }, parallel, training: {},
+  };
+}
+
+/** TP traffic of one step from the report's communication inventory. */
+export function tpTime(r: CommInReport, order: string): TpTime {
+  const items = r.comm.items.filter((i) => i.axis === "tp");
+  return {
+    order,
+    step_s: items.reduce((s, i) => s + i.step_time_s, 0),
+    call_s: items[0]?.time_s ?? 0,
+    count: items.reduce((s, i) => s + i.count, 0),
+    link: items[0]?.link ?? "intra",
+  };
+}
+
+interface Form {
+  element: HTMLFormElement;
+  controls: Map<string, Control>;
+  relabel(): void;
+}
+
+function buildForm(client: TslabClient): Form {
+  const presets = client.presets();
+  const groups = specs(Object.keys(presets.models), Object.keys(presets.clusters));
+  const controls = new Map<string, Control>();
+  const form = document.createElement("form");
+  form.className = "tsl-form";
+  form.noValidate = true;
+  form.dataset.i18nLabel = "mesh.controls";
+  form.setAttribute("aria-label", t("mesh.controls"));
+  form.addEventListener("submit", (e) => e.preventDefault());
+  const legends = (["mesh.group.plan", "mesh.group.layout"] as const).map((key, i) => {
+    const list = groups[i].map(createControl);
+    for (const c of list) controls.set(c.spec.key, c);
+    const g = createGroup(key, list);
+    form.append(g.element);
+    return g;
+  });
+  const relabel = () => {
+    legends.forEach((g) => g.relabel());
+    for (const c of controls.values()) c.relabel();
+  };
+  return { element: form, controls, relabel };
+}
+
+/** TP time of the plan in its order and in the recommended one; order is the mesh's full order (size-1 axes appended). */
+function timeTp(client: TslabClient, view: MeshView, read: (key: string) => string | number | boolean, order: string): void {
+  try {
+    const current = tpTime(client.report(scenarioFor(read, order)) as CommInReport, order);
+    const recommended = tpTime(client.report(scenarioFor(read, recommendedOrder)) as CommInReport, recommendedOrder);
+    view.setTp({ current, recommended });
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    view.setTp(null, e.message);
+  }
+}
+
+function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+  const { element: form, controls, relabel } = buildForm(client);
+  const results = document.createElement("div");
+  results.className = "tsl-results";
+  host.classList.add("tsl-l5", "tsl-meshp");
+  host.append(form, results);
+  const view = createMeshView(results, () => runTrial());
+  const read = (key: string) => controls.get(key)!.read();
+
+  let lastError: ScenarioError | null = null;
+  const showError = (err: ScenarioError | null) => {
+    lastError = err;
+    showErrorAt(err, controls, errorTargets, view.setGeneralError);
+  };
+  const compute = () => {
+    let order = recommendedOrder;
+    try {
+      const m = client.mesh(meshSpec(read));
+      order = m.order;
+      view.render(m, read("color") as MeshAxis);
+      showError(null);
+      view.setStale(false);
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      showError(e);
+      view.setStale(true); // the last good mesh stays, dimmed
+      return;
+    }
+    timeTp(client, view, read, order);
+  };
+  let frame = 0;
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(() => ((frame = 0), compute()));
+  };
+  form.addEventListener("input", schedule);
+  form.addEventListener("change", schedule);
+
+  function runTrial(): void {
+    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    for (const [k, val] of Object.entries({ ...trial, cluster: read("cluster") })) controls.get(k)?.write(val);
+    compute();
+  }
+
+  onLangChange(() => {
+    relabel();
+    view.relabel();
+    showError(lastError);
+  });
+  for (const [k, val] of Object.entries(defaults)) controls.get(k)?.write(val);
+  compute();
+}
+
+export const meshPanel: Panel = { id: "mesh", titleKey: "panel.mesh", mount };
