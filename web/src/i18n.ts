@@ -1,4 +1,5 @@
 // UI strings: zh-CN by default (technical terms stay in English), with an English toggle.
+import { calibrationEn, calibrationZh } from "./i18n/calibration";
 
 export type Lang = "zh-CN" | "en";
 
@@ -73,6 +74,7 @@ const zh = {
   "opt.none": "none · 不重算",
   "opt.selective": "selective · 选择性重算",
   "opt.full": "full · 全部重算",
+  ...calibrationZh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -148,6 +150,7 @@ const en: Record<MessageKey, string> = {
   "opt.none": "none",
   "opt.selective": "selective",
   "opt.full": "full",
+  ...calibrationEn,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

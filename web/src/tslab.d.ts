@@ -16,6 +16,12 @@ declare module "@tslab/wasm" {
     report(scenarioJson: string): string;
     /** tslab/presets@1 JSON: { schema, models, clusters, gpus }, each a name → object map. */
     presets(): string;
+    /** tslab/calibration@1 JSON in, tslab/calibration-summary@1 JSON out (source, backend, ranks, nodes,
+     *  complete, devices, probes, replaces[]); a bad profile throws Error "path: reason". */
+    validateProfile(profileJson: string): string;
+    /** Predicted vs measured per probe (tslab/validation@1, as `tslab validate --format json`); scenarioJson ""
+     *  predicts by the profile's own fits, else by that scenario's cluster. */
+    validation(profileJson: string, scenarioJson: string): string;
   }
 
   const createTslab: (options?: TslabModuleOptions) => Promise<TslabModule>;
