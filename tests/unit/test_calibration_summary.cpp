@@ -83,7 +83,7 @@ TEST_CASE("the summary names the source and lists what is replaced, in a fixed o
     CHECK(s["nodes"] == 2);
     CHECK(s["complete"] == true);
     CHECK(s["probes"]["collective_fits"] == 2);
-    CHECK(s["probes"]["collective_samples"] == 22);  // 1 KiB .. 256 MiB by 4×: 11 sizes per sweep
+    CHECK(s["probes"]["collective_samples"] == 20);  // 2^10 .. 2^28 B by 4×: 10 sizes per sweep
     CHECK(s["probes"]["gemm_samples"] == 3);
     const json& r = s["replaces"];
     REQUIRE(r.size() == 5);

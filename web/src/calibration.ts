@@ -2,7 +2,7 @@
 import "./calibration.css";
 import { ScenarioError, type TslabClient } from "./client";
 import { onLangChange, t } from "./i18n";
-import type { LoadedCalibration, ReplacedFigure, Validation } from "./types/calibration";
+import type { LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "./types/calibration";
 
 type Message = { kind: "ok" | "error"; text: () => string } | null;
 
@@ -13,7 +13,15 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""):
   return e;
 }
 
-const us = (s: number) => (s * 1e6).toPrecision(4);
+const us = (s: number) => (s * 1e6).toPrecision(3);
+/** Bytes in binary units (the sweeps go by powers of two), FLOPs in engineering notation. */
+function size(kind: ProbeCheck["kind"], x: number): string {
+  if (kind === "gemm") return `${x.toExponential(2)} FLOP`;
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0;
+  while (x >= 1024 && i < units.length - 1) (x /= 1024), i++;
+  return `${Number.isInteger(x) ? x : x.toFixed(1)} ${units[i]}`;
+}
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const signedPct = (x: number) => `${x >= 0 ? "+" : ""}${pct(x)}`;
 const rate = (bps: number, unit = "B/s") => (bps >= 1e12 ? `${(bps / 1e12).toFixed(2)} T${unit}` : `${(bps / 1e9).toFixed(2)} G${unit}`);
@@ -45,7 +53,7 @@ function detailsBody(c: LoadedCalibration, v: Validation): HTMLElement[] {
   table.tHead!.append(head);
   for (const r of v.rows) {
     const tr = el("tr");
-    tr.append(el("th", "", r.probe), el("td", "", r.size.toPrecision(4)), el("td", "", us(r.measured_s)),
+    tr.append(el("th", "", r.probe), el("td", "", size(r.kind, r.size)), el("td", "", us(r.measured_s)),
       el("td", "", us(r.predicted_s)), el("td", Math.abs(r.error_rel) > 0.25 ? "tsl-cal-far" : "", signedPct(r.error_rel)));
     tr.firstElementChild!.setAttribute("scope", "row");
     table.tBodies[0].append(tr);
