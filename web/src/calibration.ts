@@ -74,18 +74,27 @@ async function readProfile(file: File): Promise<string> {
   }
 }
 
-/** Builds the bar in host, wires drag-and-drop on root, and redraws the panels under stage on every change. */
-export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HTMLElement, client: TslabClient): void {
-  const uid = root.id || "tsl";
+interface Bar {
+  input: HTMLInputElement;
+  pick: HTMLButtonElement;
+  hint: HTMLElement;
+  badge: HTMLElement;
+  remove: HTMLButtonElement;
+  details: HTMLDetailsElement;
+  note: HTMLElement;
+}
+
+/** The bar's elements: file button (the input itself stays hidden), hint, badge, remove, message, details. */
+function buildBar(uid: string, host: HTMLElement): Bar {
   const input = Object.assign(el("input"), { type: "file", accept: ".json,application/json", hidden: true, id: `${uid}-cal-file` });
   input.tabIndex = -1;
-  const pick = Object.assign(el("button", "tsl-cal-pick"), { type: "button" });
+  const pick = Object.assign(el("button", "tsl-cal-pick"), { type: "button" as const });
   pick.dataset.testid = "calibration-pick";
   const hint = el("span", "tsl-cal-hint");
   const badge = el("span", "tsl-cal-badge");
   badge.dataset.testid = "calibration-badge";
   badge.setAttribute("role", "status");
-  const remove = Object.assign(el("button", "tsl-cal-remove"), { type: "button" });
+  const remove = Object.assign(el("button", "tsl-cal-remove"), { type: "button" as const });
   remove.dataset.testid = "calibration-remove";
   const details = el("details", "tsl-cal-details");
   details.dataset.testid = "calibration-details";
@@ -96,7 +105,12 @@ export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HT
   row.append(pick, input, hint, badge, remove);
   host.append(row, note, details);
   host.hidden = false;
+  return { input, pick, hint, badge, remove, details, note };
+}
 
+/** Builds the bar in host, wires drag-and-drop on root, and redraws the panels under stage on every change. */
+export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HTMLElement, client: TslabClient): void {
+  const { input, pick, hint, badge, remove, details, note } = buildBar(root.id || "tsl", host);
   let message: Message = null;
   const render = () => {
     const c = client.calibration();
