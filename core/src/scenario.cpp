@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "tslab/calibration_summary.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/presets.hpp"
 
@@ -135,14 +136,14 @@ gpu_spec parse_gpu(const json& part, const std::string& path) {
     return g;
 }
 
-// Replace the datasheet figures by the profile's measured ones where the profile has them.
-// Device copy bandwidth counts each byte once, HBM traffic twice (read + write, as BabelStream's Copy).
+// Replace the datasheet figures by the profile's measured ones where the profile has them
+// (figures_from_profile, calibration_summary.hpp, is the one place that decides which).
 void apply_calibration(cluster_spec& c, calibration_profile p) {
-    if (auto l = link_from_profile(p, link_scope::intra)) c.intra_node = {l->bandwidth_Bps, l->latency_s};
-    if (auto l = link_from_profile(p, link_scope::inter)) c.inter_node = {l->bandwidth_Bps, l->latency_s};
-    if (p.memory.device_copy_Bps > 0) c.gpu.hbm_bandwidth_Bps = 2.0 * p.memory.device_copy_Bps;
-    const double h2d = p.memory.host_to_device_Bps, d2h = p.memory.device_to_host_Bps;
-    if (h2d > 0 && d2h > 0) c.host.bandwidth_Bps = std::min(h2d, d2h);
+    const calibrated_figures f = figures_from_profile(p);
+    if (f.intra_node) c.intra_node = {f.intra_node->bandwidth_Bps, f.intra_node->latency_s};
+    if (f.inter_node) c.inter_node = {f.inter_node->bandwidth_Bps, f.inter_node->latency_s};
+    if (f.hbm_bandwidth_Bps) c.gpu.hbm_bandwidth_Bps = *f.hbm_bandwidth_Bps;
+    if (f.host_bandwidth_Bps) c.host.bandwidth_Bps = *f.host_bandwidth_Bps;
     c.source = p.source();
     c.profile = std::move(p);
 }

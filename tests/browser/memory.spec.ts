@@ -134,7 +134,8 @@ test("keyboard: Tab reaches the controls in order, each with a label and a visib
     if (info!.key.startsWith("tsl-") === false) expect(info!.label, `label for ${info!.key}`).toBeTruthy();
     seen.push(info!.key);
   }
-  expect(seen.slice(0, 4)).toEqual(["tsl-tab", "model", "cluster", "dp"]);
+  // The calibration bar's file button sits between the header and the tabs.
+  expect(seen.slice(0, 5)).toEqual(["tsl-cal-pick", "tsl-tab", "model", "cluster", "dp"]);
   // Arrow keys change a focused select without a mouse.
   await field(page, "model").locator("select").focus();
   await page.keyboard.press("ArrowDown");

@@ -1,6 +1,7 @@
 // Compile-only check of the hand-kept facade types (web/src/tslab.d.ts): run by `npm run test:types`.
 import createTslab, { type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
-import { ScenarioError, splitErrorMessage, type TslabClient } from "../../web/src/client";
+import { defaultCluster, ScenarioError, splitErrorMessage, withCalibration, type TslabClient } from "../../web/src/client";
+import type { CalibrationSummary, LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "../../web/src/types/calibration";
 import type { Presets, Report, Scenario } from "../../web/src/report";
 import type { CollectiveResult, CommInReport, MeshResult } from "../../web/src/types/mesh";
 
@@ -17,7 +18,33 @@ export async function usage(bytes: Uint8Array): Promise<number> {
   mod.delete();
   // @ts-expect-error wasmBinary is bytes, not a path
   await createTslab({ wasmBinary: "tslab.wasm" });
-  return text.length + presets.length;
+  const summary: string = mod.validateProfile("{}");
+  const check: string = mod.validation("{}", "");
+  // @ts-expect-error validation needs the scenario text ("" for none)
+  mod.validation("{}");
+  // @ts-expect-error validateProfile takes JSON text, not a parsed object
+  mod.validateProfile({ schema: "tslab/calibration@1" });
+  return text.length + presets.length + summary.length + check.length;
+}
+
+export function calibrationUsage(client: TslabClient, scenario: Scenario, text: string): number {
+  const s: CalibrationSummary = client.validateProfile(text);
+  const loaded: LoadedCalibration = client.loadCalibration(text, "profile.json");
+  const v: Validation = client.validation();
+  const byCluster: Validation = client.validation(scenario);
+  const current: LoadedCalibration | null = client.calibration();
+  client.onCalibrationChange((c) => void c?.summary.source);
+  client.clearCalibration();
+  const spec: { cluster: string; op: string } = client.calibrated({ cluster: "dgx-h100", op: "allreduce" });
+  const withProfile: Scenario = withCalibration(scenario, loaded.profile);
+  const widths = s.replaces.map((f) => (f.id === "gemm" ? f.flops_per_s_max : f.bandwidth_Bps));
+  const source: string = client.report(scenario).scenario.source;
+  // @ts-expect-error a gemm figure has no bandwidth
+  const bad: number = (s.replaces[0] as Extract<ReplacedFigure, { id: "gemm" }>).bandwidth_Bps;
+  // @ts-expect-error probe kinds are collective, gemm and memory only
+  const kind: ProbeCheck["kind"] = "network";
+  return widths.length + v.rows.length + byCluster.probes + Number(!!current) + spec.op.length +
+    Object.keys(withProfile).length + source.length + bad + kind.length + defaultCluster.length;
 }
 
 export function collectiveUsage(mod: TslabModule): number {

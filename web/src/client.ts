@@ -2,6 +2,7 @@
 import createTslab, { type TslabModule } from "@tslab/wasm";
 import wasmUrl from "./wasm/tslab.wasm?url";
 import type { Presets, Report, Scenario } from "./report";
+import type { CalibrationSummary, LoadedCalibration, Validation } from "./types/calibration";
 import type { CollectiveResult, CollectiveSpec, MeshResult, MeshSpec } from "./types/mesh";
 
 /** An input error from the core, split into its JSON path ("parallel.tp") and reason. */
@@ -27,16 +28,45 @@ export interface TslabClient {
   /** Throws ScenarioError on bad input. */
   report(scenario: Scenario): Report;
   presets(): Presets;
-  /** One collective timed with the alpha-beta models; throws ScenarioError on bad input. */
+  /** One collective timed with the alpha-beta models (calibrated links when a profile is loaded). */
   collective(spec: CollectiveSpec): CollectiveResult;
   /** Rank map, process groups and link classes of a plan; throws ScenarioError on bad input. */
   mesh(spec: MeshSpec): MeshResult;
+  /** Parses and validates tslab/calibration@1 text without loading it; throws ScenarioError naming the path. */
+  validateProfile(profileText: string): CalibrationSummary;
+  /** Validates, then loads the profile: from now on every scenario carries cluster.calibration = it. */
+  loadCalibration(profileText: string, fileName: string): LoadedCalibration;
+  clearCalibration(): void;
+  calibration(): LoadedCalibration | null;
+  /** Called after every load or clear; the lab shell redraws the panels from here. */
+  onCalibrationChange(fn: (c: LoadedCalibration | null) => void): void;
+  /** Predicted vs measured per probe of the loaded profile: by its own fits, or by scenario's cluster. */
+  validation(scenario?: Scenario): Validation;
+  /** spec with cluster.calibration set to the loaded profile (see withCalibration); for facade calls that take a cluster. */
+  calibrated<T extends object>(spec: T): T;
 }
 
-/** JSON in, JSON out; the core's "path: reason" Error becomes a ScenarioError. */
-function call<T>(fn: (json: string) => string, input: unknown): T {
+/** The core's cluster when a scenario names none (parse_scenario, core/src/scenario.cpp). */
+export const defaultCluster = "dgx-a100-80gb";
+
+/**
+ * spec with `cluster.calibration` = profile. A preset name becomes { preset, calibration }, an
+ * object keeps its fields; a spec without a cluster gets the core's default one (report) or,
+ * with requireCluster = false, none.
+ */
+export function withCalibration<T extends object>(spec: T, profile: object, requireCluster = true): T {
+  const cluster = (spec as { cluster?: unknown }).cluster;
+  if (cluster === undefined && !requireCluster) return spec;
+  const base = cluster === undefined ? { preset: defaultCluster }
+    : typeof cluster === "string" ? { preset: cluster }
+    : typeof cluster === "object" && cluster !== null ? cluster : undefined;
+  if (!base) return spec; // not a cluster the core accepts: let it name the problem
+  return { ...spec, cluster: { ...base, calibration: profile } };
+}
+
+function call<T>(fn: () => string): T {
   try {
-    return JSON.parse(fn(JSON.stringify(input))) as T;
+    return JSON.parse(fn()) as T;
   } catch (e) {
     throw new ScenarioError(e instanceof Error ? e.message : String(e));
   }
@@ -44,14 +74,44 @@ function call<T>(fn: (json: string) => string, input: unknown): T {
 
 function wrap(mod: TslabModule): TslabClient {
   let cachedPresets: Presets | undefined;
+  let loaded: LoadedCalibration | null = null;
+  const listeners = new Set<(c: LoadedCalibration | null) => void>();
+  const changed = () => listeners.forEach((fn) => fn(loaded));
+  const calibrated = <T extends object>(spec: T, requireCluster = false): T =>
+    loaded ? withCalibration(spec, loaded.profile, requireCluster) : spec;
   return {
-    report: (scenario) => call<Report>((j) => mod.report(j), scenario),
-    collective: (spec) => call<CollectiveResult>((j) => mod.collective(j), spec),
-    mesh: (spec) => call<MeshResult>((j) => mod.mesh(j), spec),
+    report(scenario) {
+      return call<Report>(() => mod.report(JSON.stringify(calibrated(scenario, true))));
+    },
+    collective: (spec) => call<CollectiveResult>(() => mod.collective(JSON.stringify(calibrated(spec)))),
+    mesh: (spec) => call<MeshResult>(() => mod.mesh(JSON.stringify(spec))),
     presets() {
       cachedPresets ??= JSON.parse(mod.presets()) as Presets;
       return cachedPresets;
     },
+    validateProfile(profileText) {
+      return call<CalibrationSummary>(() => mod.validateProfile(profileText));
+    },
+    loadCalibration(profileText, fileName) {
+      const summary = this.validateProfile(profileText);
+      loaded = { profile: JSON.parse(profileText) as Record<string, unknown>, summary, fileName };
+      changed();
+      return loaded;
+    },
+    clearCalibration() {
+      loaded = null;
+      changed();
+    },
+    calibration: () => loaded,
+    onCalibrationChange(fn) {
+      listeners.add(fn);
+    },
+    validation(scenario) {
+      if (!loaded) throw new ScenarioError("cluster.calibration: no calibration profile is loaded");
+      const profile = JSON.stringify(loaded.profile);
+      return call<Validation>(() => mod.validation(profile, scenario ? JSON.stringify(scenario) : ""));
+    },
+    calibrated: (spec) => calibrated(spec),
   };
 }
 

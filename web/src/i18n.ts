@@ -1,4 +1,5 @@
 // UI strings: zh-CN by default (technical terms stay in English), with an English toggle.
+import { calibrationEn, calibrationZh } from "./i18n/calibration";
 
 import { commStrings } from "./i18n/comm";
 import { meshStrings } from "./i18n/mesh";
@@ -78,6 +79,7 @@ const zh = {
   "opt.full": "full · 全部重算",
   ...meshStrings.zh,
   ...commStrings.zh,
+  ...calibrationZh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -155,6 +157,7 @@ const en: Record<MessageKey, string> = {
   "opt.full": "full",
   ...meshStrings.en,
   ...commStrings.en,
+  ...calibrationEn,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

@@ -1,4 +1,5 @@
 // Lab shell: loads the wasm client once, builds the tab bar from the panel registry, language toggle.
+import { mountCalibration } from "./calibration";
 import { loadClient } from "./client";
 import { applyI18n, lang, onLangChange, setLang, t } from "./i18n";
 import { panels } from "./panels";
@@ -60,6 +61,7 @@ async function mountLab(root: HTMLElement): Promise<void> {
     const client = await loadClient();
     const entries = buildTabs(root, tabBar, stage);
     entries.forEach((e, i) => panels[i].mount(e.body, { client }));
+    mountCalibration(root, root.querySelector<HTMLElement>("[data-tsl-cal]")!, stage, client);
     status.hidden = true;
     root.dataset.ready = "true";
   } catch (e) {

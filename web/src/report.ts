@@ -35,6 +35,8 @@ export interface Report {
   scenario: {
     model: string;
     cluster: string;
+    /** Where the cluster's figures come from: "preset: dgx-h100", "custom" or "calibrated: …". */
+    source: string;
     gpu: string;
     world: number;
     nodes: number;

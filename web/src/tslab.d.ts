@@ -22,6 +22,12 @@ declare module "@tslab/wasm" {
     /** tslab/mesh@1: {dp, tp, pp, ep, cp, order?, gpus_per_node?, nodes?, sp?, cp_method?, heads?, list_limit?} in;
      *  {order, world, nodes, gpus_per_node, groups[], warnings[], axes[], truncated} out (byte-identical to `tslab mesh`). */
     mesh(specJson: string): string;
+    /** tslab/calibration@1 JSON in, tslab/calibration-summary@1 JSON out (source, backend, ranks, nodes,
+     *  complete, devices, probes, replaces[]); a bad profile throws Error "path: reason". */
+    validateProfile(profileJson: string): string;
+    /** Predicted vs measured per probe (tslab/validation@1, as `tslab validate --format json`); scenarioJson ""
+     *  predicts by the profile's own fits, else by that scenario's cluster. */
+    validation(profileJson: string, scenarioJson: string): string;
   }
 
   const createTslab: (options?: TslabModuleOptions) => Promise<TslabModule>;

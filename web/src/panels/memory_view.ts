@@ -43,7 +43,9 @@ function statusLine(r: Report): HTMLElement {
     `${bothUnits(m.total_bytes)} / ${gib(m.capacity_bytes)} GiB ${t("mem.capacity")} · ${m.fits ? t("mem.headroom") : t("mem.over")} ${bothUnits(diff)}`);
   const info = el("small", "tsl-status-info", `${r.scenario.model} · ${t("mem.params")} = ${paramCount(r.model.params_total)} · ${r.scenario.gpu} · world ${r.scenario.world} · ` +
     t("mem.rankInfo", { rank: m.rank, stage: m.stage, layers: m.layers_on_rank, inflight: m.inflight }));
-  box.append(badge, main, info);
+  const source = el("small", "tsl-status-info", r.scenario.source);
+  source.dataset.testid = "report-source";
+  box.append(badge, main, info, source);
   return box;
 }
 

@@ -1,0 +1,80 @@
+// The figures a calibration profile replaces, and its summary JSON for the lab's badge and checks.
+#include "tslab/calibration_summary.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace tslab {
+
+calibrated_figures figures_from_profile(const calibration_profile& p) {
+    calibrated_figures f;
+    f.intra_node = link_from_profile(p, link_scope::intra);
+    f.inter_node = link_from_profile(p, link_scope::inter);
+    if (p.memory.device_copy_Bps > 0) f.hbm_bandwidth_Bps = 2.0 * p.memory.device_copy_Bps;
+    const double h2d = p.memory.host_to_device_Bps, d2h = p.memory.device_to_host_Bps;
+    if (h2d > 0 && d2h > 0) f.host_bandwidth_Bps = std::min(h2d, d2h);
+    for (const auto& c : p.gemm.curves)
+        if (c.flops_per_s_max > 0) f.gemm_dtypes.push_back(c.dtype);
+    return f;
+}
+
+namespace {
+
+json link_json(const char* id, const std::optional<fitted_link>& l) {
+    if (!l) return nullptr;
+    const collective_fit& c = *l->from;
+    return json{{"id", id}, {"path", fmt::format("cluster.{}", id)}, {"in_report", true},
+                {"bandwidth_Bps", l->bandwidth_Bps}, {"latency_s", l->latency_s},
+                {"from", fmt::format("{} ×{} {}", describe(c.op).name, c.ranks, to_string(c.scope))}};
+}
+
+json replaces_json(const calibration_profile& p) {
+    const calibrated_figures f = figures_from_profile(p);
+    json out = json::array();
+    for (json j : {link_json("intra_node", f.intra_node), link_json("inter_node", f.inter_node)})
+        if (!j.is_null()) out.push_back(std::move(j));
+    if (f.hbm_bandwidth_Bps)
+        out.push_back({{"id", "hbm"}, {"path", "cluster.gpu.hbm_bandwidth_Bps"}, {"in_report", true}, {"bandwidth_Bps", *f.hbm_bandwidth_Bps},
+                       {"from", "memory.device_copy_Bps × 2"}});
+    if (f.host_bandwidth_Bps)
+        out.push_back({{"id", "host"}, {"path", "cluster.host.bandwidth_Bps"}, {"in_report", true}, {"bandwidth_Bps", *f.host_bandwidth_Bps},
+                       {"from", "min(memory.host_to_device_Bps, memory.device_to_host_Bps)"}});
+    // The GEMM curve feeds the compute model (step ledger L3), which the report does not carry yet.
+    for (const auto& dt : f.gemm_dtypes) {
+        const gemm_curve& c = *p.gemm.curve(dt);
+        out.push_back({{"id", "gemm"}, {"path", "cluster.gpu.gemm_efficiency"}, {"in_report", false}, {"dtype", dt},
+                       {"flops_per_s_max", c.flops_per_s_max}, {"x_half_flops", c.x_half_flops},
+                       {"from", fmt::format("gemm.curves ({})", dt)}});
+    }
+    return out;
+}
+
+}  // namespace
+
+json calibration_summary_to_json(const calibration_profile& p) {
+    json devices = json::array();
+    for (const auto& d : p.devices) devices.push_back({{"name", d.name}, {"count", d.count}});
+    std::size_t collective_samples = 0;
+    for (const auto& c : p.collectives) collective_samples += c.samples.size();
+    return json{{"schema", "tslab/calibration-summary@1"},
+                {"source", p.source()},
+                {"backend", p.backend},
+                {"host", p.host},
+                {"created", p.created},
+                {"ranks", p.ranks},
+                {"nodes", p.nodes},
+                {"complete", p.complete},
+                {"devices", std::move(devices)},
+                {"probes", {{"collective_fits", p.collectives.size()},
+                            {"collective_samples", collective_samples},
+                            {"gemm_samples", p.gemm.samples.size()},
+                            {"memory_samples", p.memory.samples.size()}}},
+                {"replaces", replaces_json(p)}};
+}
+
+std::string calibration_summary_json_text(const std::string& profile_text) {
+    return calibration_summary_to_json(parse_calibration_text(profile_text, "")).dump(2);
+}
+
+}  // namespace tslab
