@@ -137,3 +137,9 @@ export function controlForPath(path: string, table: ReadonlyArray<readonly [stri
   }
   return best;
 }
+
+/** Numbers typed by the user go in as numbers; anything else goes in verbatim so the core names the problem. */
+export function numberOrText(v: string | number | boolean): unknown {
+  const s = String(v).trim();
+  return /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s) ? Number(s) : s;
+}

@@ -1,4 +1,5 @@
 // UI strings: zh-CN by default (technical terms stay in English), with an English toggle.
+import { pipelineEn, pipelineZh } from "./i18n/pipeline";
 
 export type Lang = "zh-CN" | "en";
 
@@ -73,6 +74,7 @@ const zh = {
   "opt.none": "none · 不重算",
   "opt.selective": "selective · 选择性重算",
   "opt.full": "full · 全部重算",
+  ...pipelineZh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -148,6 +150,7 @@ const en: Record<MessageKey, string> = {
   "opt.none": "none",
   "opt.selective": "selective",
   "opt.full": "full",
+  ...pipelineEn,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

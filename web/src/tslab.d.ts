@@ -16,6 +16,11 @@ declare module "@tslab/wasm" {
     report(scenarioJson: string): string;
     /** tslab/presets@1 JSON: { schema, models, clusters, gpus }, each a name → object map. */
     presets(): string;
+    /** tslab/schedule@1: SPEC JSON { schedule, ranks, microbatches, vpp, costs, p2p_s, timeline } in,
+     *  the simulated timeline out (byte-identical to `tslab schedule --format json`). */
+    schedule(specJson: string): string;
+    /** The same SPEC in, Chrome trace-event JSON out (`tslab schedule --format trace`), one tid per rank. */
+    scheduleTrace(specJson: string): string;
   }
 
   const createTslab: (options?: TslabModuleOptions) => Promise<TslabModule>;

@@ -1,5 +1,6 @@
 // The registered lab panels, in tab order. A new panel is one module plus one line here.
 import type { Panel } from "./panel";
 import { memoryPanel } from "./memory";
+import { pipelinePanel } from "./pipeline";
 
-export const panels: readonly Panel[] = [memoryPanel];
+export const panels: readonly Panel[] = [memoryPanel, pipelinePanel];
