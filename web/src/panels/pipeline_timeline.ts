@@ -88,7 +88,9 @@ function rankLabels(r: ScheduleResult, rowH: number): HTMLElement {
     const label = document.createElement("span");
     label.style.top = `${rank.rank * rowH}px`;
     label.style.height = `${Math.max(rowH, 13)}px`;
-    label.textContent = `${t("pipe.rankLabel", { rank: rank.rank })}${rowH >= 13 ? ` · ${t("pipe.peakShort", { peak: rank.peak_inflight })}` : ""}`;
+    label.textContent = t("pipe.rankLabel", { rank: rank.rank });
+    // The per-rank peak rides along when rows are tall enough; narrow screens hide it (pipeline.css).
+    if (rowH >= 13) label.append(Object.assign(document.createElement("b"), { textContent: `· ${t("pipe.peakShort", { peak: rank.peak_inflight })}` }));
     box.append(label);
   }
   return box;
@@ -105,6 +107,7 @@ export function drawTimeline(r: ScheduleResult, scaleS: number, onInfo: (text: s
   svg.setAttribute("height", String(height));
   svg.setAttribute("class", "tsl-pipe-svg");
   svg.setAttribute("role", "group");
+  svg.setAttribute("tabindex", "-1"); // Chromium would put the svg itself in the Tab order; the blocks are the stops
   svg.setAttribute("aria-label", t("pipe.timelineLabel", { schedule: r.schedule, ranks: r.ranks.length, makespan: fmtS(r.makespan_s) }));
   svg.dataset.testid = testid;
   // Past this run's makespan nothing is idle: cover the hatch so only real bubbles show it.
