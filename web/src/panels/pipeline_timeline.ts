@@ -96,6 +96,29 @@ function rankLabels(r: ScheduleResult, rowH: number): HTMLElement {
   return box;
 }
 
+/** Roving tabindex over the blocks, arrow-key movement, and the hover/focus name line. */
+function attachNavigation(svg: SVGSVGElement, grid: Grid, onInfo: (text: string) => void): void {
+  const first = grid.rects.find((row) => row.length > 0)?.[0];
+  if (first) first.setAttribute("tabindex", "0");
+  const show = (e: Event) => {
+    const target = e.target as Element;
+    if (target instanceof SVGRectElement && target.dataset.r) onInfo(target.getAttribute("aria-label") ?? "");
+  };
+  svg.addEventListener("mouseover", show);
+  svg.addEventListener("focusin", show);
+  svg.addEventListener("keydown", (ev) => {
+    const from = ev.target as SVGRectElement;
+    if (!from.dataset?.r) return;
+    const to = moveFocus(grid, from, ev.key);
+    if (!to && !ev.key.startsWith("Arrow") && ev.key !== "Home" && ev.key !== "End") return;
+    ev.preventDefault();
+    if (!to || to === from) return;
+    from.setAttribute("tabindex", "-1");
+    to.setAttribute("tabindex", "0");
+    to.focus();
+  });
+}
+
 /** The timeline of one run, on a time scale of `scaleS` seconds (shared by both sides in compare mode). */
 export function drawTimeline(r: ScheduleResult, scaleS: number, onInfo: (text: string) => void, testid: string): HTMLElement {
   const ops = r.ops ?? [];
@@ -127,25 +150,7 @@ export function drawTimeline(r: ScheduleResult, scaleS: number, onInfo: (text: s
     grid.rects[op.rank].push(block);
     svg.append(block);
   }
-  const first = grid.rects.find((row) => row.length > 0)?.[0];
-  if (first) first.setAttribute("tabindex", "0");
-  const show = (e: Event) => {
-    const target = e.target as Element;
-    if (target instanceof SVGRectElement && target.dataset.r) onInfo(target.getAttribute("aria-label") ?? "");
-  };
-  svg.addEventListener("mouseover", show);
-  svg.addEventListener("focusin", show);
-  svg.addEventListener("keydown", (ev) => {
-    const from = ev.target as SVGRectElement;
-    if (!from.dataset?.r) return;
-    const to = moveFocus(grid, from, ev.key);
-    if (!to && !ev.key.startsWith("Arrow") && ev.key !== "Home" && ev.key !== "End") return;
-    ev.preventDefault();
-    if (!to || to === from) return;
-    from.setAttribute("tabindex", "-1");
-    to.setAttribute("tabindex", "0");
-    to.focus();
-  });
+  attachNavigation(svg, grid, onInfo);
 
   const wrap = document.createElement("div");
   wrap.className = "tsl-pipe-timeline";
