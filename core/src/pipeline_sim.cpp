@@ -28,10 +28,17 @@ struct site {
     std::string str() const { return describe(o, r, i) + (b_half ? " (backward half)" : ""); }
 };
 
+// The hot loop touches every op a few times, so everything it looks up per op is precomputed:
+// stage → (rank, chunk) per direction instead of locate()'s switch and divisions, and op durations
+// by kind instead of a switch. Results are unchanged: the same doubles are added in the same order.
 struct walker {
     const pipeline_schedule& s;
     const pipeline_costs& c;
     pipeline_timeline* out;  // null: validate only
+    std::int64_t second_dir = 0;  // first micro-batch of DualPipe's reverse direction (m otherwise)
+    std::vector<std::int32_t> slot_rank;  // [direction · stages + stage]
+    std::vector<std::uint8_t> slot_chunk;
+    double dur[5] = {};
     std::vector<double> f_end, b_end, free_at;
     std::vector<std::uint8_t> state;
     std::vector<std::size_t> next;
@@ -39,23 +46,36 @@ struct walker {
     std::vector<std::int64_t> stack;
     std::vector<std::uint8_t> queued;
 
-    std::size_t key(std::int64_t mb, std::int64_t st) const { return static_cast<std::size_t>(mb * s.stages + st); }
+    // Stage-major: a rank walks its stages' micro-batches in order, so its reads and writes stream
+    // through three adjacent rows (st − 1, st, st + 1) instead of jumping a row of all stages per op.
+    std::size_t key(std::int64_t mb, std::int64_t st) const { return static_cast<std::size_t>(st * s.microbatches + mb); }
+    std::size_t slot(std::int64_t mb, std::int64_t st) const { return static_cast<std::size_t>((mb >= second_dir ? s.stages : 0) + st); }
+    std::int64_t rank_of(std::int64_t mb, std::int64_t st) const { return slot_rank[slot(mb, st)]; }
+    void precompute();
     double arrival(double end, std::int64_t from, std::int64_t to) const { return end + (from == to ? 0.0 : c.p2p_s); }
 
     void check_slot(std::int64_t mb, std::int64_t st, std::int64_t chunk, std::int64_t r, const site& what) const {
         if (mb < 0 || mb >= s.microbatches || st < 0 || st >= s.stages)
             throw input_error("schedule", what.str() + ": micro-batch or stage out of range");
-        const stage_slot at = locate(s, mb, st);
-        if (at.rank != r || at.chunk != chunk)
-            throw input_error("schedule", fmt::format("{}: that stage runs on rank {} chunk {}", what.str(), at.rank, at.chunk));
+        const std::size_t at = slot(mb, st);
+        if (slot_rank[at] != r || slot_chunk[at] != chunk)
+            throw input_error("schedule", fmt::format("{}: that stage runs on rank {} chunk {}", what.str(), slot_rank[at], slot_chunk[at]));
     }
+
+    // The common case inline; a misplaced op goes to check_slot() for the exact error.
+    bool placed(std::int64_t mb, std::int64_t st, std::int64_t chunk, std::int64_t r) const {
+        if (mb < 0 || mb >= s.microbatches || st < 0 || st >= s.stages) return false;
+        const std::size_t at = slot(mb, st);
+        return slot_rank[at] == r && slot_chunk[at] == chunk;
+    }
+    [[noreturn]] void misplaced(const pipeline_op& o, std::int64_t r, std::size_t i) const;
 
     // Ready time of one part, or −1 while an input from another rank is missing.
     double ready_f(std::int64_t mb, std::int64_t st, std::int64_t r, const site& what) const {
         if (state[key(mb, st)] & f_done) throw input_error("schedule", what.str() + ": forward runs twice");
         if (st == 0) return 0;
         const std::size_t k = key(mb, st - 1);
-        return (state[k] & f_done) ? arrival(f_end[k], locate(s, mb, st - 1).rank, r) : -1;
+        return (state[k] & f_done) ? arrival(f_end[k], rank_of(mb, st - 1), r) : -1;
     }
     double ready_b(std::int64_t mb, std::int64_t st, std::int64_t r, const site& what) const {
         const std::uint8_t here = state[key(mb, st)];
@@ -63,19 +83,9 @@ struct walker {
         if (!(here & f_done)) throw input_error("schedule", what.str() + ": backward before its forward on this rank");
         if (st == s.stages - 1) return f_end[key(mb, st)];
         const std::size_t k = key(mb, st + 1);
-        return (state[k] & bwd_done) ? arrival(b_end[k], locate(s, mb, st + 1).rank, r) : -1;
+        return (state[k] & bwd_done) ? arrival(b_end[k], rank_of(mb, st + 1), r) : -1;
     }
     double ready(const pipeline_op& o, std::int64_t r, std::size_t i) const;
-    double duration(op_kind k) const {
-        switch (k) {
-            case op_kind::F: return c.F;
-            case op_kind::B: return c.B;
-            case op_kind::I: return c.B - c.W;
-            case op_kind::W: return c.W;
-            case op_kind::FB: return c.fb();
-        }
-        return 0;
-    }
     void wake(std::int64_t r) {
         if (queued[static_cast<std::size_t>(r)]) return;
         queued[static_cast<std::size_t>(r)] = 1;
@@ -116,7 +126,7 @@ void walker::finish_f(std::int64_t mb, std::int64_t st, std::int64_t r, double e
     state[k] |= f_done;
     const std::size_t ri = static_cast<std::size_t>(r);
     if (++alive[ri] > (out ? out->ranks[ri].peak_inflight : 0) && out) out->ranks[ri].peak_inflight = alive[ri];
-    if (st + 1 < s.stages) wake(locate(s, mb, st + 1).rank);
+    if (st + 1 < s.stages) wake(rank_of(mb, st + 1));
 }
 
 void walker::finish_b(std::int64_t mb, std::int64_t st, std::int64_t r, double end, bool split) {
@@ -124,15 +134,15 @@ void walker::finish_b(std::int64_t mb, std::int64_t st, std::int64_t r, double e
     b_end[k] = end;
     state[k] |= split ? bwd_done | was_split : bwd_done;
     if (!split) --alive[static_cast<std::size_t>(r)];
-    if (st > 0) wake(locate(s, mb, st - 1).rank);
+    if (st > 0) wake(rank_of(mb, st - 1));
 }
 
 void walker::commit(const pipeline_op& o, std::int64_t r, std::size_t i, double ready_s) {
     const std::size_t ri = static_cast<std::size_t>(r);
-    const double start = std::max(free_at[ri], ready_s), end = start + duration(o.kind);
+    const double start = std::max(free_at[ri], ready_s), end = start + dur[static_cast<int>(o.kind)];
     free_at[ri] = end;
     if (out) {
-        out->times[ri].push_back({start, end});
+        out->times[ri][i] = {start, end};
         out->ranks[ri].busy_s += end - start;
     }
     switch (o.kind) {
@@ -148,25 +158,51 @@ void walker::commit(const pipeline_op& o, std::int64_t r, std::size_t i, double 
             finish_b(o.b_microbatch, o.b_stage, r, end, false);
             break;
     }
-    (void)i;
+}
+
+void walker::precompute() {
+    // op_kind order F, B, I, W, FB; I is the input-gradient part B − W (Qi et al. arXiv 2401.10241).
+    const double by_kind[5] = {c.F, c.B, c.B - c.W, c.W, c.fb()};
+    std::copy(by_kind, by_kind + 5, dur);
+    const bool dual = s.placement == stage_placement::dual;
+    second_dir = dual ? s.microbatches / 2 : s.microbatches;
+    const std::size_t n = static_cast<std::size_t>(2 * s.stages);
+    slot_rank.resize(n);
+    slot_chunk.resize(n);
+    for (std::int64_t dir = 0; dir < 2; ++dir)
+        for (std::int64_t st = 0; st < s.stages; ++st) {
+            const stage_slot at = locate(s, dir == 1 && dual ? second_dir : 0, st);
+            slot_rank[static_cast<std::size_t>(dir * s.stages + st)] = static_cast<std::int32_t>(at.rank);
+            slot_chunk[static_cast<std::size_t>(dir * s.stages + st)] = static_cast<std::uint8_t>(at.chunk);
+        }
+}
+
+void walker::misplaced(const pipeline_op& o, std::int64_t r, std::size_t i) const {
+    check_slot(o.microbatch, o.stage, o.chunk, r, site{o, r, i});
+    check_slot(o.b_microbatch, o.b_stage, o.b_chunk, r, site{o, r, i, true});
+    throw input_error("schedule", site{o, r, i}.str() + ": misplaced");  // not reached: one of the two throws
 }
 
 void walker::run_rank(std::int64_t r) {
     const std::size_t ri = static_cast<std::size_t>(r);
     const auto& ops = s.rank_ops[ri];
-    while (next[ri] < ops.size()) {
-        const pipeline_op& o = ops[next[ri]];
-        check_slot(o.microbatch, o.stage, o.chunk, r, site{o, r, next[ri]});
-        if (o.kind == op_kind::FB) check_slot(o.b_microbatch, o.b_stage, o.b_chunk, r, site{o, r, next[ri], true});
-        const double t = ready(o, r, next[ri]);
-        if (t < 0) return;  // waits for another rank; woken when that input lands
-        commit(o, r, next[ri], t);
-        ++next[ri];
+    const std::size_t n = ops.size();
+    std::size_t i = next[ri];
+    for (; i < n; ++i) {
+        const pipeline_op& o = ops[i];
+        if (!placed(o.microbatch, o.stage, o.chunk, r) ||
+            (o.kind == op_kind::FB && !placed(o.b_microbatch, o.b_stage, o.b_chunk, r)))
+            next[ri] = i, misplaced(o, r, i);
+        const double t = ready(o, r, i);
+        if (t < 0) break;  // waits for another rank; woken when that input lands
+        commit(o, r, i, t);
     }
+    next[ri] = i;
 }
 
 void walker::run() {
     const std::size_t p = s.rank_ops.size(), cells = static_cast<std::size_t>(s.microbatches * s.stages);
+    precompute();
     f_end.assign(cells, 0);
     b_end.assign(cells, 0);
     state.assign(cells, 0);
@@ -216,7 +252,7 @@ void check_costs(const pipeline_costs& c) {
 
 void validate_schedule(const pipeline_schedule& s) {
     const pipeline_costs unit;
-    walker w{s, unit, nullptr, {}, {}, {}, {}, {}, {}, {}, {}};
+    walker w{s, unit, nullptr};
     w.run();
 }
 
@@ -226,8 +262,8 @@ pipeline_timeline simulate_pipeline(const pipeline_schedule& s, const pipeline_c
     t.param_copies = s.param_copies;
     t.ranks.resize(s.rank_ops.size());
     t.times.resize(s.rank_ops.size());
-    for (std::size_t r = 0; r < s.rank_ops.size(); ++r) t.times[r].reserve(s.rank_ops[r].size());
-    walker w{s, c, &t, {}, {}, {}, {}, {}, {}, {}, {}};
+    for (std::size_t r = 0; r < s.rank_ops.size(); ++r) t.times[r].resize(s.rank_ops[r].size());
+    walker w{s, c, &t};
     w.run();
     double busy = 0;
     for (std::size_t r = 0; r < t.times.size(); ++r) {

@@ -4,6 +4,7 @@ import { defaultCluster, ScenarioError, splitErrorMessage, withCalibration, type
 import type { CalibrationSummary, LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "../../web/src/types/calibration";
 import type { Presets, Report, Scenario } from "../../web/src/report";
 import type { CollectiveResult, CommInReport, MeshResult } from "../../web/src/types/mesh";
+import type { OpKind, ScheduleResult, ScheduleSpec, ScheduleTrace } from "../../web/src/types/pipeline";
 
 export async function usage(bytes: Uint8Array): Promise<number> {
   const options: TslabModuleOptions = { wasmBinary: bytes, locateFile: (p, dir) => dir + p };
@@ -83,4 +84,19 @@ export function clientUsage(client: TslabClient, scenario: Scenario): number {
   const { path, reason } = splitErrorMessage("parallel.tp: 12 does not divide model.heads = 32");
   const e = new ScenarioError("training.global_batch: 7 is not a multiple");
   return Object.keys(p.models).length + bytes.length + Number(fits) + path.length + reason.length + e.path.length + bad.length;
+}
+
+export async function scheduleUsage(mod: TslabModule, client: TslabClient): Promise<number> {
+  const spec: ScheduleSpec = { schedule: "dualpipe", ranks: 4, microbatches: 8, costs: { F: 1, B: 2, W: 1 }, p2p_s: 0 };
+  const text: string = mod.schedule(JSON.stringify(spec));
+  const trace: string = mod.scheduleTrace(JSON.stringify(spec));
+  // @ts-expect-error schedule takes JSON text, not an object
+  mod.schedule(spec);
+  const r: ScheduleResult = client.schedule({ ...spec, timeline: true });
+  const kinds: OpKind[] = (r.ops ?? []).map((o) => o.kind);
+  // @ts-expect-error op kinds are F, B, I, W and FB only
+  const bad: OpKind = "X";
+  const peaks: number[] = r.ranks.map((x) => x.peak_inflight);
+  const tr: ScheduleTrace = client.scheduleTrace(spec);
+  return text.length + trace.length + kinds.length + peaks.length + r.param_copies + r.stage_params_per_device + tr.traceEvents.length + bad.length;
 }

@@ -4,6 +4,7 @@ import wasmUrl from "./wasm/tslab.wasm?url";
 import type { Presets, Report, Scenario } from "./report";
 import type { CalibrationSummary, LoadedCalibration, Validation } from "./types/calibration";
 import type { CollectiveResult, CollectiveSpec, MeshResult, MeshSpec } from "./types/mesh";
+import type { ScheduleResult, ScheduleSpec, ScheduleTrace } from "./types/pipeline";
 
 /** An input error from the core, split into its JSON path ("parallel.tp") and reason. */
 export class ScenarioError extends Error {
@@ -28,6 +29,10 @@ export interface TslabClient {
   /** Throws ScenarioError on bad input. */
   report(scenario: Scenario): Report;
   presets(): Presets;
+  /** Simulates a pipeline schedule (same JSON as `tslab schedule`); throws ScenarioError on bad input. */
+  schedule(spec: ScheduleSpec): ScheduleResult;
+  /** The same run as Chrome trace-event JSON (Perfetto); throws ScenarioError on bad input. */
+  scheduleTrace(spec: ScheduleSpec): ScheduleTrace;
   /** One collective timed with the alpha-beta models (calibrated links when a profile is loaded). */
   collective(spec: CollectiveSpec): CollectiveResult;
   /** Rank map, process groups and link classes of a plan; throws ScenarioError on bad input. */
@@ -84,6 +89,8 @@ function wrap(mod: TslabModule): TslabClient {
       return call<Report>(() => mod.report(JSON.stringify(calibrated(scenario, true))));
     },
     collective: (spec) => call<CollectiveResult>(() => mod.collective(JSON.stringify(calibrated(spec)))),
+    schedule: (spec) => call<ScheduleResult>(() => mod.schedule(JSON.stringify(spec))),
+    scheduleTrace: (spec) => call<ScheduleTrace>(() => mod.scheduleTrace(JSON.stringify(spec))),
     mesh: (spec) => call<MeshResult>(() => mod.mesh(JSON.stringify(spec))),
     presets() {
       cachedPresets ??= JSON.parse(mod.presets()) as Presets;

@@ -151,3 +151,9 @@ export function showErrorAt(
   if (err && target && controls.has(target)) controls.get(target)!.setError(err.message);
   else if (err) general(err.message);
 }
+
+/** Numbers typed by the user go in as numbers; anything else goes in verbatim so the core names the problem. */
+export function numberOrText(v: string | number | boolean): unknown {
+  const s = String(v).trim();
+  return /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s) ? Number(s) : s;
+}

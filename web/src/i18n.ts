@@ -3,6 +3,7 @@ import { calibrationEn, calibrationZh } from "./i18n/calibration";
 
 import { commStrings } from "./i18n/comm";
 import { meshStrings } from "./i18n/mesh";
+import { pipelineEn, pipelineZh } from "./i18n/pipeline";
 
 export type Lang = "zh-CN" | "en";
 
@@ -80,6 +81,7 @@ const zh = {
   ...meshStrings.zh,
   ...commStrings.zh,
   ...calibrationZh,
+  ...pipelineZh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -158,6 +160,7 @@ const en: Record<MessageKey, string> = {
   ...meshStrings.en,
   ...commStrings.en,
   ...calibrationEn,
+  ...pipelineEn,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

@@ -28,6 +28,11 @@ declare module "@tslab/wasm" {
     /** Predicted vs measured per probe (tslab/validation@1, as `tslab validate --format json`); scenarioJson ""
      *  predicts by the profile's own fits, else by that scenario's cluster. */
     validation(profileJson: string, scenarioJson: string): string;
+    /** tslab/schedule@1: SPEC JSON { schedule, ranks, microbatches, vpp, costs, p2p_s, timeline } in,
+     *  the simulated timeline out (byte-identical to `tslab schedule --format json`). */
+    schedule(specJson: string): string;
+    /** The same SPEC in, Chrome trace-event JSON out (`tslab schedule --format trace`), one tid per rank. */
+    scheduleTrace(specJson: string): string;
   }
 
   const createTslab: (options?: TslabModuleOptions) => Promise<TslabModule>;

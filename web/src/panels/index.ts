@@ -1,7 +1,8 @@
 // The registered lab panels, in tab order. A new panel is one module plus one line here.
 import type { Panel } from "./panel";
 import { memoryPanel } from "./memory";
+import { pipelinePanel } from "./pipeline";
 import { meshPanel } from "./mesh";
 import { commPanel } from "./comm";
 
-export const panels: readonly Panel[] = [memoryPanel, meshPanel, commPanel];
+export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel];

@@ -1,6 +1,6 @@
 // Memory panel (ledgers L1 model state + L2 activations): controls → scenario → report → view.
 import { ScenarioError, type TslabClient } from "../client";
-import { controlForPath, createControl, createGroup, type Control, type ControlSpec } from "../controls";
+import { controlForPath, createControl, createGroup, numberOrText, type Control, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
 import type { Report, Scenario } from "../report";
 import type { Panel } from "./panel";
@@ -62,11 +62,7 @@ function specs(presetNames: { models: string[]; clusters: string[] }): ControlSp
   ];
 }
 
-/** Integers typed by the user go in as numbers; anything else goes in verbatim so the core names the problem. */
-function num(v: string | number | boolean): unknown {
-  const s = String(v).trim();
-  return /^-?\d+(\.\d+)?(e\d+)?$/i.test(s) ? Number(s) : s;
-}
+const num = numberOrText;
 
 function buildScenario(v: (key: string) => string | number | boolean): Scenario {
   const training: Record<string, unknown> = {

@@ -1,0 +1,152 @@
+// Pipeline panel view: the trial box, then one card per schedule (read-outs + timeline), side by side in compare mode.
+import { t, type MessageKey } from "../i18n";
+import type { ScheduleResult } from "../types/pipeline";
+import { drawCap, drawTimeline, fmtS, legend } from "./pipeline_timeline";
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+}
+
+/** The busiest rank's peak activations (micro-batch-chunks alive, simulator's peak_inflight). */
+export function peakActivations(r: ScheduleResult): number {
+  return Math.max(...r.ranks.map((x) => x.peak_inflight));
+}
+
+function readout(labelKey: MessageKey, value: string, testid: string, raw: number): HTMLElement {
+  const row = el("div", "tsl-pipe-readout");
+  row.dataset.testid = testid;
+  row.dataset.value = String(raw);
+  row.append(el("dt", "", t(labelKey)), el("dd", "", value));
+  return row;
+}
+
+function peaksLine(r: ScheduleResult): HTMLElement {
+  const list = r.ranks.length <= 16
+    ? r.ranks.map((x) => `r${x.rank} ${x.peak_inflight}`).join(" · ")
+    : `r0 ${r.ranks[0].peak_inflight} · … · r${r.ranks.length - 1} ${r.ranks[r.ranks.length - 1].peak_inflight}`;
+  return el("p", "tsl-pipe-peaks", `peak_inflight: ${list}`);
+}
+
+/** One schedule's card: name, numbers, timeline (or the cap note) and the hover/focus info line. */
+function card(r: ScheduleResult, side: "a" | "b", scaleS: number): HTMLElement {
+  const box = el("article", "tsl-pipe-card");
+  box.dataset.testid = `pipe-run-${side}`;
+  box.dataset.schedule = r.schedule;
+  const title = el("h4", "tsl-pipe-title", `${side.toUpperCase()} · ${r.schedule}`);
+  title.append(el("small", "", ` p ${r.ranks.length} · m ${r.microbatches}${r.vpp > 1 ? ` · v ${r.vpp}` : ""} · ${r.stages} stages`));
+  const dl = el("dl", "tsl-pipe-readouts");
+  dl.append(
+    readout("pipe.bubble", `${(100 * r.bubble_fraction).toFixed(2)} %`, `pipe-bubble-${side}`, r.bubble_fraction),
+    readout("pipe.makespan", `${fmtS(r.makespan_s)} s`, `pipe-makespan-${side}`, r.makespan_s),
+    readout("pipe.copies", `${r.param_copies}×`, `pipe-copies-${side}`, r.param_copies),
+    readout("pipe.peak", String(peakActivations(r)), `pipe-peak-${side}`, peakActivations(r)),
+  );
+  if (r.schedule === "dualpipe" || r.schedule === "dualpipev")
+    dl.append(readout("pipe.stageParams", `${r.stage_params_per_device}×`, `pipe-stage-params-${side}`, r.stage_params_per_device));
+  dl.append(readout("pipe.ops", r.op_count.toLocaleString("en-US"), `pipe-ops-${side}`, r.op_count));
+  const info = el("p", "tsl-pipe-info", t("pipe.hint"));
+  info.dataset.testid = `pipe-info-${side}`;
+  box.append(title, dl, peaksLine(r));
+  if (r.ops) box.append(drawTimeline(r, scaleS, (text) => (info.textContent = text), `pipe-timeline-${side}`), info);
+  else box.append(el("p", "tsl-pipe-capped", t("pipe.capped", { ops: r.op_count.toLocaleString("en-US"), cap: drawCap.toLocaleString("en-US") })));
+  return box;
+}
+
+export interface TrialResult {
+  a: ScheduleResult;
+  b: ScheduleResult;
+  pp: number;
+}
+
+function trialBox(onTrial: () => void) {
+  const box = el("div", "tsl-trial");
+  const button = el("button", "tsl-trial-button");
+  button.type = "button";
+  button.dataset.testid = "pipe-trial";
+  button.addEventListener("click", onTrial);
+  const hint = el("small", "tsl-trial-hint");
+  const result = el("div", "tsl-trial-result");
+  result.setAttribute("aria-live", "polite");
+  box.append(button, hint, result);
+  const draw = (trial: TrialResult | null) => {
+    button.textContent = t("pipe.trial");
+    hint.textContent = t("pipe.trial.hint");
+    result.replaceChildren();
+    result.hidden = !trial;
+    if (!trial) return;
+    const value = (text: string, testid: string, raw: number) => {
+      const s = el("strong", "", text);
+      s.dataset.testid = testid;
+      s.dataset.value = String(raw);
+      return s;
+    };
+    const params = el("p");
+    params.append(`${t("pipe.trial.params")}: 1F1B `, value(`${trial.a.param_copies}×`, "pipe-trial-params-a", trial.a.param_copies),
+      " → DualPipe ", value(`${trial.b.param_copies}×`, "pipe-trial-params-b", trial.b.param_copies));
+    const pa = trial.a.ranks[0].peak_inflight;
+    const pb = trial.b.ranks[0].peak_inflight;
+    const act = el("p");
+    act.append(`${t("pipe.trial.act")}: 1F1B `, value(`${pa} = PP`, "pipe-trial-act-a", pa),
+      " → DualPipe ", value(`${pb} = PP+${pb - trial.pp}`, "pipe-trial-act-b", pb), ` (PP = ${trial.pp})`);
+    result.append(params, act, el("small", "", t("pipe.trial.readme")));
+  };
+  return { element: box, draw };
+}
+
+export interface PipelineView {
+  render(runs: ScheduleResult[]): void;
+  relabel(): void;
+  setStale(stale: boolean): void;
+  setGeneralError(message: string | null): void;
+  showTrial(trial: TrialResult | null): void;
+}
+
+export function createPipelineView(host: HTMLElement, onTrial: () => void): PipelineView {
+  const trial = trialBox(onTrial);
+  const general = el("p", "tsl-error tsl-general");
+  general.setAttribute("role", "alert");
+  general.hidden = true;
+  const staleNote = el("p", "tsl-stale-note");
+  staleNote.hidden = true;
+  const body = el("div", "tsl-pipe-body");
+  const legendSlot = el("div");
+  const runs = el("div", "tsl-pipe-runs");
+  body.append(legendSlot, runs);
+  host.append(trial.element, general, staleNote, body);
+
+  let last: ScheduleResult[] = [];
+  let lastTrial: TrialResult | null = null;
+  const view: PipelineView = {
+    render(results) {
+      last = results;
+      const scale = Math.max(...results.map((r) => r.makespan_s), 1e-12);
+      runs.classList.toggle("tsl-pipe-compare", results.length > 1);
+      runs.replaceChildren(...results.map((r, i) => card(r, i === 0 ? "a" : "b", scale)));
+      legendSlot.replaceChildren(legend());
+    },
+    relabel() {
+      staleNote.textContent = t("pipe.stale");
+      trial.draw(lastTrial);
+      if (last.length) view.render(last);
+    },
+    setStale(stale) {
+      body.classList.toggle("tsl-stale", stale);
+      body.setAttribute("aria-disabled", String(stale));
+      staleNote.hidden = !stale;
+    },
+    setGeneralError(message) {
+      general.textContent = message ?? "";
+      general.hidden = message === null;
+    },
+    showTrial(next) {
+      if (next === lastTrial) return;
+      lastTrial = next;
+      trial.draw(next);
+    },
+  };
+  view.relabel();
+  return view;
+}
