@@ -143,6 +143,7 @@ void apply_calibration(cluster_spec& c, calibration_profile p) {
     if (p.memory.device_copy_Bps > 0) c.gpu.hbm_bandwidth_Bps = 2.0 * p.memory.device_copy_Bps;
     const double h2d = p.memory.host_to_device_Bps, d2h = p.memory.device_to_host_Bps;
     if (h2d > 0 && d2h > 0) c.host.bandwidth_Bps = std::min(h2d, d2h);
+    c.gpu.gemm_curves = p.gemm.curves;
     c.source = p.source();
     c.profile = std::move(p);
 }
@@ -224,6 +225,12 @@ double gpu_spec::peak_flops(dtype t) const {
         case dtype::fp8: return flops_fp8 > 0 ? flops_fp8 : flops_bf16;
         default: return flops_bf16;
     }
+}
+
+const gemm_curve* gpu_spec::measured_curve(dtype t) const {
+    for (const auto& c : gemm_curves)
+        if (c.dtype == to_string(t) && c.flops_per_s_max > 0) return &c;
+    return nullptr;
 }
 
 }  // namespace tslab
