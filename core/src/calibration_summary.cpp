@@ -43,7 +43,7 @@ json replaces_json(const calibration_profile& p) {
     // The GEMM curve feeds the compute model (step ledger L3), which the report does not carry yet.
     for (const auto& dt : f.gemm_dtypes) {
         const gemm_curve& c = *p.gemm.curve(dt);
-        out.push_back({{"id", "gemm"}, {"path", "cluster.gpu.gemm_efficiency"}, {"in_report", false}, {"dtype", dt},
+        out.push_back({{"id", "gemm"}, {"path", "cluster.gpu.gemm_efficiency"}, {"in_report", true}, {"dtype", dt},
                        {"flops_per_s_max", c.flops_per_s_max}, {"x_half_flops", c.x_half_flops},
                        {"from", fmt::format("gemm.curves ({})", dt)}});
     }

@@ -7,17 +7,20 @@
 // Narayanan Table 1 about equally well (largest row error 4.4% vs 4.8%).
 //
 // A100 fit (stored in the a100-sxm4-80gb preset; tests/validation/narayanan_table1.md): the 10 rows
-// of Narayanan et al. (arXiv 2104.04473) Table 1 were predicted with estimate_compute plus the
-// closed-form overheads of step_closed_form.hpp; e_max was swept over 0.550..0.800 in steps of 0.002
-// and log10(x_half) over 8.00..12.00 in steps of 0.025, and the pair with the smallest largest
-// |ln(predicted / published TF/s)| (a minimax fit) was kept: e_max = 0.622, x_half = 10^8.7 =
-// 5.012e8 FLOPs; worst row 4.2%. x_half is small next to these GEMMs (≥ 1e10 FLOPs), so the size
-// trend of Table 1 comes mostly from memory-bound work, TP traffic and the bubble, not from eff.
+// of Narayanan et al. (arXiv 2104.04473) Table 1 were predicted with the integrated step model of
+// build_report (this compute estimate, the pipeline simulator on its chunk costs, the communication
+// inventory); e_max was swept over 0.550..0.800 in steps of 0.002 and log10(x_half) over
+// 8.00..12.00 in steps of 0.025, and the pair with the smallest largest |ln(predicted / published
+// TF/s)| (a minimax fit) was kept: e_max = 0.616, x_half = 10^8.625 = 4.217e8 FLOPs; worst row
+// 4.5%. x_half is small next to these GEMMs (≥ 1e10 FLOPs), so the size trend of Table 1 comes
+// mostly from memory-bound work, TP traffic and the bubble, not from eff.
 // fit_narayanan() in validation_narayanan.cpp repeats that procedure.
 #include "tslab/compute.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include <fmt/format.h>
 
 #include "tslab/numerics.hpp"
 #include "tslab/params.hpp"
@@ -93,8 +96,27 @@ double gemm_efficiency(const gemm_efficiency_spec& e, double flops) {
 
 double gemm_time_s(const gpu_spec& g, dtype gemm_dtype, const gemm_call& c) {
     const dtype t = c.fp8 ? gemm_dtype : (gemm_dtype == dtype::fp8 ? dtype::bf16 : gemm_dtype);
+    // A measured curve (cluster.calibration) of this dtype is the rate itself, no datasheet peak.
+    if (const gemm_curve* m = g.measured_curve(t)) return c.flops() * c.executed / m->flops_per_s(c.flops());
     const double peak = g.peak_flops(t);
     return c.flops() * c.executed / (peak * gemm_efficiency(g.gemm_efficiency, c.flops()));
+}
+
+namespace {
+
+std::string rate_model(const gpu_spec& g, dtype t) {
+    if (const gemm_curve* m = g.measured_curve(t))
+        return fmt::format("{}: calibrated curve, {:.4g} TFLOP/s max, x_half {:.4g} FLOPs", to_string(t), m->flops_per_s_max / 1e12,
+                           m->x_half_flops);
+    return fmt::format("{}: {} e_max {:.4g}, x_half {:.4g} FLOPs", to_string(t), g.gemm_efficiency.fitted ? "preset fit" : "default",
+                       g.gemm_efficiency.max, g.gemm_efficiency.half_flops);
+}
+
+}  // namespace
+
+std::string gemm_model_source(const gpu_spec& g, dtype gemm_dtype) {
+    if (gemm_dtype != dtype::fp8) return rate_model(g, gemm_dtype);
+    return rate_model(g, dtype::fp8) + "; " + rate_model(g, dtype::bf16) + " (gating, attention core, head)";
 }
 
 compute_estimate estimate_compute(const scenario& s) {

@@ -74,24 +74,38 @@ void add_ring(context_report& r, const shape& x, double ring, double u) {
 
 }  // namespace
 
-void check_context_parallel(const scenario& s, std::int64_t ulysses_degree) {
+bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t ulysses_degree) {
     const auto& q = s.parallel;
-    if (q.cp == 1) return;
+    if (q.cp == 1) return true;
+    auto fail = [why](auto&& reason) {
+        if (why) *why = {"parallel.cp", reason()};
+        return false;
+    };
     const std::int64_t heads_r = s.model.heads / q.tp;
     const std::int64_t kv_r = std::max<std::int64_t>(1, s.model.kv_heads / q.tp);
     const std::int64_t u = q.cp_method == "ulysses" ? q.cp : q.cp_method == "usp" ? (ulysses_degree ? ulysses_degree : auto_ulysses(s)) : 1;
     if (q.cp_method == "usp" && (u < 1 || q.cp % u != 0))
-        throw input_error("parallel.cp", fmt::format("USP Ulysses degree {} does not divide cp = {}", u, q.cp));
+        return fail([&] { return fmt::format("USP Ulysses degree {} does not divide cp = {}", u, q.cp); });
     if (u > 1 && heads_r % u != 0)
-        throw input_error("parallel.cp", fmt::format("Ulysses degree {} does not divide the heads per TP rank ({} / {} = {})",
-                                                     u, s.model.heads, q.tp, heads_r));
+        return fail([&] {
+            return fmt::format("Ulysses degree {} does not divide the heads per TP rank ({} / {} = {})", u, s.model.heads, q.tp, heads_r);
+        });
     if (u > 1 && s.model.attention != attention_kind::mla && kv_r % u != 0 && u % kv_r != 0)
-        throw input_error("parallel.cp", fmt::format("Ulysses degree {} and the KV heads per TP rank ({}) neither divide the other, so KV heads cannot be split or replicated evenly",
-                                                     u, kv_r));
+        return fail([&] {
+            return fmt::format("Ulysses degree {} and the KV heads per TP rank ({}) neither divide the other, so KV heads cannot be split or replicated evenly",
+                               u, kv_r);
+        });
     const std::int64_t ring = q.cp / u;
     if (ring > 1 && s.training.seq_len % (2 * ring) != 0)
-        throw input_error("parallel.cp", fmt::format("Ring attention with a causal mask needs training.seq_len = {} in 2·{} equal chunks",
-                                                     s.training.seq_len, ring));
+        return fail([&] {
+            return fmt::format("Ring attention with a causal mask needs training.seq_len = {} in 2·{} equal chunks", s.training.seq_len, ring);
+        });
+    return true;
+}
+
+void check_context_parallel(const scenario& s, std::int64_t ulysses_degree) {
+    rule_violation why;
+    if (!context_rules_hold(s, &why, ulysses_degree)) throw input_error(why.path, why.reason);
 }
 
 context_report context_traffic(const scenario& s, std::int64_t ulysses_degree) {

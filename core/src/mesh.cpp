@@ -23,11 +23,15 @@ const char* to_string(link_class l) {
     return "?";
 }
 
+bool expert_dp_rule_holds(std::int64_t ep, std::int64_t dp, std::int64_t cp) { return (dp * cp) % ep == 0; }
+
+std::string expert_dp_rule_reason(std::int64_t ep, std::int64_t dp, std::int64_t cp) {
+    return fmt::format("{} does not divide dp·cp = {} (expert-DP rule: ep groups are carved out of "
+                       "the data- and context-parallel ranks, so ep must divide dp·cp)", ep, dp * cp);
+}
+
 void require_expert_dp_rule(std::int64_t ep, std::int64_t dp, std::int64_t cp, const std::string& path) {
-    if ((dp * cp) % ep != 0)
-        throw input_error(path, fmt::format("{} does not divide dp·cp = {} (expert-DP rule: ep groups are carved out of "
-                                            "the data- and context-parallel ranks, so ep must divide dp·cp)",
-                                            ep, dp * cp));
+    if (!expert_dp_rule_holds(ep, dp, cp)) throw input_error(path, expert_dp_rule_reason(ep, dp, cp));
 }
 
 namespace {

@@ -1,5 +1,9 @@
-// The FLOPs/peak estimate of per-chunk op costs from a scenario (to be replaced by the step-time model).
+// Per-chunk op costs from the compute model and the pipeline timing of a scenario's schedule.
 #include "tslab/pipeline_cost_model.hpp"
+
+#include <algorithm>
+
+#include "tslab/errors.hpp"
 
 namespace tslab {
 
@@ -12,17 +16,76 @@ schedule_request scenario_schedule_request(const scenario& s, std::int64_t micro
     return q;
 }
 
-pipeline_costs scenario_pipeline_costs(const scenario& s, const param_counts& c, std::int64_t stages) {
-    const double tokens = static_cast<double>(s.training.micro_batch * s.training.seq_len);
-    const double split = static_cast<double>(s.parallel.tp * s.parallel.cp * stages);
-    const double flops = 6.0 * static_cast<double>(c.active) * tokens / split;  // forward + backward of one chunk
-    const double peak = s.cluster.gpu.peak_flops(dtype::bf16);
+pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s) {
+    // estimate_compute's chunk_* are a stage's work / vpp; one chunk of the path is a stage's
+    // work × ranks / stages.
+    const double scale = static_cast<double>(q.vpp * q.ranks) / static_cast<double>(schedule_stages(q));
     pipeline_costs k;
-    k.F = peak > 0 ? flops / 3.0 / peak : 0.0;
-    k.B = 2.0 * k.F;
-    k.W = k.B / 2.0;
-    k.FB = -1;  // F + B: no overlap credit in this estimate
+    k.F = c.chunk_F_s * scale;
+    k.W = c.chunk_W_s * scale;
+    k.B = (c.chunk_B_s + c.chunk_W_s) * scale;
+    k.FB = -1;
+    k.p2p_s = p2p_s;
     return k;
+}
+
+pipeline_timing closed_form_pipeline(const schedule_request& q, const pipeline_costs& c) {
+    const double p = static_cast<double>(q.ranks), m = static_cast<double>(q.microbatches);
+    const double per_rank = static_cast<double>(schedule_stages(q)) / p;
+    pipeline_timing t;
+    t.busy_s = m * (c.F + c.B) * per_rank;
+    switch (q.kind) {
+        case schedule_kind::zb_h1:
+        case schedule_kind::zb_h2:
+        case schedule_kind::zbv: t.bubble_s = (p - 1) * (c.F + c.B - 2 * c.W); break;
+        case schedule_kind::dualpipe: t.bubble_s = (p / 2 - 1) * (c.fb() + c.B - 3 * c.W); break;
+        case schedule_kind::dualpipev: t.bubble_s = (p - 1) * (c.fb() + c.B - 3 * c.W); break;
+        default: t.bubble_s = (p - 1) * (c.F + c.B);
+    }
+    t.bubble_s = std::max(0.0, t.bubble_s);
+    t.p2p_exposed_s = 2 * (p - 1) * c.p2p_s;
+    t.makespan_s = t.busy_s + t.bubble_s + t.p2p_exposed_s;
+    t.bubble_fraction = t.makespan_s > 0 ? 1 - t.busy_s / t.makespan_s : 0;
+    t.param_copies = q.kind == schedule_kind::dualpipe ? 2 : 1;
+    return t;
+}
+
+namespace {
+
+double busiest(const pipeline_timeline& t) {
+    double b = 0;
+    for (const auto& r : t.ranks) b = std::max(b, r.busy_s);
+    return b;
+}
+
+}  // namespace
+
+pipeline_timing time_pipeline(const schedule_request& q, const pipeline_costs& c) {
+    if (schedule_op_estimate(q) > static_cast<double>(max_schedule_ops)) return closed_form_pipeline(q, c);
+    pipeline_schedule sched;
+    try {
+        sched = generate_schedule(q);
+    } catch (const input_error&) {
+        return closed_form_pipeline(q, c);  // a precondition the scenario rules do not share (e.g. odd m for DualPipe)
+    }
+    const pipeline_timeline with = simulate_pipeline(sched, c);
+    pipeline_timing t;
+    t.simulated = true;
+    t.makespan_s = with.makespan_s;
+    t.busy_s = busiest(with);
+    t.bubble_fraction = with.bubble_fraction;
+    t.param_copies = with.param_copies;
+    t.peak_inflight.reserve(with.ranks.size());
+    for (const auto& r : with.ranks) t.peak_inflight.push_back(static_cast<double>(r.peak_inflight));
+    double no_p2p = with.makespan_s;
+    if (c.p2p_s > 0) {
+        pipeline_costs z = c;
+        z.p2p_s = 0;
+        no_p2p = simulate_pipeline(sched, z).makespan_s;
+    }
+    t.bubble_s = std::max(0.0, no_p2p - t.busy_s);
+    t.p2p_exposed_s = std::max(0.0, t.makespan_s - no_p2p);
+    return t;
 }
 
 }  // namespace tslab

@@ -26,11 +26,6 @@ bool splits_backward(schedule_kind k) {
            k == schedule_kind::dualpipe || k == schedule_kind::dualpipev;
 }
 
-std::int64_t stages_of(const schedule_request& q) {
-    if (q.kind == schedule_kind::interleaved) return q.ranks * q.vpp;
-    return is_v_shape(q.kind) ? 2 * q.ranks : q.ranks;
-}
-
 void check_dual(const schedule_request& q) {
     const char* name = to_string(q.kind);
     // DualPipe step(): assert num_ranks % 2 == 0 and num_chunks % 2 == 0 and num_chunks >= 2·num_ranks
@@ -45,6 +40,11 @@ void check_dual(const schedule_request& q) {
 }
 
 }  // namespace
+
+std::int64_t schedule_stages(const schedule_request& q) {
+    if (q.kind == schedule_kind::interleaved) return q.ranks * q.vpp;
+    return is_v_shape(q.kind) ? 2 * q.ranks : q.ranks;
+}
 
 double schedule_op_estimate(const schedule_request& q) {
     const double per = splits_backward(q.kind) ? 3.0 : 2.0;  // F, B or F, I, W per micro-batch and stage
@@ -83,7 +83,7 @@ pipeline_schedule generate_schedule(const schedule_request& q) {
     s.ranks = q.ranks;
     s.microbatches = q.microbatches;
     s.vpp = q.vpp;
-    s.stages = stages_of(q);
+    s.stages = schedule_stages(q);
     s.chunks_per_rank = q.kind == schedule_kind::interleaved ? q.vpp : (is_v_shape(q.kind) || q.kind == schedule_kind::dualpipe ? 2 : 1);
     s.placement = q.kind == schedule_kind::dualpipe ? stage_placement::dual
                   : is_v_shape(q.kind)             ? stage_placement::v_shape

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "tslab/pipeline_cost_model.hpp"
+#include "tslab/step_model.hpp"
 
 namespace tslab {
 
@@ -18,36 +18,33 @@ double training_flops_per_token(const model_spec& m, const param_counts& c, std:
 
 namespace {
 
-// Replaces the closed-form in-flight counts with the simulator's per-rank peaks (same chunk units:
-// micro-batch × chunk), keeping closed_form_shape's chunk layout. Above the op cap, or with a
-// schedule the generator refuses, the closed forms stay and `pipeline_simulated` is false.
-void simulate_pipeline_into(report& r, const scenario& s) {
-    const schedule_request q = scenario_schedule_request(s, r.microbatches);
-    if (q.microbatches < 1 || schedule_op_estimate(q) > static_cast<double>(max_schedule_ops)) return;
-    const pipeline_schedule sched = generate_schedule(q);
-    const pipeline_timeline t = simulate_pipeline(sched, scenario_pipeline_costs(s, r.params, sched.stages));
-    for (std::size_t i = 0; i < t.ranks.size() && i < r.pipeline.inflight.size(); ++i)
-        r.pipeline.inflight[i] = static_cast<double>(t.ranks[i].peak_inflight);
-    r.pipeline.param_copies = t.param_copies;
+// The simulator's per-rank peaks replace the closed-form in-flight counts (same chunk units:
+// micro-batch × chunk), keeping closed_form_shape's chunk layout.
+void take_simulated_shape(report& r) {
+    if (!r.timing.simulated) return;
+    for (std::size_t i = 0; i < r.timing.peak_inflight.size() && i < r.pipeline.inflight.size(); ++i)
+        r.pipeline.inflight[i] = r.timing.peak_inflight[i];
+    r.pipeline.param_copies = r.timing.param_copies;
     r.pipeline.inflight_formula = "simulated peak (F until W, or B) of the generated schedule";
-    r.pipeline_simulated = true;
-    r.makespan_s = t.makespan_s;
-    r.bubble_fraction = t.bubble_fraction;
 }
 
 }  // namespace
 
-report build_report(const scenario& s) {
+report build_report(const scenario& s, std::int64_t list_limit) {
     report r;
     r.input = s;
     r.params = count_params(s.model);
     r.flops_per_token = training_flops_per_token(s.model, r.params, s.training.seq_len);
     r.microbatches = s.training.microbatches(s.parallel);
-    r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
-    simulate_pipeline_into(r, s);
-    r.memory = memory_ledger(s, r.pipeline);
-    r.mesh = build_mesh(mesh_spec_of(s));
+    r.compute = estimate_compute(s);
+    r.mesh = build_mesh(mesh_spec_of(s), list_limit);
     r.comm = build_comm_inventory(s, r.mesh, r.params);
+    r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
+    const schedule_request q = scenario_schedule_request(s, r.microbatches);
+    r.timing = time_pipeline(q, chunk_costs(r.compute, q, pp_transfer_exposed_s(r.comm)));
+    take_simulated_shape(r);
+    r.memory = memory_ledger(s, r.pipeline);
+    r.step = assemble_step(s, gather_step_inputs(s, r.compute, r.timing, r.memory, r.comm));
     return r;
 }
 
@@ -108,13 +105,35 @@ json report_to_json(const report& r) {
                               {"microbatches", r.microbatches},
                               {"chunks", r.pipeline.chunks},
                               {"param_copies", r.pipeline.param_copies},
-                              {"makespan_s", r.makespan_s},
-                              {"bubble_fraction", r.bubble_fraction},
-                              {"simulated", r.pipeline_simulated},
+                              {"makespan_s", r.timing.makespan_s},
+                              {"bubble_fraction", r.timing.bubble_fraction},
+                              {"bubble_s", r.timing.bubble_s},
+                              {"p2p_exposed_s", r.timing.p2p_exposed_s},
+                              {"simulated", r.timing.simulated},
                               {"peak_inflight", std::move(peak)},
                               {"inflight_formula", r.pipeline.inflight_formula}}},
                 {"mesh", mesh_to_json(r.mesh)},
-                {"comm", comm_to_json(r.comm)}};
+                {"comm", comm_to_json(r.comm)},
+                {"step", step_to_json(r.step, r.compute, gemm_model_source(r.input.cluster.gpu, r.input.training.precision.gemm))}};
+}
+
+json step_to_json(const step_result& st, const compute_estimate& c, const std::string& gemm_model) {
+    json ledgers = json::array();
+    for (const auto& l : st.ledgers)
+        ledgers.push_back({{"id", l.id}, {"name", l.name}, {"time_s", l.time_s}, {"exposed_s", l.exposed_s}, {"bytes", whole(l.bytes)},
+                           {"notes", l.notes}});
+    return json{{"time_s", st.time_s},
+                {"tokens_per_s", st.tokens_per_s},
+                {"tflops_per_gpu", st.tflops_per_gpu},
+                {"mfu", st.mfu},
+                {"hfu", st.hfu},
+                {"goodput", st.goodput},
+                {"model_flops_per_gpu", c.model_flops_per_gpu},
+                {"hardware_flops_per_gpu", c.hardware_flops_per_gpu},
+                {"compute_s", c.step_compute_s},
+                {"gemm_model", gemm_model},
+                {"ledgers", std::move(ledgers)},
+                {"bottleneck", st.bottleneck}};
 }
 
 std::string report_json_text(const std::string& scenario_text) {

@@ -28,6 +28,12 @@ std::string report_table(const report& r) {
     out += fmt::format("  {:<20} {}\n", "capacity", size(m.capacity_bytes));
     out += m.fits ? fmt::format("  fits, {} free\n", size(m.headroom_bytes))
                   : fmt::format("  DOES NOT FIT: over by {}\n", size(-m.headroom_bytes));
+    const auto& st = r.step;
+    out += fmt::format("\nstep     {:.4g} s  {:.4g} tokens/s  {:.1f} TFLOP/s per GPU  MFU {:.1f}%  HFU {:.1f}%  goodput {:.3f}\n",
+                       st.time_s, st.tokens_per_s, st.tflops_per_gpu, 100 * st.mfu, 100 * st.hfu, st.goodput);
+    for (const auto& l : st.ledgers)
+        out += fmt::format("  {} {:<12} {:10.4g} s  exposed {:10.4g} s   {}\n", l.id, l.name, l.time_s, l.exposed_s, l.notes);
+    out += "  " + st.bottleneck + "\n";
     return out;
 }
 

@@ -144,6 +144,7 @@ void apply_calibration(cluster_spec& c, calibration_profile p) {
     if (f.inter_node) c.inter_node = {f.inter_node->bandwidth_Bps, f.inter_node->latency_s};
     if (f.hbm_bandwidth_Bps) c.gpu.hbm_bandwidth_Bps = *f.hbm_bandwidth_Bps;
     if (f.host_bandwidth_Bps) c.host.bandwidth_Bps = *f.host_bandwidth_Bps;
+    c.gpu.gemm_curves = p.gemm.curves;  // the compute model's GEMM efficiency (compute.hpp)
     c.source = p.source();
     c.profile = std::move(p);
 }
@@ -225,6 +226,12 @@ double gpu_spec::peak_flops(dtype t) const {
         case dtype::fp8: return flops_fp8 > 0 ? flops_fp8 : flops_bf16;
         default: return flops_bf16;
     }
+}
+
+const gemm_curve* gpu_spec::measured_curve(dtype t) const {
+    for (const auto& c : gemm_curves)
+        if (c.dtype == to_string(t) && c.flops_per_s_max > 0) return &c;
+    return nullptr;
 }
 
 }  // namespace tslab

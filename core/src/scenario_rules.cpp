@@ -1,6 +1,8 @@
-// Cross-field rules of a scenario: divisibility, expert-DP, schedule preconditions, world size.
+// Cross-field rules of a scenario: divisibility, expert-DP, context, schedule preconditions, global
+// batch and world size. One copy, used by the parser (which throws) and the planner (which counts).
 #include <fmt/format.h>
 
+#include "tslab/context.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/mesh.hpp"
 #include "tslab/scenario.hpp"
@@ -9,62 +11,97 @@ namespace tslab {
 
 namespace {
 
-void require_divides(std::int64_t d, std::int64_t n, const std::string& path, const std::string& what) {
-    if (n % d != 0) throw input_error(path, fmt::format("{} does not divide {} = {}", d, what, n));
-}
-
-void check_tensor_parallel(const scenario& s) {
-    const auto& m = s.model;
-    const auto& p = s.parallel;
-    require_divides(p.tp, m.heads, "parallel.tp", "model.heads");
-    if (m.attention == attention_kind::gqa && m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
-        throw input_error("parallel.tp", fmt::format("{} neither divides nor is a multiple of model.kv_heads = {}", p.tp, m.kv_heads));
-    require_divides(p.tp, m.ffn_hidden, "parallel.tp", "model.ffn_hidden");
-}
-
-void check_experts(const scenario& s) {
-    const auto& m = s.model;
-    const auto& p = s.parallel;
-    if (!m.is_moe()) {
-        if (p.ep > 1) throw input_error("parallel.ep", fmt::format("{} needs a MoE model; model.moe.experts is 0", p.ep));
-        if (p.etp > 1) throw input_error("parallel.etp", fmt::format("{} needs a MoE model; model.moe.experts is 0", p.etp));
-        return;
+// Records the first violation; the reason is formatted only when someone asked for it.
+struct sink {
+    rule_violation* why;
+    template <class F>
+    bool fail(const char* path, F&& reason) const {
+        if (why) *why = {path, reason()};
+        return false;
     }
-    require_divides(p.ep, m.moe.experts, "parallel.ep", "model.moe.experts");
-    require_expert_dp_rule(p.ep, p.dp, p.cp, "parallel.ep");
-    require_divides(p.etp, m.moe.expert_ffn_hidden, "parallel.etp", "model.moe.expert_ffn_hidden");
-    if (p.etp > p.tp) throw input_error("parallel.etp", fmt::format("{} exceeds tp = {}; expert TP ranks come from the TP group", p.etp, p.tp));
-}
+    bool divides(std::int64_t d, std::int64_t n, const char* path, const char* what) const {
+        if (n % d == 0) return true;
+        return fail(path, [&] { return fmt::format("{} does not divide {} = {}", d, what, n); });
+    }
+};
 
-void check_context(const scenario& s) {
+bool tensor_parallel_ok(const scenario& s, const sink& k) {
+    const auto& m = s.model;
     const auto& p = s.parallel;
-    if (p.cp == 1) return;
-    // Ring attention with a causal mask is load-balanced by splitting the sequence in 2·cp chunks.
-    require_divides(2 * p.cp, s.training.seq_len, "parallel.cp", "training.seq_len (2·cp chunks for causal balance)");
-    if (p.cp_method == "ulysses" && (s.model.heads / p.tp) % p.cp != 0)
-        throw input_error("parallel.cp", fmt::format("Ulysses needs heads per TP rank ({} / {}) divisible by cp = {}", s.model.heads, p.tp, p.cp));
+    if (!k.divides(p.tp, m.heads, "parallel.tp", "model.heads")) return false;
+    if (m.attention == attention_kind::gqa && m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
+        return k.fail("parallel.tp", [&] { return fmt::format("{} neither divides nor is a multiple of model.kv_heads = {}", p.tp, m.kv_heads); });
+    return k.divides(p.tp, m.ffn_hidden, "parallel.tp", "model.ffn_hidden");
 }
 
-void check_pipeline(const scenario& s) {
+bool experts_ok(const scenario& s, const sink& k) {
+    const auto& m = s.model;
+    const auto& p = s.parallel;
+    const auto& t = s.training.moe;
+    if (!m.is_moe()) {
+        if (p.ep > 1) return k.fail("parallel.ep", [&] { return fmt::format("{} needs a MoE model; model.moe.experts is 0", p.ep); });
+        if (p.etp > 1) return k.fail("parallel.etp", [&] { return fmt::format("{} needs a MoE model; model.moe.experts is 0", p.etp); });
+        return true;
+    }
+    if (!k.divides(p.ep, m.moe.experts, "parallel.ep", "model.moe.experts")) return false;
+    if (!expert_dp_rule_holds(p.ep, p.dp, p.cp)) return k.fail("parallel.ep", [&] { return expert_dp_rule_reason(p.ep, p.dp, p.cp); });
+    if (!k.divides(p.etp, m.moe.expert_ffn_hidden, "parallel.etp", "model.moe.expert_ffn_hidden")) return false;
+    if (p.etp > p.tp)
+        return k.fail("parallel.etp", [&] { return fmt::format("{} exceeds tp = {}; expert TP ranks come from the TP group", p.etp, p.tp); });
+    // Redundant slots keep a static per-rank shape: a multiple of ep, at most the expert count (expert.hpp).
+    if (t.redundant_experts % p.ep != 0)
+        return k.fail("training.moe.redundant_experts", [&] {
+            return fmt::format("{} is not a multiple of ep = {} (every rank holds the same number of slots)", t.redundant_experts, p.ep);
+        });
+    if (t.redundant_experts > m.moe.experts)
+        return k.fail("training.moe.redundant_experts",
+                      [&] { return fmt::format("{} exceeds model.moe.experts = {}", t.redundant_experts, m.moe.experts); });
+    return true;
+}
+
+bool context_ok(const scenario& s, const sink& k) {
+    const auto& p = s.parallel;
+    if (p.cp == 1) return true;
+    // Ring attention with a causal mask is load-balanced by splitting the sequence in 2·cp chunks.
+    if (!k.divides(2 * p.cp, s.training.seq_len, "parallel.cp", "training.seq_len (2·cp chunks for causal balance)")) return false;
+    if (p.cp_method == "ulysses" && (s.model.heads / p.tp) % p.cp != 0)
+        return k.fail("parallel.cp", [&] {
+            return fmt::format("Ulysses needs heads per TP rank ({} / {}) divisible by cp = {}", s.model.heads, p.tp, p.cp);
+        });
+    return context_rules_hold(s, k.why);
+}
+
+bool pipeline_ok(const scenario& s, const sink& k) {
     const auto& p = s.parallel;
     const auto sched = s.training.schedule;
     const std::int64_t m = s.training.microbatches(p);
     if (p.vpp > 1 && sched != schedule_kind::interleaved)
-        throw input_error("parallel.vpp", fmt::format("{} needs training.schedule = interleaved, not {}", p.vpp, to_string(sched)));
+        return k.fail("parallel.vpp", [&] { return fmt::format("{} needs training.schedule = interleaved, not {}", p.vpp, to_string(sched)); });
     if (sched == schedule_kind::interleaved) {
-        if (p.vpp < 2) throw input_error("parallel.vpp", "interleaved 1F1B needs vpp ≥ 2");
+        if (p.vpp < 2) return k.fail("parallel.vpp", [] { return std::string("interleaved 1F1B needs vpp ≥ 2"); });
         if (m % p.pp != 0)
-            throw input_error("training.global_batch", fmt::format("interleaved 1F1B needs micro-batches m = {} divisible by pp = {}", m, p.pp));
+            return k.fail("training.global_batch",
+                          [&] { return fmt::format("interleaved 1F1B needs micro-batches m = {} divisible by pp = {}", m, p.pp); });
     }
     if (sched == schedule_kind::dualpipe || sched == schedule_kind::dualpipev) {
         if (sched == schedule_kind::dualpipe && p.pp % 2 != 0)
-            throw input_error("parallel.pp", fmt::format("DualPipe needs an even pp, got {}", p.pp));
+            return k.fail("parallel.pp", [&] { return fmt::format("DualPipe needs an even pp, got {}", p.pp); });
         if (m < 2 * p.pp)
-            throw input_error("training.global_batch", fmt::format("{} needs m ≥ 2·pp = {} micro-batches, got {}", to_string(sched), 2 * p.pp, m));
+            return k.fail("training.global_batch",
+                          [&] { return fmt::format("{} needs m ≥ 2·pp = {} micro-batches, got {}", to_string(sched), 2 * p.pp, m); });
     }
     const std::int64_t chunks = p.pp * p.vpp * ((sched == schedule_kind::zbv || sched == schedule_kind::dualpipev) ? 2 : 1);
     if (chunks > s.model.layers)
-        throw input_error("parallel.pp", fmt::format("{} pipeline chunks exceed model.layers = {}", chunks, s.model.layers));
+        return k.fail("parallel.pp", [&] { return fmt::format("{} pipeline chunks exceed model.layers = {}", chunks, s.model.layers); });
+    return true;
+}
+
+bool batch_ok(const scenario& s, const sink& k) {
+    const auto& t = s.training;
+    if (t.global_batch % (t.micro_batch * s.parallel.dp) == 0) return true;
+    return k.fail("training.global_batch", [&] {
+        return fmt::format("{} is not a multiple of micro_batch × dp = {} × {}", t.global_batch, t.micro_batch, s.parallel.dp);
+    });
 }
 
 void check_world(scenario& s) {
@@ -82,11 +119,14 @@ void check_world(scenario& s) {
 
 }  // namespace
 
+bool plan_rules_hold(const scenario& s, rule_violation* why) {
+    const sink k{why};
+    return batch_ok(s, k) && tensor_parallel_ok(s, k) && experts_ok(s, k) && context_ok(s, k) && pipeline_ok(s, k);
+}
+
 void check_cross_rules(scenario& s) {
-    check_tensor_parallel(s);
-    check_experts(s);
-    check_context(s);
-    check_pipeline(s);
+    rule_violation why;
+    if (!plan_rules_hold(s, &why)) throw input_error(why.path, why.reason);
     check_world(s);
 }
 

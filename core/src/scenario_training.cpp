@@ -86,6 +86,33 @@ offload_spec parse_offload(const json* v) {
     return o;
 }
 
+moe_training_spec parse_moe_training(const json* v) {
+    moe_training_spec m;
+    if (!v) return m;
+    field_reader r(*v, "training.moe");
+    m.imbalance = r.number("imbalance", 0, 0, 1e4);
+    if (m.imbalance > 0 && m.imbalance < 1)
+        throw input_error("training.moe.imbalance", fmt::format("{:g} is below 1 (busiest / mean load; 0 = uniform routing)", m.imbalance));
+    m.redundant_experts = r.integer("redundant_experts", 0, 0, 1 << 16);
+    r.finish();
+    return m;
+}
+
+reliability_spec parse_reliability(const json* v) {
+    reliability_spec o;
+    if (!v) return o;
+    field_reader r(*v, "training.reliability");
+    const bool rate = r.has("gpu_failure_rate_per_hour"), mtbf = r.has("job_mtbf_s");
+    if (rate && mtbf)
+        throw input_error("training.reliability.job_mtbf_s", "give either gpu_failure_rate_per_hour or job_mtbf_s, not both");
+    o.gpu_failure_rate_per_hour = r.number("gpu_failure_rate_per_hour", o.gpu_failure_rate_per_hour, 1e-12, 1);
+    o.job_mtbf_s = r.number("job_mtbf_s", 0, 1, 1e12);
+    o.checkpoint_storage_Bps = r.number("checkpoint_storage_Bps", o.checkpoint_storage_Bps, 1e6, 1e16);
+    o.restart_s = r.number("restart_s", o.restart_s, 0, 1e7);
+    r.finish();
+    return o;
+}
+
 }  // namespace
 
 parallel_spec parse_parallel(const json& part) {
@@ -128,10 +155,9 @@ training_spec parse_training(const json& part, const parallel_spec& p) {
     for (std::size_t i = 0; i < schedule_names.size(); ++i)
         if (schedule_names[i] == sched) t.schedule = static_cast<schedule_kind>(i);
     t.overlap = parse_overlap(r.object("overlap"));
+    t.moe = parse_moe_training(r.object("moe"));
+    t.reliability = parse_reliability(r.object("reliability"));
     r.finish();
-    if (t.global_batch % (t.micro_batch * p.dp) != 0)
-        throw input_error("training.global_batch",
-                          fmt::format("{} is not a multiple of micro_batch × dp = {} × {}", t.global_batch, t.micro_batch, p.dp));
     return t;
 }
 

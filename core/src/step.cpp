@@ -32,9 +32,21 @@ axis_comm sum_axes(const std::vector<axis_comm>& comm, std::initializer_list<con
     return a;
 }
 
+// "dp 0.12 s (0.12 exposed), tp 0.3 s (0.3 exposed)": the L5 axes one by one.
+std::string axes_note(const std::vector<axis_comm>& comm) {
+    std::string out;
+    for (const auto& c : comm) {
+        if (c.axis != "dp" && c.axis != "edp" && c.axis != "tp") continue;
+        out += fmt::format("{}{} {:.3g} s ({:.3g} s exposed)", out.empty() ? "" : ", ", c.axis, c.time_s, c.exposed_s);
+    }
+    return out.empty() ? "no dp or tp traffic" : out + " per step, after overlap";
+}
+
 std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     const compute_estimate& c = in.compute;
-    const axis_comm l5 = sum_axes(in.comm, {"dp", "tp", "pp"}), ep = sum_axes(in.comm, {"ep"}), cp = sum_axes(in.comm, {"cp"});
+    // The pp send-recv reaches the step through the simulator (L4); L5 keeps dp, expert dp and tp.
+    const axis_comm l5 = sum_axes(in.comm, {"dp", "edp", "tp"}), pp = sum_axes(in.comm, {"pp"});
+    const axis_comm ep = sum_axes(in.comm, {"ep"}), cp = sum_axes(in.comm, {"cp"});
     const double imbalance_s = c.expert_step_s * (in.expert.imbalance_used - 1);
     double cp_bytes = 0;
     for (const auto& it : in.context.items) cp_bytes += it.bytes * (it.count_fwd + it.count_bwd);
@@ -44,9 +56,9 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
         {"L2", "activation", 0, 0, activations(in.memory), fmt::format("kept for backward; recompute {}", to_string(s.training.recompute))},
         {"L3", "compute", c.step_compute_s, c.step_compute_s, 0,
          fmt::format("{:.3g} s recompute, {:.3g} s optimizer; FP8 speed-up {:.2f}×", c.recompute_step_s, c.optimizer_s, c.fp8_speedup)},
-        {"L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, 0,
+        {"L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
          fmt::format("bubble {:.3g} s, exposed P2P {:.3g} s", in.bubble_s, in.p2p_exposed_s)},
-        {"L5", "collective", l5.time_s, l5.exposed_s, l5.bytes, "dp, tp and pp axes after overlap"},
+        {"L5", "collective", l5.time_s, l5.exposed_s, l5.bytes, axes_note(in.comm)},
         {"L6", "expert", ep.time_s + imbalance_s, ep.exposed_s + imbalance_s, ep.bytes,
          fmt::format("busiest EP rank {:.3f}× the mean; All-to-All exposed {:.3g} s", in.expert.imbalance_used, ep.exposed_s)},
         {"L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, fmt::format("method {}", in.context.method)},
@@ -119,10 +131,18 @@ std::string bottleneck_sentence(const scenario& s, const step_inputs& in, const 
     return head + "; " + pick->text;
 }
 
+double step_time_of(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm,
+                    double imbalance_used) {
+    double t = c.step_compute_s + bubble_s + p2p_exposed_s + c.expert_step_s * (imbalance_used - 1);
+    for (const auto& a : comm)
+        if (a.axis != "pp") t += a.exposed_s;
+    return t;
+}
+
 step_result assemble_step(const scenario& s, const step_inputs& in) {
     step_result r;
     r.ledgers = ledgers_of(s, in);
-    for (std::size_t i = 2; i <= 6; ++i) r.time_s += r.ledgers[i].exposed_s;
+    r.time_s = step_time_of(in.compute, in.bubble_s, in.p2p_exposed_s, in.comm, in.expert.imbalance_used);
     const auto& t = s.training;
     r.tokens_per_s = static_cast<double>(t.global_batch * t.seq_len) / r.time_s;
     r.tflops_per_gpu = in.compute.hardware_flops_per_gpu / r.time_s / 1e12;

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tslab/compute.hpp"
+#include "tslab/report.hpp"
 
 namespace tslab {
 
@@ -46,7 +46,7 @@ narayanan_prediction predict_narayanan(const narayanan_row& r, const gemm_effici
 narayanan_prediction predict_narayanan(const narayanan_row& r, scenario s, const gemm_efficiency_spec& e) {
     s.cluster.gpu.gemm_efficiency = e;
     narayanan_prediction p;
-    p.step = closed_form_step_time(s, estimate_compute(s));
+    p.step = build_report(s, 0).step;
     const auto& m = s.model;
     p.flops = narayanan_flops(static_cast<double>(r.batch), static_cast<double>(s.training.seq_len),
                               static_cast<double>(m.layers), static_cast<double>(m.hidden), static_cast<double>(m.vocab));

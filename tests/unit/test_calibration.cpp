@@ -155,3 +155,16 @@ TEST_CASE("a bad cluster.calibration is reported under its scenario path") {
     doc["cluster"]["calibration"] = "profile.json";
     CHECK_THROWS_WITH(parse_scenario(doc), Catch::Contains("a file path is only read by the tslab CLI"));
 }
+
+TEST_CASE("a calibration GEMM curve replaces the preset efficiency in the compute model and the report says so") {
+    json doc = {{"model", "llama3-8b"}, {"cluster", {{"preset", "dgx-h100"}, {"calibration", valid_json()}}}};
+    const scenario s = parse_scenario(doc);
+    gemm_call g;
+    g.m = 4096, g.n = 4096, g.k = 4096;
+    // The synthetic profile's BF16 GEMMs take (x + 2e10) / 800e12 seconds for x FLOPs.
+    CHECK(gemm_time_s(s.cluster.gpu, dtype::bf16, g) == Approx((g.flops() + 2e10) / 800e12).epsilon(1e-6));
+    const json j = report_to_json(build_report(s));
+    CHECK_THAT(j["step"]["gemm_model"].get<std::string>(), Catch::StartsWith("bf16: calibrated curve, 800 TFLOP/s max"));
+    const scenario plain = parse_scenario(json{{"model", "llama3-8b"}, {"cluster", "dgx-h100"}});
+    CHECK_THAT(report_to_json(build_report(plain))["step"]["gemm_model"].get<std::string>(), Catch::StartsWith("bf16: default e_max"));
+}

@@ -73,8 +73,9 @@ TEST_CASE("USP: the largest Ulysses degree that divides the heads, ring over the
 TEST_CASE("Constraint errors name parallel.cp and the rule", "[context]") {
     // 24 heads, 6 KV heads, Ulysses 4: 4 divides 24 but neither 4 | 6 nor 6 | 4.
     json model = {{"layers", 4}, {"hidden", 3072}, {"heads", 24}, {"kv_heads", 6}, {"ffn_hidden", 8192}};
-    const scenario s = parse_scenario({{"model", model}, {"parallel", {{"cp", 4}, {"cp_method", "ulysses"}}}});
-    CHECK_THROWS_WITH(check_context_parallel(s), Catch::Contains("parallel.cp: Ulysses degree 4 and the KV heads per TP rank (6)"));
+    // The scenario parser applies the same rules (plan_rules_hold), so the plan is refused at parse time.
+    CHECK_THROWS_WITH(parse_scenario({{"model", model}, {"parallel", {{"cp", 4}, {"cp_method", "ulysses"}}}}),
+                      Catch::Contains("parallel.cp: Ulysses degree 4 and the KV heads per TP rank (6)"));
     scenario ring = llama(1, 16, "ring");
     ring.training.seq_len = 1000;
     CHECK_THROWS_WITH(check_context_parallel(ring), Catch::Contains("needs training.seq_len = 1000 in 2·16 equal chunks"));

@@ -1,4 +1,4 @@
-// The scenario → per-chunk cost hook, and the report taking in-flight counts from the simulator.
+// Chunk costs from the compute model, pipeline timing (simulated and closed form), and the report taking them.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -19,31 +19,77 @@ scenario scenario_with(const std::string& schedule, std::int64_t pp, std::int64_
 
 }  // namespace
 
-TEST_CASE("cost hook: 6·N_active·tokens split 1:2 over stages·tp·cp at bf16 peak, W = B/2") {
-    const scenario s = scenario_with("1f1b", 4, 16);
-    const param_counts c = count_params(s.model);
-    const pipeline_costs k = scenario_pipeline_costs(s, c, 4);
-    // forward FLOPs of one chunk: 2·N·tokens / (stages·tp), at 989.5 TFLOP/s (H100 SXM dense bf16)
-    const double f = 2.0 * static_cast<double>(c.active) * 2048.0 / (4.0 * 8.0) / 989.5e12;
-    CHECK(k.F == Approx(f));
-    CHECK(k.B == Approx(2 * f));
-    CHECK(k.W == Approx(f));
-    CHECK(k.fb() == Approx(3 * f));
+TEST_CASE("chunk costs: a stage's per-micro-batch F, I + W and W, cut into the chunks of the path") {
+    compute_estimate c;
+    c.chunk_F_s = 1.0, c.chunk_B_s = 1.5, c.chunk_W_s = 0.5;  // per stage / vpp, as estimate_compute gives them
+    schedule_request q;
+    q.ranks = 4, q.microbatches = 8;
+    q.kind = schedule_kind::one_f_one_b;  // one chunk per rank and stage
+    pipeline_costs k = chunk_costs(c, q, 0.25);
+    CHECK(k.F == 1.0);
+    CHECK(k.B == 2.0);  // full backward I + W
+    CHECK(k.W == 0.5);
+    CHECK(k.fb() == 3.0);
+    CHECK(k.p2p_s == 0.25);
+    q.kind = schedule_kind::interleaved, q.vpp = 2;  // chunk_* already hold 1/vpp of a stage
+    CHECK(chunk_costs(c, q, 0).F == 1.0);
+    q.vpp = 1;
+    for (auto v : {schedule_kind::zbv, schedule_kind::dualpipev}) {  // 2p stages: a stage holds two chunks
+        q.kind = v;
+        CHECK(chunk_costs(c, q, 0).F == 0.5);
+    }
+    q.kind = schedule_kind::dualpipe;  // p stages, each micro-batch visits every rank once
+    CHECK(chunk_costs(c, q, 0).B == 2.0);
+}
+
+TEST_CASE("closed forms above the op cap: m(F+B) busy and the DualPipe README bubbles") {
+    pipeline_costs k;
+    k.F = 1, k.B = 2, k.W = 0.5, k.p2p_s = 0.01;
+    schedule_request q;
+    q.ranks = 8, q.microbatches = 200'000;  // 1F1B: 2·8·200000 = 3.2M ops > max_schedule_ops
+    const pipeline_timing t = time_pipeline(q, k);
+    REQUIRE_FALSE(t.simulated);
+    CHECK(t.busy_s == Approx(200'000 * 3.0));
+    CHECK(t.bubble_s == Approx(7 * 3.0));        // (p−1)(F+B)
+    CHECK(t.p2p_exposed_s == Approx(2 * 7 * 0.01));  // fill and drain
+    q.kind = schedule_kind::zb_h1;
+    CHECK(time_pipeline(q, k).bubble_s == Approx(7 * (3.0 - 1.0)));  // (p−1)(F+B−2W)
+    q.kind = schedule_kind::dualpipe;
+    CHECK(time_pipeline(q, k).bubble_s == Approx(3 * (3.0 + 2.0 - 1.5)));  // (p/2−1)(F&B+B−3W), F&B = F+B
+}
+
+TEST_CASE("simulated timing: bubble without P2P, P2P as the makespan it adds") {
+    pipeline_costs k;
+    k.F = 1, k.B = 2, k.W = 1;
+    schedule_request q;
+    q.ranks = 4, q.microbatches = 1;
+    k.p2p_s = 0.25;
+    const pipeline_timing t = time_pipeline(q, k);
+    REQUIRE(t.simulated);
+    // one micro-batch: makespan p(F+B) + 2(p−1)·p2p, busy F+B on every rank
+    CHECK(t.busy_s == Approx(3.0));
+    CHECK(t.bubble_s == Approx(3 * 3.0));
+    CHECK(t.p2p_exposed_s == Approx(2 * 3 * 0.25));
+    CHECK(t.makespan_s == Approx(4 * 3.0 + 1.5));
 }
 
 TEST_CASE("report: 1F1B in-flight counts come from the simulator and still equal min(p − r, m)") {
     for (std::int64_t m : {2, 16}) {
         const report r = build_report(scenario_with("1f1b", 4, m));
-        REQUIRE(r.pipeline_simulated);
+        REQUIRE(r.timing.simulated);
         for (std::int64_t rank = 0; rank < 4; ++rank)
             CHECK(r.pipeline.inflight[static_cast<std::size_t>(rank)] == std::min<double>(4 - rank, m));
-        CHECK(r.bubble_fraction == Approx(3.0 / (m + 3.0)));  // (p−1)/(m+p−1), equal stage times
+        // Equal stage times: the bubble (P2P apart) is (p−1)(F+B) with the compute model's chunk costs.
+        const double fb = r.compute.chunk_F_s + r.compute.chunk_B_s + r.compute.chunk_W_s;
+        CHECK(r.timing.bubble_s == Approx(3 * fb));
+        CHECK(r.timing.busy_s == Approx(static_cast<double>(m) * fb));
+        CHECK(r.timing.p2p_exposed_s > 0);  // pp = 4 × tp = 8 spans nodes: every transfer crosses InfiniBand
     }
 }
 
 TEST_CASE("report: DualPipe holds PP + 1 in flight and 2 parameter copies; JSON has makespan and bubble") {
     const report r = build_report(scenario_with("dualpipe", 4, 8));
-    REQUIRE(r.pipeline_simulated);
+    REQUIRE(r.timing.simulated);
     CHECK(r.pipeline.param_copies == 2);
     CHECK(*std::max_element(r.pipeline.inflight.begin(), r.pipeline.inflight.end()) == 5);  // DualPipe README: PP + 1
     const json j = report_to_json(r);

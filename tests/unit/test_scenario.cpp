@@ -74,6 +74,19 @@ TEST_CASE("Bad input: each class names the field and the reason", "[scenario][er
         {R"({"training": {"precision": "fp4-magic"}})", "training.precision.recipe: unknown value \"fp4-magic\""},
         {R"({"model": {"heads": 32, "kv_heads": 6}})", "model.kv_heads: 6 does not divide model.heads = 32"},
         {R"({"parallel": {"cp": 8, "cp_method": "ulysses", "tp": 8}, "model": "llama3-8b", "training": {"seq_len": 4096}})", "Ulysses needs heads per TP rank (32 / 8) divisible by cp = 8"},
+        {R"({"training": {"moe": {"imbalance": 0.5}}})", "training.moe.imbalance: 0.5 is below 1 (busiest / mean load; 0 = uniform routing)"},
+        {R"({"training": {"moe": {"imbalance": -1}}})", "training.moe.imbalance: -1 is out of range"},
+        {R"({"training": {"moe": {"redundant": 8}}})", "training.moe.redundant: unknown field"},
+        {R"({"model": "deepseek-v3", "parallel": {"ep": 8, "dp": 8}, "training": {"moe": {"redundant_experts": 12}}})",
+         "training.moe.redundant_experts: 12 is not a multiple of ep = 8"},
+        {R"({"model": "deepseek-v3", "parallel": {"ep": 8, "dp": 8}, "training": {"moe": {"redundant_experts": 264}}})",
+         "training.moe.redundant_experts: 264 exceeds model.moe.experts = 256"},
+        {R"({"training": {"reliability": {"restart_s": -5}}})", "training.reliability.restart_s: -5 is out of range"},
+        {R"({"training": {"reliability": {"checkpoint_storage_Bps": 0}}})", "training.reliability.checkpoint_storage_Bps: 0 is out of range"},
+        {R"({"training": {"reliability": {"gpu_failure_rate_per_hour": 2}}})", "training.reliability.gpu_failure_rate_per_hour: 2 is out of range"},
+        {R"({"training": {"reliability": {"gpu_failure_rate_per_hour": 1e-5, "job_mtbf_s": 3600}}})",
+         "training.reliability.job_mtbf_s: give either gpu_failure_rate_per_hour or job_mtbf_s, not both"},
+        {R"({"training": {"reliability": {"mtbf": 3600}}})", "training.reliability.mtbf: unknown field"},
     };
     for (const auto& r : rows) {
         INFO(r.input);
@@ -89,4 +102,19 @@ TEST_CASE("Bad input never crashes: random truncations of a valid scenario", "[s
         CHECK_FALSE(error_of(cut).empty());
     }
     CHECK(error_of(good).empty());
+}
+
+TEST_CASE("plan_rules_hold: the parser's rules without throwing, the reason only when asked", "[scenario]") {
+    scenario s = parse_scenario_text(R"({"model": "llama3-8b", "parallel": {"tp": 8}})");
+    CHECK(plan_rules_hold(s));
+    s.parallel.tp = 12;
+    CHECK_FALSE(plan_rules_hold(s));
+    rule_violation why;
+    CHECK_FALSE(plan_rules_hold(s, &why));
+    CHECK(why.path == "parallel.tp");
+    CHECK(why.reason == "12 does not divide model.heads = 32");
+    s.parallel.tp = 8;
+    s.training.micro_batch = 3;  // global batch 2·1·1·8 ... = 2 is not a multiple of 3
+    CHECK_FALSE(plan_rules_hold(s, &why));
+    CHECK(why.path == "training.global_batch");
 }

@@ -47,6 +47,10 @@ double gemm_efficiency(const gemm_efficiency_spec& e, double flops);
 // Seconds for one forward GEMM call: executed FLOPs / (peak of its dtype × eff(FLOPs of the call)).
 double gemm_time_s(const gpu_spec& g, dtype gemm_dtype, const gemm_call& c);
 
+// Which GEMM rate model applies, per dtype the recipe uses: "bf16: calibrated curve, ..." when
+// cluster.calibration measured that dtype, else the preset's (or default) e_max and x_half.
+std::string gemm_model_source(const gpu_spec& g, dtype gemm_dtype);
+
 struct compute_estimate {
     std::int64_t microbatches = 0;
     std::int64_t stage_layers = 0, stage_moe_layers = 0;  // on the busiest (last) pipeline stage

@@ -34,6 +34,8 @@ struct context_report {
 // Ulysses needs heads per TP rank divisible by its degree and KV heads either divisible by it or
 // replicated to fit; Ring with a causal mask needs the sequence in 2·ring equal chunks.
 void check_context_parallel(const scenario& s, std::int64_t ulysses_degree = 0);
+// The same rules without throwing (the scenario parser and the planner use this one).
+bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t ulysses_degree = 0);
 
 // `ulysses_degree` (USP only): 0 picks the largest divisor of cp that divides the heads per TP rank.
 context_report context_traffic(const scenario& s, std::int64_t ulysses_degree = 0);

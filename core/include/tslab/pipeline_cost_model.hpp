@@ -1,7 +1,11 @@
-// Per-chunk pipeline op costs derived from a scenario: the hook the step-time model will replace.
+// A scenario's pipeline: per-chunk op costs from the compute model (L3), and the bubble and exposed
+// P2P time of its schedule (L4), from the simulator or, above the op cap, from the closed forms.
 #pragma once
 
-#include "tslab/params.hpp"
+#include <cstdint>
+#include <vector>
+
+#include "tslab/compute.hpp"
 #include "tslab/pipeline_schedule.hpp"
 #include "tslab/pipeline_sim.hpp"
 #include "tslab/scenario.hpp"
@@ -11,10 +15,29 @@ namespace tslab {
 // The schedule a scenario runs: its schedule kind, pp ranks, micro-batches and vpp.
 schedule_request scenario_schedule_request(const scenario& s, std::int64_t microbatches);
 
-// STEP-TIME HOOK (placeholder until the compute ledger L3 lands): 6·N_active FLOPs per token
-// (Kaplan et al. arXiv 2001.08361), split 1:2 between forward and backward, spread evenly over the
-// `stages` of a micro-batch's path and over tp·cp, at the GPU's dense bf16 peak; W = B/2, FB = F + B,
-// p2p_s = 0. No efficiency, attention or communication terms.
-pipeline_costs scenario_pipeline_costs(const scenario& s, const param_counts& c, std::int64_t stages);
+// Per-chunk op costs: the busiest stage's per-micro-batch forward, input-gradient backward (with
+// recompute) and weight-gradient time from estimate_compute, scaled to one chunk of the schedule
+// (a stage's layers × ranks / stages on the path: 1/vpp interleaved, 1/2 V-shaped, 1 DualPipe).
+// B is the full backward (I + W); FB = F + B (no overlap credit); p2p_s is one exposed transfer.
+pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s);
+
+struct pipeline_timing {
+    bool simulated = false;   // false: closed forms (above max_schedule_ops, or a refused request)
+    double makespan_s = 0;    // first op start to last op end over all ranks
+    double busy_s = 0;        // op time of the busiest rank
+    double bubble_s = 0;      // its idle time without P2P: makespan(p2p = 0) − busy
+    double p2p_exposed_s = 0; // what P2P adds to the makespan
+    double bubble_fraction = 0;
+    double param_copies = 1;
+    std::vector<double> peak_inflight;  // per rank (simulated only)
+};
+
+// Simulates the schedule (twice when p2p_s > 0, to separate the bubble from P2P). Above the op cap
+// or when the generator refuses the request, closed forms: busy = m·(F + B)·stages/ranks, the
+// DualPipe README bubble with chunk costs (GPipe, 1F1B, interleaved (p−1)(F+B); ZB-H1, and as an
+// upper bound ZB-H2 and ZBV, (p−1)(F+B−2W); DualPipe (p/2−1)(F&B+B−3W); DualPipeV on p devices
+// (p−1)(F&B+B−3W)) and the 2(p−1) transfers of the fill and drain as exposed P2P.
+pipeline_timing time_pipeline(const schedule_request& q, const pipeline_costs& c);
+pipeline_timing closed_form_pipeline(const schedule_request& q, const pipeline_costs& c);
 
 }  // namespace tslab

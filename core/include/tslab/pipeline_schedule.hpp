@@ -59,6 +59,9 @@ inline constexpr std::int64_t max_schedule_ops = 2'000'000;
 // Closed-form op count of a request (before generation), as a double so absurd sizes cannot overflow.
 double schedule_op_estimate(const schedule_request& q);
 
+// Stages on every micro-batch's path: p·v interleaved, 2p V-shaped (ZBV, DualPipeV), else p.
+std::int64_t schedule_stages(const schedule_request& q);
+
 // Checks the schedule's preconditions (throws input_error naming the rule) and the op cap.
 void check_schedule_request(const schedule_request& q);
 

@@ -4,12 +4,15 @@
 #include <string>
 
 #include "tslab/comm_inventory.hpp"
+#include "tslab/compute.hpp"
 #include "tslab/json_fields.hpp"
 #include "tslab/memory.hpp"
 #include "tslab/mesh.hpp"
 #include "tslab/params.hpp"
+#include "tslab/pipeline_cost_model.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/schedule_shape.hpp"
+#include "tslab/step.hpp"
 
 namespace tslab {
 
@@ -18,22 +21,27 @@ struct report {
     param_counts params;
     double flops_per_token = 0;  // model FLOPs per trained token (forward + backward)
     std::int64_t microbatches = 0;
+    compute_estimate compute;  // L3
     pipeline_shape pipeline;
-    // From the pipeline simulator when the schedule is under max_schedule_ops (else closed forms).
-    bool pipeline_simulated = false;
-    double makespan_s = 0, bubble_fraction = 0;
+    // The schedule run on L3's chunk costs with the inventory's exposed P2P: from the simulator
+    // under max_schedule_ops, else closed forms (pipeline_cost_model.hpp).
+    pipeline_timing timing;
     memory_report memory;
     mesh_layout mesh;
     comm_inventory comm;
+    step_result step;
 };
 
-report build_report(const scenario& s);
+// Every model in order: params, compute, mesh, communication, pipeline timing, memory, the step.
+// `list_limit` caps the mesh's listed ranks (0: none listed; the JSON uses default_list_limit).
+report build_report(const scenario& s, std::int64_t list_limit = default_list_limit);
 
 // Training FLOPs per token, 6N + 6·l·s·d_attn (Kaplan et al. arXiv 2001.08361 eq. 2.2, ×3 for
 // forward + backward), with N the active non-embedding parameters.
 double training_flops_per_token(const model_spec& m, const param_counts& c, std::int64_t seq_len);
 
 json report_to_json(const report& r);
+json step_to_json(const step_result& st, const compute_estimate& c, const std::string& gemm_model);
 std::string report_table(const report& r);
 
 // The facade entry points (CLI and wasm share them, so their JSON is byte-identical).

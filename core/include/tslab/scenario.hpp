@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tslab/calibration.hpp"
 #include "tslab/json_fields.hpp"
@@ -57,8 +58,8 @@ struct link_spec {
 // Size-dependent GEMM efficiency eff(x) = max · x / (x + half_flops), x = FLOPs of one GEMM call
 // on one rank (compute.hpp). Fitted per GPU; a calibration profile can replace it.
 struct gemm_efficiency_spec {
-    double max = 0.622;       // the A100 fit (compute_time.cpp), reused where a GPU has no fit of its own
-    double half_flops = 5.012e8;
+    double max = 0.616;       // the A100 fit (compute_time.cpp), reused where a GPU has no fit of its own
+    double half_flops = 4.217e8;
     bool fitted = false;      // true when the preset or the user supplied the values
 };
 
@@ -67,7 +68,11 @@ struct gpu_spec {
     double hbm_bytes = 0, hbm_bandwidth_Bps = 0;
     double flops_fp32 = 0, flops_tf32 = 0, flops_bf16 = 0, flops_fp16 = 0, flops_fp8 = 0;
     gemm_efficiency_spec gemm_efficiency;
+    // Measured GEMM curves from cluster.calibration, one per dtype: where one exists for a GEMM's
+    // dtype the compute model uses it instead of gemm_efficiency (compute.hpp gemm_time_s).
+    std::vector<gemm_curve> gemm_curves;
     double peak_flops(dtype t) const;
+    const gemm_curve* measured_curve(dtype t) const;
 };
 
 struct cluster_spec {
@@ -109,6 +114,23 @@ struct overlap_spec {
     double dp = 0, tp = 0, pp = 0, ep = 0, cp = 0;  // fraction of each axis' traffic hidden
 };
 
+// L6 routing inputs (training.moe): the busiest/mean load of the EP ranks (0: the expected maximum
+// of uniform top-k routing, expert.hpp) and redundant expert slots over the EP group (EPLB/MoonEP).
+struct moe_training_spec {
+    double imbalance = 0;
+    std::int64_t redundant_experts = 0;
+};
+
+// L9 inputs (training.reliability). Defaults: the Llama 3 anchor (arXiv 2407.21783 section 3.3.4,
+// 419 unexpected interruptions in 54 days on 16,384 GPUs), its storage's sustained 2 TB/s
+// (section 3.3.1) and an assumed 10-minute restart. job_mtbf_s > 0 overrides the per-GPU rate.
+struct reliability_spec {
+    double gpu_failure_rate_per_hour = 419.0 / (54.0 * 24.0 * 16384.0);
+    double job_mtbf_s = 0;
+    double checkpoint_storage_Bps = 2e12;
+    double restart_s = 600;
+};
+
 struct training_spec {
     std::int64_t seq_len = 2048, micro_batch = 1, global_batch = 0;
     recompute_kind recompute = recompute_kind::none;
@@ -118,6 +140,8 @@ struct training_spec {
     offload_spec offload;
     schedule_kind schedule = schedule_kind::one_f_one_b;
     overlap_spec overlap;
+    moe_training_spec moe;
+    reliability_spec reliability;
     // Micro-batches per step for one pipeline: global_batch / (micro_batch * dp).
     std::int64_t microbatches(const parallel_spec& p) const { return global_batch / (micro_batch * p.dp); }
 };
@@ -132,6 +156,15 @@ struct scenario {
 // Parse and validate a tslab/scenario@1 document. Throws input_error naming the path.
 scenario parse_scenario(const json& doc);
 scenario parse_scenario_text(const std::string& text);
+
+// The cross-field rules of a scenario (divisibility, expert-DP, context, schedule preconditions,
+// global batch), shared by the parser and the planner. Returns true when `s` obeys them; otherwise
+// false, and when `why` is given it receives the input_error the parser throws. Checking without
+// `why` formats nothing, so a search can test millions of plans cheaply.
+struct rule_violation {
+    std::string path, reason;
+};
+bool plan_rules_hold(const scenario& s, rule_violation* why = nullptr);
 
 // Names used in JSON for the enums above.
 const char* to_string(dtype t);

@@ -53,6 +53,12 @@ struct step_result {
 
 step_result assemble_step(const scenario& s, const step_inputs& in);
 
+// The step time the ledgers add up to, L3 + exposed L4..L7: compute, bubble, P2P, the exposed
+// time of every axis but pp (which reaches the step through the simulator) and the busiest
+// expert rank's excess c.expert_step_s·(imbalance − 1). assemble_step and the planner use it.
+double step_time_of(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm,
+                    double imbalance_used);
+
 // "L4 pipeline binds first (bubble 23% of the step); ..." plus what the scenario's chosen
 // optimisation saves and where it moves the cost. Used by assemble_step.
 std::string bottleneck_sentence(const scenario& s, const step_inputs& in, const step_result& r);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "tslab/scenario.hpp"
-#include "tslab/step_closed_form.hpp"
+#include "tslab/step.hpp"
 
 namespace tslab {
 
@@ -27,7 +27,7 @@ scenario narayanan_scenario(const narayanan_row& r);
 double narayanan_flops(double B, double s, double l, double h, double V);
 
 struct narayanan_prediction {
-    closed_form_step step;
+    step_result step;          // the integrated step model (build_report)
     double flops = 0;          // eq. 3 for the row
     double predicted_tflops = 0;  // eq. 3 / (predicted time × GPUs), the paper's own convention
     double error = 0;          // predicted / published − 1
@@ -37,7 +37,7 @@ narayanan_prediction predict_narayanan(const narayanan_row& r, const gemm_effici
 // The same on an already parsed narayanan_scenario(r) (the fit reuses them).
 narayanan_prediction predict_narayanan(const narayanan_row& r, scenario s, const gemm_efficiency_spec& e);
 
-// The documented fit (compute_time.cpp): grid over e_max and log10(x_half), minimax of
+// The documented fit (compute_time.cpp), on the integrated step model: grid over e_max and log10(x_half), minimax of
 // |ln(predicted / published)| over the ten rows. Returns the best pair and its worst log error.
 struct efficiency_fit {
     gemm_efficiency_spec efficiency;

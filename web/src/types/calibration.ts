@@ -4,7 +4,7 @@
 export type ReplacedFigure =
   | { id: "intra_node" | "inter_node"; path: string; in_report: true; bandwidth_Bps: number; latency_s: number; from: string }
   | { id: "hbm" | "host"; path: string; in_report: true; bandwidth_Bps: number; from: string }
-  | { id: "gemm"; path: string; in_report: false; dtype: string; flops_per_s_max: number; x_half_flops: number; from: string };
+  | { id: "gemm"; path: string; in_report: true; dtype: string; flops_per_s_max: number; x_half_flops: number; from: string };
 
 /** validateProfile(): tslab/calibration-summary@1. */
 export interface CalibrationSummary {

@@ -1,0 +1,55 @@
+// Gathering the step model's inputs: per-axis communication, L6 routing, L7 context, L8, L9.
+#include "tslab/step_model.hpp"
+
+#include <algorithm>
+
+namespace tslab {
+
+double pp_transfer_exposed_s(const comm_inventory& c) {
+    for (const auto& it : c.items)
+        if (it.axis == "pp") return it.call.time_s * (1.0 - it.overlap);
+    return 0;
+}
+
+std::vector<axis_comm> axis_totals(const comm_inventory& c, schedule_kind k, double step_compute_s) {
+    std::vector<axis_comm> out;
+    for (const auto& it : c.items) {
+        auto at = std::find_if(out.begin(), out.end(), [&](const axis_comm& a) { return a.axis == it.axis; });
+        if (at == out.end()) at = out.insert(out.end(), axis_comm{it.axis, 0, 0, 0});
+        at->time_s += it.step_time_s();
+        at->exposed_s += it.step_exposed_s();
+        at->bytes += it.call.bytes * it.count;
+    }
+    if (k == schedule_kind::dualpipe || k == schedule_kind::dualpipev)
+        for (auto& a : out)
+            if (a.axis == "ep") a.exposed_s = std::max(0.0, a.exposed_s - step_compute_s);
+    return out;
+}
+
+namespace {
+
+reliability_report reliability_of(const scenario& s) {
+    const auto& r = s.training.reliability;
+    const double world = static_cast<double>(s.parallel.world());
+    const double rate_per_gpu_s = r.job_mtbf_s > 0 ? 1.0 / (r.job_mtbf_s * world) : r.gpu_failure_rate_per_hour / 3600.0;
+    return reliability_ledger(s, r.checkpoint_storage_Bps, rate_per_gpu_s, r.restart_s);
+}
+
+}  // namespace
+
+step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,
+                               const memory_report& m, const comm_inventory& comm) {
+    step_inputs in;
+    in.compute = c;
+    in.bubble_s = timing.bubble_s;
+    in.p2p_exposed_s = timing.p2p_exposed_s;
+    in.comm = axis_totals(comm, s.training.schedule, c.step_compute_s);
+    in.memory = m;
+    in.expert = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts});
+    in.context = context_traffic(s);
+    in.numerics = describe_numerics(s);
+    in.reliability = reliability_of(s);
+    return in;
+}
+
+}  // namespace tslab
