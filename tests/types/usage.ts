@@ -1,5 +1,5 @@
 // Compile-only check of the hand-kept facade types (web/src/tslab.d.ts): run by `npm run test:types`.
-import createTslab, { type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
+import createTslab, { type PlanProgress, type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
 import { ScenarioError, splitErrorMessage, type TslabClient } from "../../web/src/client";
 import type { Presets, Report, Scenario } from "../../web/src/report";
 
@@ -16,7 +16,16 @@ export async function usage(bytes: Uint8Array): Promise<number> {
   mod.delete();
   // @ts-expect-error wasmBinary is bytes, not a path
   await createTslab({ wasmBinary: "tslab.wasm" });
-  return text.length + presets.length;
+  const planned: string = mod.plan(JSON.stringify({ model: "gpt-1.7b" }), JSON.stringify({ top: 3, gpus: 8 }));
+  let progress: PlanProgress = JSON.parse(mod.planStart(JSON.stringify({ model: "gpt-1.7b" }), ""));
+  while (!progress.done) progress = JSON.parse(mod.planStep(20000));
+  const partial: string = mod.planResult();
+  mod.planCancel();
+  // @ts-expect-error plan needs the options text too ("" for defaults)
+  mod.plan(JSON.stringify({ model: "gpt-1.7b" }));
+  // @ts-expect-error the budget is a number of combinations
+  mod.planStep("all");
+  return text.length + presets.length + planned.length + partial.length + progress.evaluated;
 }
 
 export function clientUsage(client: TslabClient, scenario: Scenario): number {
