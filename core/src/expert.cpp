@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -66,8 +68,9 @@ moe_layer_traffic moe_traffic(const scenario& s) {
     return t;
 }
 
-double expected_max_std_normal(std::int64_t n) {
-    if (n <= 1) return 0;
+namespace {
+
+double expected_max_quadrature(std::int64_t n) {
     const double nn = static_cast<double>(n);
     const int steps = 4000;  // Simpson on [−10, 10]
     const double a = -10, b = 10, dx = (b - a) / steps;
@@ -78,6 +81,20 @@ double expected_max_std_normal(std::int64_t n) {
         sum += f * (i == 0 || i == steps ? 1 : (i % 2 ? 4 : 2));
     }
     return sum * dx / 3;
+}
+
+}  // namespace
+
+// Memoised: the quadrature costs ~12k pow/exp/erfc calls and a step or a planner asks for the same
+// few EP degrees again and again.
+double expected_max_std_normal(std::int64_t n) {
+    if (n <= 1) return 0;
+    static std::mutex lock;
+    static std::map<std::int64_t, double> known;
+    const std::lock_guard<std::mutex> guard(lock);
+    auto it = known.find(n);
+    if (it == known.end()) it = known.emplace(n, expected_max_quadrature(n)).first;
+    return it->second;
 }
 
 expert_balance uniform_routing_balance(double tokens, std::int64_t top_k, std::int64_t experts, std::int64_t ep) {

@@ -87,9 +87,10 @@ model_state_bytes zero_model_state(const precision_spec& p, int zero, double par
     return b;
 }
 
-memory_report memory_ledger(const scenario& s, const pipeline_shape& shape) {
+memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool formulas, const std::vector<tensor_entry>* given) {
     // Totals for every pipeline rank first (no formula text), then the full ledger of the worst.
-    const std::vector<tensor_entry> tensors = tensor_list(s.model);
+    const std::vector<tensor_entry> own = given ? std::vector<tensor_entry>{} : tensor_list(s.model);
+    const std::vector<tensor_entry>& tensors = given ? *given : own;
     std::vector<double> totals;
     std::vector<rank_shards> shards;
     const std::int64_t pp = static_cast<std::int64_t>(shape.rank_chunks.size());
@@ -99,7 +100,7 @@ memory_report memory_ledger(const scenario& s, const pipeline_shape& shape) {
         totals.push_back(detail::ledger_for_rank(s, shape, r, shards.back(), false).total_bytes);
         if (totals.back() > totals[static_cast<std::size_t>(worst)]) worst = r;
     }
-    memory_report best = detail::ledger_for_rank(s, shape, worst, shards[static_cast<std::size_t>(worst)], true);
+    memory_report best = detail::ledger_for_rank(s, shape, worst, shards[static_cast<std::size_t>(worst)], formulas);
     best.stage_total_bytes = std::move(totals);
     return best;
 }

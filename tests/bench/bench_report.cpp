@@ -9,6 +9,13 @@ const char* deepseek = R"({"model": "deepseek-v3", "cluster": "hgx-h800",
   "parallel": {"dp": 128, "ep": 64, "pp": 16, "zero": 1},
   "training": {"seq_len": 4096, "global_batch": 15360, "schedule": "dualpipe", "precision": "fp8-mixed"}})";
 
+// The DeepSeek-V3 preset on its own (default plan): the issue's report() benchmark.
+void bm_report_json_deepseek_preset(benchmark::State& st) {
+    for (auto _ : st) benchmark::DoNotOptimize(tslab::report_json_text(R"({"model": "deepseek-v3"})"));
+}
+BENCHMARK(bm_report_json_deepseek_preset)->Unit(benchmark::kMicrosecond);
+
+// A full DeepSeek-V3 plan: DualPipe over 16 stages is simulated twice (with and without P2P).
 void bm_report_json_deepseek(benchmark::State& st) {
     for (auto _ : st) benchmark::DoNotOptimize(tslab::report_json_text(deepseek));
 }
@@ -26,4 +33,12 @@ void bm_report_json_llama70b(benchmark::State& st) {
 }
 BENCHMARK(bm_report_json_llama70b)->Unit(benchmark::kMicrosecond);
 
+}  // namespace
+
+namespace {
+// The preset's model work alone (parse + build_report), without building or printing JSON.
+void bm_build_report_deepseek_preset(benchmark::State& st) {
+    for (auto _ : st) benchmark::DoNotOptimize(tslab::build_report(tslab::parse_scenario_text(R"({"model": "deepseek-v3"})")));
+}
+BENCHMARK(bm_build_report_deepseek_preset)->Unit(benchmark::kMicrosecond);
 }  // namespace

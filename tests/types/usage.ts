@@ -1,5 +1,5 @@
 // Compile-only check of the hand-kept facade types (web/src/tslab.d.ts): run by `npm run test:types`.
-import createTslab, { type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
+import createTslab, { type PlanProgress, type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
 import { defaultCluster, ScenarioError, splitErrorMessage, withCalibration, type TslabClient } from "../../web/src/client";
 import type { CalibrationSummary, LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "../../web/src/types/calibration";
 import type { Presets, Report, Scenario } from "../../web/src/report";
@@ -72,6 +72,19 @@ export function meshClientUsage(client: TslabClient, scenario: Scenario): number
   // @ts-expect-error a group's link class is intra, inter or mixed only
   const bad: MeshResult["groups"][number]["link"] = "nvlink";
   return alphaBeta + m.warnings.length + link.length + perStep + bad.length;
+}
+
+export function planUsage(mod: TslabModule): number {
+  const planned: string = mod.plan(JSON.stringify({ model: "gpt-1.7b" }), JSON.stringify({ top: 3, gpus: 8 }));
+  let progress: PlanProgress = JSON.parse(mod.planStart(JSON.stringify({ model: "gpt-1.7b" }), ""));
+  while (!progress.done) progress = JSON.parse(mod.planStep(20000));
+  const partial: string = mod.planResult();
+  mod.planCancel();
+  // @ts-expect-error plan needs the options text too ("" for defaults)
+  mod.plan(JSON.stringify({ model: "gpt-1.7b" }));
+  // @ts-expect-error the budget is a number of combinations
+  mod.planStep("all");
+  return planned.length + partial.length + progress.evaluated;
 }
 
 export function clientUsage(client: TslabClient, scenario: Scenario): number {

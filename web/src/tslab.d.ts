@@ -33,6 +33,30 @@ declare module "@tslab/wasm" {
     schedule(specJson: string): string;
     /** The same SPEC in, Chrome trace-event JSON out (`tslab schedule --format trace`), one tid per rank. */
     scheduleTrace(specJson: string): string;
+    /**
+     * The planner in one call: scenario JSON and options JSON ({ top?, gpus?, max_candidates?,
+     * simulate_ops? }, "" for defaults) in, tslab/plan@1 JSON out (as `tslab plan --format json`).
+     */
+    plan(scenarioJson: string, optionsJson: string): string;
+    /** Starts a sliced search (one per module instance); returns PlanProgress JSON. */
+    planStart(scenarioJson: string, optionsJson: string): string;
+    /** Runs at least `budget` more combinations; returns PlanProgress JSON. */
+    planStep(budget: number): string;
+    /** tslab/plan@1 JSON of the search so far (partial until done). */
+    planResult(): string;
+    /** Drops the search; later planStep/planResult throw. */
+    planCancel(): void;
+  }
+
+  /** What planStart/planStep return (parsed). */
+  export interface PlanProgress {
+    considered: number;
+    evaluated: number;
+    fitting: number;
+    layouts_searched: number;
+    layouts_total: number;
+    done: boolean;
+    capped: boolean;
   }
 
   const createTslab: (options?: TslabModuleOptions) => Promise<TslabModule>;

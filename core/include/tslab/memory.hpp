@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tslab/params.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/schedule_shape.hpp"
 
@@ -39,7 +40,10 @@ model_state_bytes zero_model_state(const precision_spec& p, int zero, double par
 // Muon 1 on matrices, Adafactor rows + cols for a factored matrix).
 double optimizer_state_elems(optimizer_kind o, bool matrix, double rows, double cols, double copies);
 
-memory_report memory_ledger(const scenario& s, const pipeline_shape& shape);
+// `formulas` false leaves every item's formula text empty (the planner's numbers-only pass);
+// `tensors`, when given, is tensor_list(s.model) computed once by the caller.
+memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool formulas = true,
+                            const std::vector<tensor_entry>* tensors = nullptr);
 
 namespace detail {
 // Local elements held by one pipeline rank: dense (ZeRO-sharded over dp·cp) and expert

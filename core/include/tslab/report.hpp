@@ -33,8 +33,11 @@ struct report {
 };
 
 // Every model in order: params, compute, mesh, communication, pipeline timing, memory, the step.
-// `list_limit` caps the mesh's listed ranks (0: none listed; the JSON uses default_list_limit).
-report build_report(const scenario& s, std::int64_t list_limit = default_list_limit);
+// `list_limit` caps the mesh's listed ranks (0: none listed).
+// The report lists at most this many ranks per mesh axis: the full listing of a 2048-GPU mesh made
+// the JSON ~70 KB and its serialisation dominated report() (the mesh query lists more).
+inline constexpr std::int64_t report_list_limit = 64;
+report build_report(const scenario& s, std::int64_t list_limit = report_list_limit);
 
 // Training FLOPs per token, 6N + 6·l·s·d_attn (Kaplan et al. arXiv 2001.08361 eq. 2.2, ×3 for
 // forward + backward), with N the active non-embedding parameters.

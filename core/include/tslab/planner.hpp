@@ -1,0 +1,120 @@
+// The planner: every valid parallel plan of a scenario's model and cluster on N GPUs (dp, tp, pp,
+// vpp, ep, cp, ZeRO stage, micro-batch, recompute, schedule), filtered by HBM, ranked by step time.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tslab/comm_inventory.hpp"
+#include "tslab/compute.hpp"
+#include "tslab/expert.hpp"
+#include "tslab/mesh.hpp"
+#include "tslab/pipeline_cost_model.hpp"
+#include "tslab/scenario.hpp"
+#include "tslab/step.hpp"
+
+namespace tslab {
+
+struct plan_options {
+    std::int64_t top = 10;
+    std::int64_t gpus = 0;  // 0: the scenario's own world, dp·tp·pp·cp
+    // Candidates evaluated before the search stops with a partial result (a clear message says so).
+    std::int64_t max_candidates = 20'000'000;
+    // Schedules larger than this many ops are timed by the closed forms during the search (the
+    // top entries are then re-timed by the full report, simulator included).
+    std::int64_t simulate_ops = 20'000;
+};
+
+// {"top", "gpus", "max_candidates"} read strictly (input_error at options.<field>).
+plan_options parse_plan_options(const json& doc);
+
+// The knobs of one candidate; everything else is the scenario's.
+struct plan_choice {
+    std::int64_t dp = 1, tp = 1, pp = 1, vpp = 1, ep = 1, cp = 1, micro_batch = 1;
+    int zero = 0;
+    recompute_kind recompute = recompute_kind::none;
+    schedule_kind schedule = schedule_kind::one_f_one_b;
+};
+
+struct plan_entry {
+    plan_choice choice;
+    double time_s = 0, memory_bytes = 0, headroom_bytes = 0;  // headroom < 0: over HBM by that much
+    // Filled for the entries shown in `top` and `closest` from the full report of the plan.
+    double tokens_per_s = 0, mfu = 0;
+    std::string bottleneck_ledger;  // the ledger with the most exposed time among L3..L7
+    std::string bottleneck;         // the report's sentence
+    std::vector<step_ledger> ledgers;
+};
+
+struct plan_progress {
+    std::int64_t considered = 0;  // combinations enumerated (before the rules)
+    std::int64_t evaluated = 0;   // candidates that passed the scenario rules and were evaluated
+    std::int64_t fitting = 0;     // of those, the ones that fit in HBM
+    std::int64_t groups_done = 0, groups_total = 0;  // (tp, pp, cp, dp, ep) layouts searched / in all
+    bool done = false, capped = false;
+};
+
+struct plan_result {
+    std::int64_t gpus = 0;
+    plan_progress progress;
+    std::vector<plan_entry> top;     // by step time, fastest first (at most options.top)
+    std::vector<plan_entry> pareto;  // fitting plans no other beats on both memory and time, by memory
+    std::optional<plan_entry> closest;  // when nothing fits: the plan that misses HBM by the least
+    std::string message;             // why the result is partial or empty; "" otherwise
+    std::int64_t pipeline_cache_hits = 0, pipeline_cache_misses = 0;
+    double elapsed_s = 0;
+};
+
+// The search as a resumable state machine (the browser runs it in slices from a Web Worker).
+class plan_search {
+public:
+    // GPU count: options.gpus, else the scenario's world. The layouts are listed here; nothing is
+    // evaluated until advance().
+    plan_search(const scenario& base, const plan_options& o);
+    // Evaluates whole layouts until at least `budget` more candidates were considered or the search
+    // is over; returns true when it is over (done or capped).
+    bool advance(std::int64_t budget);
+    const plan_progress& progress() const { return progress_; }
+    // Ranks, re-times the top entries with the full report and builds the Pareto front.
+    plan_result result() const;
+
+private:
+    struct layout {
+        std::int64_t tp, pp, cp, dp, ep;
+    };
+    using pipe_key = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, double, double, double>;
+    scenario base_;
+    plan_options opt_;
+    std::int64_t gpus_ = 0;
+    param_counts params_;
+    std::vector<tensor_entry> tensors_;
+    std::vector<layout> layouts_;
+    std::size_t next_ = 0;
+    plan_progress progress_;
+    std::vector<plan_entry> best_;    // the top K so far, unsorted heap by time
+    std::vector<plan_entry> front_;   // Pareto front so far, by memory ascending
+    std::optional<plan_entry> closest_;
+    std::map<pipe_key, pipeline_timing> pipe_cache_;
+    std::int64_t hits_ = 0, misses_ = 0;
+    double elapsed_s_ = 0;
+
+    void search_layout(const layout& l);
+    void consider(const plan_entry& e);
+    pipeline_timing timing_of(const schedule_request& q, const pipeline_costs& c);
+};
+
+plan_result run_plan(const scenario& s, const plan_options& o);
+
+json plan_to_json(const plan_result& r);
+// {"considered", "evaluated", "fitting", "layouts_searched", "layouts_total", "done", "capped"}
+json plan_progress_json(const plan_progress& p);
+std::string plan_table(const plan_result& r);
+
+// Facade entry point shared by the CLI and wasm: scenario text and options text ("" = defaults).
+std::string plan_json_text(const std::string& scenario_text, const std::string& options_text);
+
+}  // namespace tslab

@@ -1,0 +1,164 @@
+// The planner's result: the top plans re-timed by the full report, the Pareto front, the closest
+// miss, options, JSON (fixed key order: native and wasm match byte for byte) and the table.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
+#include "tslab/planner.hpp"
+#include "tslab/report.hpp"
+
+namespace tslab {
+
+namespace {
+
+constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+
+scenario apply_choice(scenario s, const plan_choice& c) {
+    auto& q = s.parallel;
+    q.dp = c.dp, q.tp = c.tp, q.pp = c.pp, q.vpp = c.vpp, q.ep = c.ep, q.cp = c.cp, q.zero = c.zero;
+    s.training.micro_batch = c.micro_batch;
+    s.training.recompute = c.recompute;
+    s.training.schedule = c.schedule;
+    return s;
+}
+
+// The full report of the plan: exact step time (simulator included), ledgers and bottleneck.
+void detail_entry(plan_entry& e, const scenario& base) {
+    const report r = build_report(apply_choice(base, e.choice), 0);
+    e.time_s = r.step.time_s;
+    e.memory_bytes = r.memory.total_bytes;
+    e.headroom_bytes = r.memory.headroom_bytes;
+    e.tokens_per_s = r.step.tokens_per_s;
+    e.mfu = r.step.mfu;
+    e.ledgers = r.step.ledgers;
+    e.bottleneck = r.step.bottleneck;
+    const step_ledger* top = &e.ledgers[2];
+    for (std::size_t i = 3; i <= 6; ++i)
+        if (e.ledgers[i].exposed_s > top->exposed_s) top = &e.ledgers[i];
+    e.bottleneck_ledger = top->id;
+}
+
+json choice_json(const plan_choice& c) {
+    return json{{"parallel", {{"dp", c.dp}, {"tp", c.tp}, {"pp", c.pp}, {"vpp", c.vpp}, {"ep", c.ep}, {"cp", c.cp}, {"zero", c.zero}}},
+                {"micro_batch", c.micro_batch},
+                {"recompute", to_string(c.recompute)},
+                {"schedule", to_string(c.schedule)}};
+}
+
+json entry_json(const plan_entry& e, bool detailed) {
+    json j = choice_json(e.choice);
+    j["time_s"] = e.time_s;
+    j["memory_bytes"] = static_cast<std::int64_t>(e.memory_bytes);
+    j["headroom_bytes"] = static_cast<std::int64_t>(e.headroom_bytes);
+    if (!detailed) return j;
+    j["tokens_per_s"] = e.tokens_per_s;
+    j["mfu"] = e.mfu;
+    j["bottleneck_ledger"] = e.bottleneck_ledger;
+    j["bottleneck"] = e.bottleneck;
+    json ledgers = json::array();
+    for (const auto& l : e.ledgers) ledgers.push_back({{"id", l.id}, {"name", l.name}, {"time_s", l.time_s}, {"exposed_s", l.exposed_s}});
+    j["ledgers"] = std::move(ledgers);
+    return j;
+}
+
+std::string describe(const plan_choice& c) {
+    return fmt::format("dp {} tp {} pp {} vpp {} ep {} cp {} zero {} mb {} {} {}", c.dp, c.tp, c.pp, c.vpp, c.ep, c.cp, c.zero,
+                       c.micro_batch, to_string(c.recompute), to_string(c.schedule));
+}
+
+}  // namespace
+
+plan_result plan_search::result() const {
+    plan_result r;
+    r.gpus = gpus_;
+    r.progress = progress_;
+    r.top = best_;
+    for (auto& e : r.top) detail_entry(e, base_);
+    std::stable_sort(r.top.begin(), r.top.end(), [](const plan_entry& a, const plan_entry& b) { return a.time_s < b.time_s; });
+    r.pareto = front_;
+    if (progress_.fitting == 0 && closest_) {
+        r.closest = closest_;
+        detail_entry(*r.closest, base_);
+    }
+    if (progress_.capped)
+        r.message = fmt::format("search capped at {} evaluated candidates (options.max_candidates): {} of {} layouts searched; the result is partial",
+                                progress_.evaluated, progress_.groups_done, progress_.groups_total);
+    else if (progress_.evaluated == 0)
+        r.message = fmt::format("no plan of {} GPUs passes the scenario rules (divisibility, batch, schedule preconditions)", gpus_);
+    else if (progress_.fitting == 0 && r.closest)
+        r.message = fmt::format("no plan fits in HBM; the closest ({}) needs {:.2f} GiB, {:.2f} GiB over the {:.2f} GiB capacity",
+                                describe(r.closest->choice), r.closest->memory_bytes / GiB, -r.closest->headroom_bytes / GiB,
+                                (r.closest->memory_bytes - r.closest->headroom_bytes) / GiB);
+    r.pipeline_cache_hits = hits_;
+    r.pipeline_cache_misses = misses_;
+    r.elapsed_s = elapsed_s_;
+    return r;
+}
+
+plan_options parse_plan_options(const json& doc) {
+    field_reader r(doc, "options");
+    plan_options o;
+    o.top = r.integer("top", o.top, 1, 1000);
+    o.gpus = r.integer("gpus", 0, 0, 1 << 20);
+    o.max_candidates = r.integer("max_candidates", o.max_candidates, 1, 1'000'000'000);
+    o.simulate_ops = r.integer("simulate_ops", o.simulate_ops, 0, max_schedule_ops);
+    r.finish();
+    return o;
+}
+
+json plan_to_json(const plan_result& r) {
+    json top = json::array(), pareto = json::array();
+    for (const auto& e : r.top) top.push_back(entry_json(e, true));
+    for (const auto& e : r.pareto) pareto.push_back(entry_json(e, false));
+    const auto& p = r.progress;
+    return json{{"schema", "tslab/plan@1"},
+                {"gpus", r.gpus},
+                {"complete", p.done && !p.capped},
+                {"capped", p.capped},
+                {"message", r.message},
+                {"candidates_considered", p.considered},
+                {"candidates_evaluated", p.evaluated},
+                {"candidates_fitting", p.fitting},
+                {"layouts_searched", p.groups_done},
+                {"layouts_total", p.groups_total},
+                {"top", std::move(top)},
+                {"pareto", std::move(pareto)},
+                {"closest", r.closest ? entry_json(*r.closest, true) : json(nullptr)},
+                {"pipeline_cache", {{"hits", r.pipeline_cache_hits}, {"misses", r.pipeline_cache_misses}}},
+                {"elapsed_s", r.elapsed_s}};
+}
+
+json plan_progress_json(const plan_progress& p) {
+    return json{{"considered", p.considered}, {"evaluated", p.evaluated}, {"fitting", p.fitting}, {"layouts_searched", p.groups_done},
+                {"layouts_total", p.groups_total}, {"done", p.done}, {"capped", p.capped}};
+}
+
+std::string plan_table(const plan_result& r) {
+    const auto& p = r.progress;
+    std::string out = fmt::format("plans for {} GPUs: {} evaluated, {} fit, {:.3f} s\n", r.gpus, p.evaluated, p.fitting, r.elapsed_s);
+    if (!r.message.empty()) out += r.message + "\n";
+    for (std::size_t i = 0; i < r.top.size(); ++i) {
+        const auto& e = r.top[i];
+        out += fmt::format("{:>3}. {:10.4g} s  MFU {:5.1f}%  {:8.2f} GiB free  {}  [{}]\n", i + 1, e.time_s, 100 * e.mfu,
+                           e.headroom_bytes / GiB, describe(e.choice), e.bottleneck_ledger);
+    }
+    out += fmt::format("Pareto front (memory vs time): {} plans\n", r.pareto.size());
+    for (const auto& e : r.pareto) out += fmt::format("     {:10.4g} s  {:8.2f} GiB  {}\n", e.time_s, e.memory_bytes / GiB, describe(e.choice));
+    return out;
+}
+
+std::string plan_json_text(const std::string& scenario_text, const std::string& options_text) {
+    const scenario s = parse_scenario_text(scenario_text);
+    json opts = json::object();
+    if (!options_text.empty()) {
+        try {
+            opts = json::parse(options_text);
+        } catch (const json::exception& e) {
+            throw input_error("options", fmt::format("malformed JSON: {}", e.what()));
+        }
+    }
+    return plan_to_json(run_plan(s, parse_plan_options(opts))).dump(2);
+}
+
+}  // namespace tslab

@@ -1,0 +1,52 @@
+// The planner in wasm: plan() equals `tslab plan --format json` (elapsed_s aside), the sliced
+// planStart/planStep/planResult API gives the same result, cancel and bad options throw.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { cli, loadTslab } from "./tslab_module.mjs";
+
+const tslab = await loadTslab();
+
+const scenario = {
+  model: "gpt-1.7b", cluster: "dgx-a100-80gb", parallel: { dp: 8 },
+  training: { seq_len: 2048, global_batch: 16 },
+};
+
+// The one field that depends on timing: drop its line from the text.
+const withoutElapsed = (text) => text.split("\n").filter((l) => !l.includes('"elapsed_s"')).join("\n");
+
+test("plan parity: wasm plan() and the CLI return the same JSON apart from elapsed_s", () => {
+  const native = cli(["plan", "--top", "3"], scenario);
+  assert.equal(native.status, 0, native.stderr);
+  const wasm = tslab.plan(JSON.stringify(scenario), JSON.stringify({ top: 3 }));
+  assert.equal(withoutElapsed(native.stdout.trimEnd()), withoutElapsed(wasm));
+  const j = JSON.parse(wasm);
+  assert.equal(j.schema, "tslab/plan@1");
+  assert.equal(j.top.length, 3);
+  assert.equal(j.complete, true);
+  assert.ok(j.candidates_evaluated > 0);
+  assert.ok(j.pareto.length >= 1);
+});
+
+test("sliced search: planStep progress grows to done and planResult equals plan()", () => {
+  let p = JSON.parse(tslab.planStart(JSON.stringify(scenario), JSON.stringify({ top: 3 })));
+  assert.equal(p.done, false);
+  let steps = 0;
+  let last = 0;
+  while (!p.done) {
+    p = JSON.parse(tslab.planStep(500));
+    assert.ok(p.considered >= last);
+    last = p.considered;
+    steps += 1;
+  }
+  assert.ok(steps > 1);
+  const sliced = withoutElapsed(tslab.planResult());
+  assert.equal(sliced, withoutElapsed(tslab.plan(JSON.stringify(scenario), JSON.stringify({ top: 3 }))));
+  tslab.planCancel();
+  assert.throws(() => tslab.planStep(10), /plan: no search in progress/);
+});
+
+test("plan errors: bad options and bad scenarios throw path: reason", () => {
+  assert.throws(() => tslab.plan(JSON.stringify(scenario), JSON.stringify({ top: 0 })), /options\.top: 0 is out of range/);
+  assert.throws(() => tslab.plan(JSON.stringify(scenario), "{\"gpu\": 8}"), /options\.gpu: unknown field/);
+  assert.throws(() => tslab.planStart(JSON.stringify({ model: "gpt-2" }), ""), /unknown model preset/);
+});

@@ -1,0 +1,126 @@
+// The planner: exhaustive against a brute force over parsed scenarios, Pareto property, the cap,
+// nothing-fits, and the resumable search.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "tslab/errors.hpp"
+#include "tslab/planner.hpp"
+#include "tslab/report.hpp"
+
+using namespace tslab;
+
+namespace {
+
+const char* small = R"({"model": "gpt-1.7b", "cluster": "dgx-a100-80gb", "parallel": {"dp": 8},
+    "training": {"seq_len": 2048, "global_batch": 16}})";
+
+struct brute {
+    std::int64_t valid = 0;
+    std::vector<double> fitting_times;  // sorted
+};
+
+// Every combination of the planner's knobs, each parsed by the scenario parser (rules included)
+// and timed by the full report: the planner must find the same valid count and the same best times.
+brute brute_force(std::int64_t gpus, std::int64_t global_batch) {
+    brute b;
+    const char* schedules[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zbv", "dualpipe", "dualpipev"};
+    for (std::int64_t tp = 1; tp <= gpus; ++tp)
+        for (std::int64_t pp = 1; pp <= gpus; ++pp)
+            for (std::int64_t cp = 1; cp <= gpus; ++cp) {
+                if (gpus % (tp * pp * cp) != 0) continue;
+                const std::int64_t dp = gpus / (tp * pp * cp);
+                for (std::int64_t mb = 1; mb <= global_batch; ++mb)
+                    for (const char* rec : {"none", "selective", "full"})
+                        for (const char* sched : schedules)
+                            for (std::int64_t v = 1; v <= 24; ++v)
+                                for (int z = 0; z <= 3; ++z) {
+                                    if ((v > 1) != (std::string(sched) == "interleaved")) continue;
+                                    json doc = {{"model", "gpt-1.7b"}, {"cluster", "dgx-a100-80gb"},
+                                                {"parallel", {{"dp", dp}, {"tp", tp}, {"pp", pp}, {"cp", cp}, {"vpp", v}, {"zero", z}}},
+                                                {"training", {{"seq_len", 2048}, {"global_batch", global_batch}, {"micro_batch", mb},
+                                                              {"recompute", rec}, {"schedule", sched}}}};
+                                    scenario s;
+                                    try {
+                                        s = parse_scenario(doc);
+                                    } catch (const input_error&) {
+                                        continue;
+                                    }
+                                    ++b.valid;
+                                    const report r = build_report(s, 0);
+                                    if (r.memory.fits) b.fitting_times.push_back(r.step.time_s);
+                                }
+            }
+    std::sort(b.fitting_times.begin(), b.fitting_times.end());
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("exhaustive on 8 GPUs: the planner evaluates exactly the valid plans and finds the fastest", "[planner]") {
+    plan_options o;
+    o.top = 5;
+    const plan_result r = run_plan(parse_scenario_text(small), o);
+    const brute b = brute_force(8, 16);
+    CHECK(r.progress.done);
+    CHECK_FALSE(r.progress.capped);
+    CHECK(r.progress.evaluated == b.valid);
+    CHECK(r.progress.fitting == static_cast<std::int64_t>(b.fitting_times.size()));
+    REQUIRE(r.top.size() == 5);
+    for (std::size_t i = 0; i < r.top.size(); ++i) CHECK(r.top[i].time_s == Approx(b.fitting_times[i]).epsilon(1e-9));
+    CHECK(r.message.empty());
+    CHECK(r.top[0].ledgers.size() == 9);
+    CHECK_FALSE(r.top[0].bottleneck.empty());
+}
+
+TEST_CASE("Pareto front: sorted by memory, no member dominated, every fitting top plan dominated by one", "[planner]") {
+    const plan_result r = run_plan(parse_scenario_text(small), {});
+    REQUIRE(r.pareto.size() >= 1);
+    for (std::size_t i = 1; i < r.pareto.size(); ++i) {
+        CHECK(r.pareto[i - 1].memory_bytes < r.pareto[i].memory_bytes);
+        CHECK(r.pareto[i - 1].time_s > r.pareto[i].time_s);
+    }
+    for (const auto& e : r.top) {
+        const bool covered = std::any_of(r.pareto.begin(), r.pareto.end(), [&](const plan_entry& f) {
+            return f.memory_bytes <= e.memory_bytes * (1 + 1e-9) && f.time_s <= e.time_s * (1 + 1e-9);
+        });
+        CHECK(covered);
+    }
+}
+
+TEST_CASE("cap: the search stops with a partial result and says so", "[planner]") {
+    plan_options o;
+    o.max_candidates = 10;
+    const plan_result r = run_plan(parse_scenario_text(small), o);
+    CHECK(r.progress.capped);
+    CHECK(r.progress.evaluated >= 10);
+    CHECK(r.progress.groups_done < r.progress.groups_total);
+    CHECK_THAT(r.message, Catch::Contains("search capped at"));
+    CHECK_THAT(r.message, Catch::Contains("the result is partial"));
+    CHECK(plan_to_json(r)["complete"] == false);
+}
+
+TEST_CASE("nothing fits: the closest plan and by how much it misses", "[planner]") {
+    const plan_result r = run_plan(parse_scenario_text(R"({"model": "gpt-1t", "parallel": {"dp": 8}, "training": {"global_batch": 8}})"), {});
+    CHECK(r.progress.fitting == 0);
+    CHECK(r.top.empty());
+    REQUIRE(r.closest.has_value());
+    CHECK(r.closest->headroom_bytes < 0);
+    CHECK_THAT(r.message, Catch::Contains("no plan fits in HBM; the closest"));
+    CHECK_THAT(r.message, Catch::Contains("GiB over the"));
+}
+
+TEST_CASE("resumable: small slices give the same result as one run; options are strict", "[planner]") {
+    const scenario s = parse_scenario_text(small);
+    plan_search search(s, {});
+    int slices = 0;
+    while (!search.advance(50)) ++slices;
+    CHECK(slices > 2);
+    const plan_result a = search.result(), b = run_plan(s, {});
+    CHECK(a.progress.evaluated == b.progress.evaluated);
+    REQUIRE(a.top.size() == b.top.size());
+    CHECK(a.top[0].time_s == b.top[0].time_s);
+    CHECK_THROWS_WITH(parse_plan_options(json{{"top", 0}}), Catch::Contains("options.top: 0 is out of range"));
+    CHECK_THROWS_WITH(parse_plan_options(json{{"gpu", 8}}), Catch::Contains("options.gpu: unknown field; did you mean gpus?"));
+    CHECK_THROWS_WITH(plan_json_text(small, "{\"top\":"), Catch::Contains("options: malformed JSON"));
+}

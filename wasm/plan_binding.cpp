@@ -1,0 +1,78 @@
+// The embind facade of the planner. Two ways in:
+//   plan(scenarioJson, optionsJson) -> tslab/plan@1 JSON text, the whole search in one call
+//     (byte-identical to `tslab plan --format json` apart from elapsed_s);
+//   a sliced search for a Web Worker, so the page can show progress and cancel:
+//     planStart(scenarioJson, optionsJson) -> progress JSON (validates both; replaces any search)
+//     planStep(budget)  -> progress JSON after at least `budget` more combinations considered
+//                          (whole layouts; 20000 is ~0.1 s native), {"done": true} once over
+//     planResult()      -> tslab/plan@1 JSON of what was searched so far (partial if not done)
+//     planCancel()      -> drops the search; a later planStep/planResult throws an Error
+//   Progress: { "considered", "evaluated", "fitting", "layouts_searched", "layouts_total", "done", "capped" }.
+//   A Worker loops planStep until done, posting each progress object, and answers a cancel
+//   message by calling planCancel (or the page simply terminates the Worker).
+// One search per module instance (one per Worker). optionsJson: { "top", "gpus", "max_candidates",
+// "simulate_ops" }, "" for the defaults.
+#include <emscripten/bind.h>
+
+#include <memory>
+
+#include "guarded.hpp"
+#include "tslab/errors.hpp"
+#include "tslab/planner.hpp"
+
+namespace {
+
+std::unique_ptr<tslab::plan_search> current;
+
+tslab::plan_options options_of(const std::string& text) {
+    tslab::json doc = tslab::json::object();
+    if (!text.empty()) {
+        try {
+            doc = tslab::json::parse(text);
+        } catch (const tslab::json::exception& e) {
+            throw tslab::input_error("options", std::string("malformed JSON: ") + e.what());
+        }
+    }
+    return tslab::parse_plan_options(doc);
+}
+
+tslab::plan_search& active() {
+    if (!current) throw tslab::input_error("plan", "no search in progress; call planStart first");
+    return *current;
+}
+
+std::string plan(const std::string& scenario_json, const std::string& options_json) {
+    return tslab::wasm::guarded([&] { return tslab::plan_json_text(scenario_json, options_json); });
+}
+
+std::string plan_start(const std::string& scenario_json, const std::string& options_json) {
+    return tslab::wasm::guarded([&] {
+        current.reset();
+        const tslab::plan_options o = options_of(options_json);
+        current = std::make_unique<tslab::plan_search>(tslab::parse_scenario_text(scenario_json), o);
+        return tslab::plan_progress_json(current->progress()).dump();
+    });
+}
+
+std::string plan_step(double budget) {
+    return tslab::wasm::guarded([&] {
+        active().advance(static_cast<std::int64_t>(budget));
+        return tslab::plan_progress_json(active().progress()).dump();
+    });
+}
+
+std::string plan_result() {
+    return tslab::wasm::guarded([&] { return tslab::plan_to_json(active().result()).dump(2); });
+}
+
+void plan_cancel() { current.reset(); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(tslab_plan) {
+    emscripten::function("plan", &plan);
+    emscripten::function("planStart", &plan_start);
+    emscripten::function("planStep", &plan_step);
+    emscripten::function("planResult", &plan_result);
+    emscripten::function("planCancel", &plan_cancel);
+}
