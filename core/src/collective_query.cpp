@@ -10,11 +10,12 @@
 namespace tslab {
 
 comm_links links_of(const cluster_spec& c) {
+    // A calibration profile has already replaced the link tiers it measured (apply_calibration);
+    // its source names the run, e.g. "calibrated: NVIDIA H200 ×8, 2026-12-01".
+    if (c.profile) return {c.intra_node, c.inter_node, c.source};
     const auto names = cluster_preset_names();
     const bool preset = std::find(names.begin(), names.end(), c.name) != names.end();
-    std::string source = fmt::format("{}: {}", preset ? "preset" : "cluster", c.name);
-    if (!c.calibration.is_null()) source += " (a calibration profile is present but not applied yet)";
-    return {c.intra_node, c.inter_node, std::move(source)};
+    return {c.intra_node, c.inter_node, fmt::format("{}: {}", preset ? "preset" : "cluster", c.name)};
 }
 
 namespace {

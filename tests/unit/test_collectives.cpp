@@ -2,9 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 
 #include "tslab/collectives.hpp"
 #include "tslab/errors.hpp"
+#include "tslab/scenario.hpp"
 
 using namespace tslab;
 using Catch::Matchers::Contains;
@@ -152,4 +154,17 @@ TEST_CASE("collective query rejects bad input with a clear message") {
     CHECK_THAT(err(R"({"op":"allreduce","bytes":1e6,"ranks":8,"link":"fast"})"), Contains("link: expected"));
     CHECK_THAT(err(R"({"op":"allreduce","bytes":1e6,"ranks":8,"cluster":"dgx-h10"})"), Contains("did you mean dgx-h100?"));
     CHECK_THAT(err(R"({"op":"allreduce","bytes":1e6,"ranks":8,"byte":3})"), Contains("byte: unknown field; did you mean bytes?"));
+}
+
+TEST_CASE("Links from a calibration profile name the profile as their source", "[collectives][calibration]") {
+    // The CPU example profile (tests/data/calibration, 2-rank run) measured the intra-node tier.
+    std::ifstream f(std::string(TSLAB_SOURCE_DIR) + "/tests/data/calibration/cpu-2rank-quick.json");
+    REQUIRE(f.good());
+    const json profile = json::parse(f);
+    const scenario s = parse_scenario(json{{"cluster", {{"preset", "dgx-h100"}, {"calibration", profile}}}});
+    const comm_links l = links_of(s.cluster);
+    CHECK(l.source.rfind("calibrated: ", 0) == 0);
+    CHECK(l.intra.bandwidth_Bps == s.cluster.intra_node.bandwidth_Bps);
+    CHECK(l.intra.bandwidth_Bps != 450e9);  // no longer the DGX H100 datasheet's NVLink figure
+    CHECK(links_of(parse_scenario(json{{"cluster", "dgx-h100"}}).cluster).source == "preset: dgx-h100");
 }
