@@ -4,5 +4,6 @@ import { memoryPanel } from "./memory";
 import { pipelinePanel } from "./pipeline";
 import { meshPanel } from "./mesh";
 import { commPanel } from "./comm";
+import { stepPanel } from "./step";
 
-export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel];
+export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, stepPanel];
