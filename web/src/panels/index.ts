@@ -5,5 +5,6 @@ import { pipelinePanel } from "./pipeline";
 import { meshPanel } from "./mesh";
 import { commPanel } from "./comm";
 import { stepPanel } from "./step";
+import { plannerPanel } from "./planner";
 
-export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, stepPanel];
+export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, stepPanel, plannerPanel];

@@ -82,3 +82,14 @@ export interface PlanOptions {
   max_candidates?: number;
   simulate_ops?: number;
 }
+
+/** Page → planner worker. */
+export type PlannerRequest =
+  | { type: "run"; id: number; scenario: Record<string, unknown>; options: PlanOptions }
+  | { type: "cancel" };
+
+/** Planner worker → page; progress has the fields of PlanProgress (tslab.d.ts). */
+export type PlannerReply =
+  | { type: "progress"; id: number; progress: { considered: number; evaluated: number; fitting: number; layouts_searched: number; layouts_total: number; done: boolean; capped: boolean } }
+  | { type: "result"; id: number; plan: PlanResult }
+  | { type: "error"; id: number; message: string };
