@@ -24,7 +24,9 @@ export function stepSegments(r: StepInReport): Segment[] {
   const l3 = s.ledgers.find((l) => l.id === "L3");
   const recompute = Math.min(recomputeSeconds(l3?.notes ?? ""), s.compute_s);
   const byAxis = new Map<string, number>();
-  for (const it of r.comm.items) byAxis.set(it.axis, (byAxis.get(it.axis) ?? 0) + it.step_exposed_s);
+  // PP sends are the pipeline's exposed P2P (L4), not an L5 collective: counted once, from report.pipeline.
+  for (const it of r.comm.items)
+    if (it.axis !== "pp") byAxis.set(it.axis, (byAxis.get(it.axis) ?? 0) + it.step_exposed_s);
   const bubble = r.pipeline.bubble_s ?? 0;
   const p2p = r.pipeline.p2p_exposed_s ?? 0;
   const commTotal = [...byAxis.values()].reduce((a, b) => a + b, 0);
@@ -33,7 +35,7 @@ export function stepSegments(r: StepInReport): Segment[] {
     { key: "compute", label: t("step.seg.compute"), seconds: s.compute_s - recompute },
     { key: "recompute", label: t("step.seg.recompute"), seconds: recompute },
   ];
-  for (const axis of ["dp", "tp", "ep", "cp", "pp", ...byAxis.keys()]) {
+  for (const axis of ["dp", "tp", "ep", "cp", ...byAxis.keys()]) {
     if (!byAxis.has(axis) || segs.some((g) => g.key === `comm-${axis}`)) continue;
     segs.push({ key: `comm-${axis}`, label: t("step.seg.comm", { axis: axis.toUpperCase() }), seconds: byAxis.get(axis)! });
   }
