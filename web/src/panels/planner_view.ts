@@ -1,6 +1,6 @@
 // Planner panel view: progress bar and status, the top-configurations table and the Pareto scatter (memory vs step time).
 import { binaryBytes, duration } from "../format";
-import { t } from "../i18n";
+import { t, type MessageKey } from "../i18n";
 import type { PlanCandidate, PlanResult } from "../types/step";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -27,6 +27,12 @@ export function describe(c: PlanCandidate): string {
   if (p.cp > 1) parts.push(`CP ${p.cp}`);
   parts.push(`ZeRO ${p.zero}`, `mb ${c.micro_batch}`, c.recompute, c.schedule);
   return parts.join(" · ");
+}
+
+function labelled(cls: string, text: string, key: MessageKey): HTMLTableCellElement {
+  const td = el("td", cls, text);
+  td.dataset.label = t(key);
+  return td;
 }
 
 /** Makes el act as a button: click, Enter and Space call pick. */
@@ -65,7 +71,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
   applied.dataset.testid = "plan-applied";
   applied.setAttribute("aria-live", "polite");
   applied.hidden = true;
-  const table = el("section", "tsl-ledger tsl-plan-top");
+  const table = el("section", "tsl-plan-top");
   const scatter = el("section", "tsl-plan-pareto");
   const head = el("div", "tsl-plan-bar");
   head.append(bar, pct);
@@ -73,7 +79,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
   status.textContent = t("plan.status.idle");
 
   function renderTable(plan: PlanResult, pick: (c: PlanCandidate) => void): void {
-    const tbl = el("table", "");
+    const tbl = el("table", "tsl-dtable");
     tbl.dataset.testid = "plan-top";
     const cap = el("caption", "", t("plan.top"));
     const thead = el("thead");
@@ -89,9 +95,10 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       tr.dataset.testid = "plan-row";
       for (const [k, v] of Object.entries(c.parallel)) tr.dataset[k] = String(v);
       tr.setAttribute("aria-label", `${i + 1}. ${describe(c)}, ${duration(c.time_s)}`);
-      tr.append(el("th", "", String(i + 1)), el("td", "", describe(c)), el("td", "tsl-num", duration(c.time_s)),
-        el("td", "tsl-num", binaryBytes(c.memory_bytes)), el("td", "tsl-num", `${(c.mfu * 100).toFixed(1)}%`),
-        el("td", "tsl-num", Math.round(c.tokens_per_s).toLocaleString("en-US")), el("td", "tsl-plan-bn", c.bottleneck));
+      const cell = labelled;
+      tr.append(el("th", "", String(i + 1)), el("td", "tsl-plan-cfg", describe(c)), cell("tsl-num", duration(c.time_s), "plan.col.time"),
+        cell("tsl-num", binaryBytes(c.memory_bytes), "plan.col.memory"), cell("tsl-num", `${(c.mfu * 100).toFixed(1)}%`, "plan.col.mfu"),
+        cell("tsl-num", Math.round(c.tokens_per_s).toLocaleString("en-US"), "plan.col.tokens"), el("td", "tsl-plan-bn", c.bottleneck));
       activate(tr, () => pick(c));
       tbody.append(tr);
     });
@@ -101,11 +108,15 @@ export function createPlannerView(host: HTMLElement): PlannerView {
 
   function renderScatter(plan: PlanResult, pick: (c: PlanCandidate) => void): void {
     const pts = plan.pareto;
-    const W = 480, H = 260, L = 64, R = 12, T = 12, B = 40;
+    const W = 480, H = 280, L = 64, R = 16, T = 30, B = 40;
     const xs = pts.map((p) => p.time_s), ys = pts.map((p) => p.memory_bytes);
     const [x0, x1] = [Math.min(...xs), Math.max(...xs)], [y0, y1] = [Math.min(...ys), Math.max(...ys)];
-    const sx = (x: number) => L + (x1 > x0 ? (x - x0) / (x1 - x0) : 0.5) * (W - L - R);
-    const sy = (y: number) => H - B - (y1 > y0 ? (y - y0) / (y1 - y0) : 0.5) * (H - T - B);
+    // Step times on the front can span 10×; a log axis keeps the fast end readable. Points sit 5% inside the axes.
+    const logX = x0 > 0 && x1 / x0 > 5;
+    const fx = (x: number) => (logX ? Math.log(x / x0) / Math.log(x1 / x0) : x1 > x0 ? (x - x0) / (x1 - x0) : 0.5);
+    const fit = (f: number) => 0.05 + 0.9 * f;
+    const sx = (x: number) => L + fit(fx(x)) * (W - L - R);
+    const sy = (y: number) => H - B - fit(y1 > y0 ? (y - y0) / (y1 - y0) : 0.5) * (H - T - B);
     const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "group", class: "tsl-plan-svg" });
     root.setAttribute("aria-label", t("plan.pareto"));
     root.dataset.testid = "pareto";
@@ -117,13 +128,13 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       root.append(e);
     };
     if (pts.length) {
-      label(L, H - B + 14, duration(x0), "start");
-      label(W - R, H - B + 14, duration(x1), "end");
-      label(L - 4, H - B, binaryBytes(y0), "end");
-      label(L - 4, T + 8, binaryBytes(y1), "end");
+      label(sx(x0), H - B + 14, duration(x0), "start");
+      label(sx(x1), H - B + 14, duration(x1), "end");
+      label(L - 4, sy(y0) + 3, binaryBytes(y0), "end");
+      label(L - 4, sy(y1) + 3, binaryBytes(y1), "end");
     }
-    label((L + W - R) / 2, H - 6, `${t("plan.pareto.x")} →`, "middle");
-    label(4, T + 22, `↑ ${t("plan.pareto.y")}`, "start");
+    label((L + W - R) / 2, H - 6, `${t("plan.pareto.x")}${logX ? " (log)" : ""} →`, "middle");
+    label(4, 14, `↑ ${t("plan.pareto.y")}`, "start");
     const ordered = [...pts].sort((a, b) => a.time_s - b.time_s);
     if (ordered.length > 1)
       root.append(svg("polyline", { points: ordered.map((p) => `${sx(p.time_s)},${sy(p.memory_bytes)}`).join(" "), class: "tsl-plan-front" }));

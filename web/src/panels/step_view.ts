@@ -52,6 +52,13 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""):
   return e;
 }
 
+/** A cell that names its column, for the one-card-per-row layout on phones (step.css). */
+function labelled(cls: string, text: string, key: MessageKey): HTMLTableCellElement {
+  const td = el("td", cls, text);
+  td.dataset.label = t(key);
+  return td;
+}
+
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export interface StepView {
@@ -70,7 +77,7 @@ export function createStepView(host: HTMLElement): StepView {
   const box = el("section", "tsl-step-box");
   box.dataset.testid = "step-headline";
   const bar = el("section", "tsl-step-barwrap");
-  const table = el("section", "tsl-ledger tsl-step-ledgers");
+  const table = el("section", "tsl-step-ledgers");
   const body = el("div", "tsl-result-body tsl-step-body");
   body.append(box, bar, table);
   host.append(general, stale, body);
@@ -135,7 +142,7 @@ export function createStepView(host: HTMLElement): StepView {
   }
 
   function renderTable(r: StepInReport): void {
-    const tbl = el("table", "tsl-step-table");
+    const tbl = el("table", "tsl-dtable tsl-step-table");
     tbl.dataset.testid = "ledgers";
     const head = el("tr");
     for (const k of ["step.col.id", "step.col.name", "step.col.time", "step.col.exposed", "step.col.bytes", "step.col.notes"] as const) {
@@ -151,8 +158,9 @@ export function createStepView(host: HTMLElement): StepView {
       tr.dataset.exposed = String(l.exposed_s);
       const th = el("th", "", l.id);
       th.scope = "row";
-      tr.append(th, el("td", "", l.name), el("td", "tsl-num", duration(l.time_s)), el("td", "tsl-num", duration(l.exposed_s)),
-        el("td", "tsl-num", binaryBytes(l.bytes)), el("td", "tsl-step-notes", l.notes));
+      tr.append(th, el("td", "tsl-step-name", l.name), labelled("tsl-num", duration(l.time_s), "step.col.time"),
+        labelled("tsl-num", duration(l.exposed_s), "step.col.exposed"), labelled("tsl-num", binaryBytes(l.bytes), "step.col.bytes"),
+        el("td", "tsl-step-notes", l.notes));
       tbody.append(tr);
     }
     tbl.append(el("thead"), tbody);
