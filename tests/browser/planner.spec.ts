@@ -51,6 +51,8 @@ test("a small search reaches 100%, lists the fastest plans in order and draws th
     return Number(d.dp) * Number(d.tp) * Number(d.pp) * Number(d.cp);
   }));
   for (const w of worlds) expect(w).toBe(64);
+  const times = await rows.evaluateAll((rs) => rs.map((r) => Number((r as HTMLElement).dataset.time)));
+  expect(times).toEqual([...times].sort((a, b) => a - b));
   expect(await page.getByTestId("pareto-point").count()).toBeGreaterThan(0);
   await expect(page.getByTestId("plan-status")).toContainText(/64|considered|考虑/);
 });
@@ -66,6 +68,17 @@ test("cancel stops a big search and leaves Run usable", async ({ page }) => {
   await expect(page.getByTestId("plan-run")).toBeEnabled();
   await expect(page.getByTestId("plan-cancel")).toBeDisabled();
   await expect(page.getByTestId("plan-row")).toHaveCount(0);
+});
+
+test("nothing fits (llama3-405b on 8 GPUs): the core's closest-miss message and that one plan are shown", async ({ page }) => {
+  await openPlanner(page);
+  await field(page, "model").locator("select").selectOption("llama3-405b");
+  await field(page, "gpus").locator("input").fill("8");
+  await page.getByTestId("plan-run").click();
+  await expect(page.getByTestId("plan-pct")).toHaveText("100%", { timeout: 25_000 });
+  await expect(page.getByTestId("plan-message")).toBeVisible();
+  await expect(page.getByTestId("plan-message")).toContainText("no plan fits in HBM; the closest");
+  await expect(page.getByTestId("plan-row")).toHaveCount(1);
 });
 
 test("clicking a plan sets the memory panel's dp/tp/pp; Enter on a Pareto point does the same", async ({ page }) => {

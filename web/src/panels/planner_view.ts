@@ -93,6 +93,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       const tr = el("tr", "tsl-plan-row");
       tr.tabIndex = 0;
       tr.dataset.testid = "plan-row";
+      tr.dataset.time = String(c.time_s);
       for (const [k, v] of Object.entries(c.parallel)) tr.dataset[k] = String(v);
       tr.setAttribute("aria-label", `${i + 1}. ${describe(c)}, ${duration(c.time_s)}`);
       const cell = labelled;
