@@ -81,7 +81,7 @@ test("nothing fits (llama3-405b on 8 GPUs): the core's closest-miss message and 
   await expect(page.getByTestId("plan-row")).toHaveCount(1);
 });
 
-test("clicking a plan sets the memory panel's dp/tp/pp; Enter on a Pareto point does the same", async ({ page }) => {
+test("clicking a plan sets the memory, step, mesh and pipeline panels' axes; Enter on a Pareto point does the same", async ({ page }) => {
   await openPlanner(page);
   await runSmall(page);
   const row = page.getByTestId("plan-row").nth(1);
@@ -94,6 +94,10 @@ test("clicking a plan sets the memory panel's dp/tp/pp; Enter on a Pareto point 
   await expect(page.locator(`${mem} [data-control="model"] select`)).toHaveValue("llama3-8b");
   await page.locator("#tsl-tab-step").click();
   await expect(page.locator('#lab [data-panel="step"] [data-control="tp"] input')).toHaveValue(want.tp!);
+  await page.locator("#tsl-tab-mesh").click();
+  for (const axis of ["dp", "tp", "pp", "cp"]) await expect(page.locator(`#lab [data-panel="mesh"] [data-control="${axis}"] input`)).toHaveValue(want[axis]!);
+  await page.locator("#tsl-tab-pipeline").click();
+  await expect(page.locator('#lab [data-panel="pipeline"] [data-control="pipe_ranks"] input')).toHaveValue(want.pp!);
 
   await page.locator("#tsl-tab-planner").click();
   const point = page.getByTestId("pareto-point").first();
