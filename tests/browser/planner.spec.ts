@@ -98,6 +98,7 @@ test("clicking a plan sets the memory, step, mesh and pipeline panels' axes; Ent
   for (const axis of ["dp", "tp", "pp", "cp"]) await expect(page.locator(`#lab [data-panel="mesh"] [data-control="${axis}"] input`)).toHaveValue(want[axis]!);
   await page.locator("#tsl-tab-pipeline").click();
   await expect(page.locator('#lab [data-panel="pipeline"] [data-control="pipe_ranks"] input')).toHaveValue(want.pp!);
+  await expect(page.locator('#lab [data-panel="pipeline"] .tsl-error:visible')).toHaveCount(0);
 
   await page.locator("#tsl-tab-planner").click();
   const point = page.getByTestId("pareto-point").first();
@@ -130,6 +131,9 @@ test("screenshots: desktop and a 390 px phone", async ({ page }) => {
   await runSmall(page);
   await page.getByTestId("plan-row").first().click();
   await page.locator("#lab .tsl").screenshot({ path: `${shots}/planner-desktop.png` });
+  await page.locator("#tsl-tab-pipeline").click();
+  await page.locator('#lab [data-panel="pipeline"]').screenshot({ path: `${shots}/planner-applied-pipeline.png` });
+  await page.locator("#tsl-tab-planner").click();
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, "no horizontal scrolling at 390 px").toBeLessThanOrEqual(0);

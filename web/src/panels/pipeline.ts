@@ -159,7 +159,9 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   // A plan applied from the planner sets the stage count, chunks and schedule (when this panel draws that schedule).
   subscribe(({ parallel: p, schedule: sched }) => {
     const known = [...(controls.get("pipe_schedule")!.input as HTMLSelectElement).options].some((o) => o.value === sched);
-    writeAll({ pipe_ranks: String(p.pp), ...(p.vpp > 1 ? { pipe_v: String(p.vpp) } : {}), ...(known ? { pipe_schedule: sched } : {}) });
+    // The plan JSON carries no micro-batch count; m ≥ 2·pp meets every generator's precondition (zbv, DualPipe).
+    const m = Math.max(Number(read("pipe_m")) || 1, 2 * p.pp);
+    writeAll({ pipe_ranks: String(p.pp), pipe_m: String(m), ...(p.vpp > 1 ? { pipe_v: String(p.vpp) } : {}), ...(known ? { pipe_schedule: sched } : {}) });
     compute();
   });
   onLangChange(() => {
