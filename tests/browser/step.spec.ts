@@ -101,6 +101,17 @@ test("keyboard: Tab reaches the trial buttons and the bar's segments, which name
   expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? "")).toMatch(/s \(/);
 });
 
+test("English toggle relabels the bar and the box and keeps the numbers", async ({ page }) => {
+  await openStep(page);
+  const time = await value(page, "step-time");
+  await page.locator("#lab .tsl-lang").click();
+  await expect(page.locator(`${panel} .tsl-step-barwrap h3`)).toHaveText(/One step broken down/);
+  await expect(page.locator(`${panel} .tsl-step-legend`)).toContainText("Compute");
+  await expect(page.getByTestId("trial-recompute")).toHaveText(/full recompute on \/ off/);
+  expect(await value(page, "step-time")).toBe(time);
+  await page.locator("#lab .tsl").screenshot({ path: `${shots}/step-desktop-en.png` });
+});
+
 test("screenshots: desktop and a 390 px phone", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await openStep(page);
