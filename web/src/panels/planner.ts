@@ -72,6 +72,10 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     run_.disabled = false;
     cancel.disabled = true;
   };
+  const showDone = (plan: PlanResult) => {
+    view.status(t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated, fitting: plan.candidates_fitting, elapsed: duration(plan.elapsed_s) }));
+    view.render(plan, pick);
+  };
   const onReply = (r: PlannerReply) => {
     if (r.id !== serial) return;
     if (r.type === "progress") {
@@ -81,8 +85,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     } else if (r.type === "result") {
       lastPlan = r.plan;
       finish();
-      view.status(t("plan.status.done", { considered: r.plan.candidates_considered, evaluated: r.plan.candidates_evaluated, fitting: r.plan.candidates_fitting, elapsed: duration(r.plan.elapsed_s) }));
-      view.render(r.plan, pick);
+      showDone(r.plan);
     } else {
       finish();
       const m = /^([A-Za-z_][\w.[\]]*): /.exec(r.message);
@@ -122,7 +125,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     list.forEach((c) => c.relabel());
     run_.textContent = t("plan.run");
     cancel.textContent = t("plan.cancel");
-    if (lastPlan) view.render(lastPlan, pick);
+    if (lastPlan && !run_.disabled) showDone(lastPlan);
   });
 }
 
