@@ -11,6 +11,8 @@ export default defineConfig({
   cacheDir: "./site/.astro",
   server: { host: "127.0.0.1", port: 4321 },
   vite: {
+    // The planner runs in a module Worker that imports the emscripten ES module (web/src/planner.worker.ts).
+    worker: { format: "es" },
     resolve: {
       alias: [
         // The course page imports the lab exactly as the real course does.

@@ -5,6 +5,8 @@ import type { CalibrationSummary, LoadedCalibration, ProbeCheck, ReplacedFigure,
 import type { Presets, Report, Scenario } from "../../web/src/report";
 import type { CollectiveResult, CommInReport, MeshResult } from "../../web/src/types/mesh";
 import type { OpKind, ScheduleResult, ScheduleSpec, ScheduleTrace } from "../../web/src/types/pipeline";
+import type { LedgerId, PlannerReply, PlannerRequest, PlanResult, StepInReport } from "../../web/src/types/step";
+import { applyConfig, currentConfig, subscribe } from "../../web/src/state";
 
 export async function usage(bytes: Uint8Array): Promise<number> {
   const options: TslabModuleOptions = { wasmBinary: bytes, locateFile: (p, dir) => dir + p };
@@ -112,4 +114,19 @@ export async function scheduleUsage(mod: TslabModule, client: TslabClient): Prom
   const peaks: number[] = r.ranks.map((x) => x.peak_inflight);
   const tr: ScheduleTrace = client.scheduleTrace(spec);
   return text.length + trace.length + kinds.length + peaks.length + r.param_copies + r.stage_params_per_device + tr.traceEvents.length + bad.length;
+}
+
+export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabModule): number {
+  const r = client.report(scenario) as StepInReport;
+  const ids: LedgerId[] = r.step.ledgers.map((l) => l.id);
+  // @ts-expect-error the ledgers are L1..L9 only
+  const bad: LedgerId = "L10";
+  const plan: PlanResult = JSON.parse(mod.plan(JSON.stringify(scenario), JSON.stringify({ gpus: 8, max_candidates: 1000 })));
+  const req: PlannerRequest = { type: "run", id: 1, scenario: { model: "llama3-8b" }, options: { gpus: 64 } };
+  const reply: PlannerReply = { type: "result", id: 1, plan };
+  const off = subscribe((c) => c.parallel.dp);
+  const top = plan.top[0];
+  if (top) applyConfig({ model: "llama3-8b", cluster: "dgx-h100", parallel: top.parallel, micro_batch: top.micro_batch, recompute: top.recompute, schedule: top.schedule });
+  off();
+  return ids.length + r.step.mfu + r.pipeline.bubble_s + r.comm.items.length + bad.length + req.id + reply.id + (currentConfig()?.parallel.tp ?? 0);
 }

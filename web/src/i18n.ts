@@ -4,6 +4,8 @@ import { calibrationEn, calibrationZh } from "./i18n/calibration";
 import { commStrings } from "./i18n/comm";
 import { meshStrings } from "./i18n/mesh";
 import { pipelineEn, pipelineZh } from "./i18n/pipeline";
+import { stepStrings } from "./i18n/step";
+import { plannerStrings } from "./i18n/planner";
 
 export type Lang = "zh-CN" | "en";
 
@@ -82,6 +84,8 @@ const zh = {
   ...commStrings.zh,
   ...calibrationZh,
   ...pipelineZh,
+  ...stepStrings.zh,
+  ...plannerStrings.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -161,6 +165,8 @@ const en: Record<MessageKey, string> = {
   ...commStrings.en,
   ...calibrationEn,
   ...pipelineEn,
+  ...stepStrings.en,
+  ...plannerStrings.en,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

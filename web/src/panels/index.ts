@@ -4,5 +4,7 @@ import { memoryPanel } from "./memory";
 import { pipelinePanel } from "./pipeline";
 import { meshPanel } from "./mesh";
 import { commPanel } from "./comm";
+import { stepPanel } from "./step";
+import { plannerPanel } from "./planner";
 
-export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel];
+export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, stepPanel, plannerPanel];

@@ -3,6 +3,7 @@ import { ScenarioError, type TslabClient } from "../client";
 import { controlForPath, createControl, createGroup, numberOrText, type Control, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
 import type { Report, Scenario } from "../report";
+import { subscribe } from "../state";
 import type { Panel } from "./panel";
 import { createMemoryView, modelStateBytes } from "./memory_view";
 
@@ -159,6 +160,13 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     if (after) view.showTrial(modelStateBytes(replicated), after, Number(trial.dp));
   }
 
+  // A plan applied from the planner sets the controls it names; the rest keep their values.
+  subscribe(({ model, cluster, parallel: p, micro_batch, recompute, schedule: sched }) => {
+    writeAll({ model, cluster, dp: String(p.dp), tp: String(p.tp), pp: String(p.pp), vpp: String(p.vpp), ep: String(p.ep),
+      cp: String(p.cp), zero: String(p.zero), micro_batch, recompute, schedule: sched, global_batch: "" });
+    view.clearTrial();
+    compute();
+  });
   onLangChange(() => {
     relabel();
     view.relabel();

@@ -4,6 +4,7 @@ import { createControl, createGroup, showErrorAt, type Control, type ControlSpec
 import { onLangChange, t, type MessageKey } from "../i18n";
 import type { Scenario } from "../report";
 import type { CommInReport, MeshAxis, MeshSpec } from "../types/mesh";
+import { subscribe } from "../state";
 import type { Panel } from "./panel";
 import { createMeshView, type MeshView, type TpTime } from "./mesh_view";
 import "./mesh.css";
@@ -176,6 +177,12 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     compute();
   }
 
+  // A plan applied from the planner sets the axes, model and cluster; order and node shape stay.
+  subscribe(({ model, cluster, parallel: p }) => {
+    const values = { model, cluster, dp: String(p.dp), tp: String(p.tp), pp: String(p.pp), ep: String(p.ep), cp: String(p.cp) };
+    for (const [k, val] of Object.entries(values)) controls.get(k)?.write(val);
+    compute();
+  });
   onLangChange(() => {
     relabel();
     view.relabel();

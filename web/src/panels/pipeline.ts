@@ -3,6 +3,7 @@ import { ScenarioError, type TslabClient } from "../client";
 import { controlForPath, createControl, createGroup, numberOrText, type Control, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
 import { scheduleNames, type ScheduleResult, type ScheduleSpec } from "../types/pipeline";
+import { subscribe } from "../state";
 import type { Panel } from "./panel";
 import { drawCap } from "./pipeline_timeline";
 import { createPipelineView } from "./pipeline_view";
@@ -155,6 +156,14 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     if (runs && runs.length === 2) view.showTrial({ a: runs[0], b: runs[1], pp: trialPP });
   }
 
+  // A plan applied from the planner sets the stage count, chunks and schedule (when this panel draws that schedule).
+  subscribe(({ parallel: p, schedule: sched }) => {
+    const known = [...(controls.get("pipe_schedule")!.input as HTMLSelectElement).options].some((o) => o.value === sched);
+    // The plan JSON carries no micro-batch count; m ≥ 2·pp meets every generator's precondition (zbv, DualPipe).
+    const m = Math.max(Number(read("pipe_m")) || 1, 2 * p.pp);
+    writeAll({ pipe_ranks: String(p.pp), pipe_m: String(m), ...(p.vpp > 1 ? { pipe_v: String(p.vpp) } : {}), ...(known ? { pipe_schedule: sched } : {}) });
+    compute();
+  });
   onLangChange(() => {
     relabel();
     view.relabel();

@@ -1,0 +1,141 @@
+// The planner: a small search reaches 100% with a top table and Pareto points, cancel on a big one, a pick updates the memory panel, keyboard, screenshots.
+import { expect, test, type Page } from "@playwright/test";
+
+const shots = "tests/browser/screenshots";
+const panel = '#lab [data-panel="planner"]';
+
+function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  return errors;
+}
+
+async function openPlanner(page: Page): Promise<void> {
+  await page.goto("/");
+  await expect(page.locator("#lab [data-tslab]")).toHaveAttribute("data-ready", "true");
+  await page.locator("#tsl-tab-planner").click();
+  await expect(page.getByTestId("plan-run")).toBeVisible();
+}
+
+const field = (page: Page, key: string) => page.locator(`${panel} [data-control="${key}"]`);
+
+/** llama3-8b on 64 H100s: a search of a few thousand combinations that finishes in seconds. */
+async function runSmall(page: Page): Promise<void> {
+  await field(page, "model").locator("select").selectOption("llama3-8b");
+  await field(page, "gpus").locator("input").fill("64");
+  await page.getByTestId("plan-run").click();
+  await expect(page.getByTestId("plan-pct")).toHaveText("100%", { timeout: 25_000 });
+  await expect(page.getByTestId("plan-top").locator("tbody tr").first()).toBeVisible();
+}
+
+let errors: string[] = [];
+test.beforeEach(async ({ page }) => {
+  errors = watchConsole(page);
+});
+test.afterEach(() => {
+  expect(errors, "console errors").toEqual([]);
+});
+
+test("a small search reaches 100%, lists the fastest plans in order and draws the Pareto front", async ({ page }) => {
+  await openPlanner(page);
+  await runSmall(page);
+  await expect(page.getByTestId("plan-run")).toBeEnabled();
+  const rows = page.getByTestId("plan-row");
+  expect(await rows.count()).toBeGreaterThan(1);
+  // Every plan uses all 64 GPUs: dp·tp·pp·cp = 64 (the planner's search space, core/src/planner.cpp).
+  const worlds = await rows.evaluateAll((rs) => rs.map((r) => {
+    const d = (r as HTMLElement).dataset;
+    return Number(d.dp) * Number(d.tp) * Number(d.pp) * Number(d.cp);
+  }));
+  for (const w of worlds) expect(w).toBe(64);
+  const times = await rows.evaluateAll((rs) => rs.map((r) => Number((r as HTMLElement).dataset.time)));
+  expect(times).toEqual([...times].sort((a, b) => a - b));
+  expect(await page.getByTestId("pareto-point").count()).toBeGreaterThan(0);
+  await expect(page.getByTestId("plan-status")).toContainText(/64|considered|考虑/);
+});
+
+test("cancel stops a big search and leaves Run usable", async ({ page }) => {
+  await openPlanner(page);
+  await field(page, "model").locator("select").selectOption("deepseek-v3");
+  await field(page, "gpus").locator("input").fill("2048");
+  await page.getByTestId("plan-run").click();
+  await expect(page.getByTestId("plan-cancel")).toBeEnabled();
+  await page.getByTestId("plan-cancel").click();
+  await expect(page.getByTestId("plan-status")).toHaveText(/已取消|Cancelled/);
+  await expect(page.getByTestId("plan-run")).toBeEnabled();
+  await expect(page.getByTestId("plan-cancel")).toBeDisabled();
+  await expect(page.getByTestId("plan-row")).toHaveCount(0);
+});
+
+test("nothing fits (llama3-405b on 8 GPUs): the core's closest-miss message and that one plan are shown", async ({ page }) => {
+  await openPlanner(page);
+  await field(page, "model").locator("select").selectOption("llama3-405b");
+  await field(page, "gpus").locator("input").fill("8");
+  await page.getByTestId("plan-run").click();
+  await expect(page.getByTestId("plan-pct")).toHaveText("100%", { timeout: 25_000 });
+  await expect(page.getByTestId("plan-message")).toBeVisible();
+  await expect(page.getByTestId("plan-message")).toContainText("no plan fits in HBM; the closest");
+  await expect(page.getByTestId("plan-row")).toHaveCount(1);
+});
+
+test("clicking a plan sets the memory, step, mesh and pipeline panels' axes; Enter on a Pareto point does the same", async ({ page }) => {
+  await openPlanner(page);
+  await runSmall(page);
+  const row = page.getByTestId("plan-row").nth(1);
+  const want = await row.evaluate((r) => ({ ...(r as HTMLElement).dataset }));
+  await row.click();
+  await expect(page.getByTestId("plan-applied")).toBeVisible();
+  await page.locator("#tsl-tab-memory").click();
+  const mem = '#lab [data-panel="memory"]';
+  for (const axis of ["dp", "tp", "pp"]) await expect(page.locator(`${mem} [data-control="${axis}"] input`)).toHaveValue(want[axis]!);
+  await expect(page.locator(`${mem} [data-control="model"] select`)).toHaveValue("llama3-8b");
+  await page.locator("#tsl-tab-step").click();
+  await expect(page.locator('#lab [data-panel="step"] [data-control="tp"] input')).toHaveValue(want.tp!);
+  await page.locator("#tsl-tab-mesh").click();
+  for (const axis of ["dp", "tp", "pp", "cp"]) await expect(page.locator(`#lab [data-panel="mesh"] [data-control="${axis}"] input`)).toHaveValue(want[axis]!);
+  await page.locator("#tsl-tab-pipeline").click();
+  await expect(page.locator('#lab [data-panel="pipeline"] [data-control="pipe_ranks"] input')).toHaveValue(want.pp!);
+  await expect(page.locator('#lab [data-panel="pipeline"] .tsl-error:visible')).toHaveCount(0);
+
+  await page.locator("#tsl-tab-planner").click();
+  const point = page.getByTestId("pareto-point").first();
+  await point.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("plan-applied")).toContainText(/DP \d+/);
+});
+
+test("keyboard: Tab reaches Run, Enter runs, Tab reaches the table rows and the scatter points", async ({ page }) => {
+  await openPlanner(page);
+  await field(page, "gpus").locator("input").fill("64");
+  await field(page, "gpus").locator("input").focus();
+  await page.keyboard.press("Tab");
+  await expect(page.getByTestId("plan-run")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("plan-pct")).toHaveText("100%", { timeout: 25_000 });
+  await page.getByTestId("plan-row").first().focus();
+  await page.keyboard.press("Tab");
+  await expect(page.getByTestId("plan-row").nth(1)).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("plan-applied")).toBeVisible();
+  await page.getByTestId("plan-row").last().focus();
+  await page.keyboard.press("Tab");
+  await expect(page.getByTestId("pareto-point").first()).toBeFocused();
+});
+
+test("screenshots: desktop and a 390 px phone", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openPlanner(page);
+  await runSmall(page);
+  await page.getByTestId("plan-row").first().click();
+  await page.locator("#lab .tsl").screenshot({ path: `${shots}/planner-desktop.png` });
+  await page.locator("#tsl-tab-pipeline").click();
+  await page.locator('#lab [data-panel="pipeline"]').screenshot({ path: `${shots}/planner-applied-pipeline.png` });
+  await page.locator("#tsl-tab-planner").click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, "no horizontal scrolling at 390 px").toBeLessThanOrEqual(0);
+  await page.locator(`${panel} .tsl-results`).screenshot({ path: `${shots}/planner-phone-results.png` });
+});

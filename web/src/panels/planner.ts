@@ -1,0 +1,132 @@
+// Planner panel: model, cluster and GPU count → a capped search in a Web Worker → top table and Pareto scatter; a pick is applied to every panel.
+import type { TslabClient } from "../client";
+import { createControl, createGroup, showErrorAt, type Control, type ControlSpec } from "../controls";
+import { duration } from "../format";
+import { onLangChange, t } from "../i18n";
+import { applyConfig } from "../state";
+import type { PlanCandidate, PlannerReply, PlannerRequest, PlanOptions, PlanResult } from "../types/step";
+import type { Panel } from "./panel";
+import { createPlannerView } from "./planner_view";
+import "./step.css";
+import "./planner.css";
+
+/** The lab's cap: the core stops after this many evaluated candidates and says so (options.max_candidates). */
+const labCap = 200_000;
+
+const errorTargets = [["model", "model"], ["cluster", "cluster"], ["options.gpus", "gpus"], ["gpus", "gpus"], ["options", "gpus"]] as const;
+
+function specs(models: string[], clusters: string[]): ControlSpec[] {
+  return [
+    { kind: "select", key: "model", labelKey: "mem.model", choices: models.map((value) => ({ value })) },
+    { kind: "select", key: "cluster", labelKey: "mem.cluster", choices: clusters.map((value) => ({ value })) },
+    { kind: "number", key: "gpus", labelKey: "plan.gpus", min: 1, max: 1 << 20 },
+  ];
+}
+
+function button(key: "plan.run" | "plan.cancel", testid: string): HTMLButtonElement {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "tsl-trial-button";
+  b.dataset.testid = testid;
+  b.textContent = t(key);
+  return b;
+}
+
+function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+  const presets = client.presets();
+  const list = specs(Object.keys(presets.models), Object.keys(presets.clusters)).map(createControl);
+  const controls = new Map<string, Control>(list.map((c) => [c.spec.key, c]));
+  const group = createGroup("plan.controls", list);
+  const form = document.createElement("form");
+  form.className = "tsl-form";
+  form.noValidate = true;
+  form.addEventListener("submit", (e) => (e.preventDefault(), run()));
+  const run_ = button("plan.run", "plan-run");
+  const cancel = button("plan.cancel", "plan-cancel");
+  cancel.disabled = true;
+  const actions = document.createElement("div");
+  actions.className = "tsl-plan-actions";
+  actions.append(run_, cancel);
+  form.append(group.element, actions);
+  const results = document.createElement("div");
+  results.className = "tsl-results";
+  host.classList.add("tsl-step", "tsl-planner");
+  host.append(form, results);
+  const view = createPlannerView(results);
+  controls.get("model")!.write("llama3-8b");
+  controls.get("cluster")!.write("dgx-h100");
+  controls.get("gpus")!.write("64");
+
+  let worker: Worker | null = null;
+  let serial = 0;
+  let lastPlan: PlanResult | null = null;
+  const read = (k: string) => String(controls.get(k)!.read()).trim();
+  const setError = (message: string | null, path = "") =>
+    showErrorAt(message === null ? null : { path, message }, controls, errorTargets, (m) => m !== null && view.status(m, true));
+
+  const pick = (c: PlanCandidate) => {
+    applyConfig({ model: read("model"), cluster: read("cluster"), parallel: c.parallel, micro_batch: c.micro_batch, recompute: c.recompute, schedule: c.schedule });
+    view.applied(c);
+  };
+  const finish = () => {
+    run_.disabled = false;
+    cancel.disabled = true;
+  };
+  const showDone = (plan: PlanResult) => {
+    view.status(t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated, fitting: plan.candidates_fitting, elapsed: duration(plan.elapsed_s) }));
+    view.render(plan, pick);
+  };
+  const onReply = (r: PlannerReply) => {
+    if (r.id !== serial) return;
+    if (r.type === "progress") {
+      const p = r.progress;
+      const fraction = p.done ? 1 : p.layouts_total > 0 ? p.layouts_searched / p.layouts_total : 0;
+      view.progress(fraction, t("plan.status.running", { considered: p.considered, evaluated: p.evaluated, fitting: p.fitting, done: p.layouts_searched, total: p.layouts_total }));
+    } else if (r.type === "result") {
+      lastPlan = r.plan;
+      finish();
+      showDone(r.plan);
+    } else {
+      finish();
+      const m = /^([A-Za-z_][\w.[\]]*): /.exec(r.message);
+      setError(`${t("plan.status.error")}${r.message}`, m ? m[1] : "");
+    }
+  };
+
+  function run(): void {
+    setError(null);
+    const gpus = Number(read("gpus"));
+    if (!Number.isInteger(gpus) || gpus < 1) {
+      controls.get("gpus")!.setError(`gpus: ${t("plan.gpus")} ≥ 1 (integer)`);
+      return;
+    }
+    worker ??= new Worker(new URL("../planner.worker.ts", import.meta.url), { type: "module" });
+    worker.onmessage = (e: MessageEvent<PlannerReply>) => onReply(e.data);
+    worker.onerror = (e) => (finish(), view.status(`${t("plan.status.error")}${e.message}`, true));
+    serial += 1;
+    const options: PlanOptions = { gpus, max_candidates: labCap };
+    const msg: PlannerRequest = { type: "run", id: serial, scenario: { schema: "tslab/scenario@1", model: read("model"), cluster: read("cluster") }, options };
+    worker.postMessage(msg);
+    view.progress(0, t("plan.status.running", { considered: 0, evaluated: 0, fitting: 0, done: 0, total: "…" }));
+    run_.disabled = true;
+    cancel.disabled = false;
+  }
+  run_.addEventListener("click", run);
+  cancel.addEventListener("click", () => {
+    worker?.terminate(); // the search runs in slices, but terminate frees the instance at once
+    worker = null;
+    serial += 1;
+    finish();
+    view.status(t("plan.status.cancelled"));
+    run_.focus();
+  });
+  onLangChange(() => {
+    group.relabel();
+    list.forEach((c) => c.relabel());
+    run_.textContent = t("plan.run");
+    cancel.textContent = t("plan.cancel");
+    if (lastPlan && !run_.disabled) showDone(lastPlan);
+  });
+}
+
+export const plannerPanel: Panel = { id: "planner", titleKey: "panel.planner", mount };

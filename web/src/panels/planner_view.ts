@@ -1,0 +1,180 @@
+// Planner panel view: progress bar and status, the top-configurations table and the Pareto scatter (memory vs step time).
+import { binaryBytes, duration } from "../format";
+import { t, type MessageKey } from "../i18n";
+import type { PlanCandidate, PlanResult } from "../types/step";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+}
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+/** "DP 8 · TP 2 · PP 4 · ZeRO 1": the axes of a candidate that are not 1 (DP and TP always). */
+export function describe(c: PlanCandidate): string {
+  const p = c.parallel;
+  const parts = [`DP ${p.dp}`, `TP ${p.tp}`, `PP ${p.pp}`];
+  if (p.vpp > 1) parts.push(`VPP ${p.vpp}`);
+  if (p.ep > 1) parts.push(`EP ${p.ep}`);
+  if (p.cp > 1) parts.push(`CP ${p.cp}`);
+  parts.push(`ZeRO ${p.zero}`, `mb ${c.micro_batch}`, c.recompute, c.schedule);
+  return parts.join(" · ");
+}
+
+function labelled(cls: string, text: string, key: MessageKey): HTMLTableCellElement {
+  const td = el("td", cls, text);
+  td.dataset.label = t(key);
+  return td;
+}
+
+/** Makes el act as a button: click, Enter and Space call pick. */
+function activate(target: Element, pick: () => void): void {
+  target.addEventListener("click", pick);
+  target.addEventListener("keydown", (e) => {
+    const k = (e as KeyboardEvent).key;
+    if (k === "Enter" || k === " ") {
+      e.preventDefault();
+      pick();
+    }
+  });
+}
+
+export interface PlannerView {
+  progress(fraction: number, text: string): void;
+  status(text: string, isError?: boolean): void;
+  render(plan: PlanResult, pick: (c: PlanCandidate) => void): void;
+  applied(c: PlanCandidate): void;
+}
+
+export function createPlannerView(host: HTMLElement): PlannerView {
+  const bar = el("progress", "tsl-plan-progress");
+  bar.max = 1;
+  bar.value = 0;
+  bar.dataset.testid = "plan-progress";
+  const pct = el("span", "tsl-plan-pct", "0%");
+  pct.dataset.testid = "plan-pct";
+  const status = el("p", "tsl-plan-status");
+  status.dataset.testid = "plan-status";
+  status.setAttribute("aria-live", "polite");
+  const message = el("p", "tsl-plan-message");
+  message.dataset.testid = "plan-message";
+  message.hidden = true;
+  const applied = el("p", "tsl-plan-applied");
+  applied.dataset.testid = "plan-applied";
+  applied.setAttribute("aria-live", "polite");
+  applied.hidden = true;
+  const table = el("section", "tsl-plan-top");
+  const scatter = el("section", "tsl-plan-pareto");
+  const head = el("div", "tsl-plan-bar");
+  head.append(bar, pct);
+  host.append(head, status, message, applied, table, scatter);
+  status.textContent = t("plan.status.idle");
+
+  function renderTable(plan: PlanResult, pick: (c: PlanCandidate) => void): void {
+    const tbl = el("table", "tsl-dtable");
+    tbl.dataset.testid = "plan-top";
+    const cap = el("caption", "", t("plan.top"));
+    const thead = el("thead");
+    const hr = el("tr");
+    for (const k of ["plan.col.rank", "plan.col.parallel", "plan.col.time", "plan.col.memory", "plan.col.mfu", "plan.col.tokens", "plan.col.bottleneck"] as const)
+      hr.append(Object.assign(el("th", "", t(k)), { scope: "col" }));
+    thead.append(hr);
+    const tbody = el("tbody");
+    const rows = plan.top.length ? plan.top : plan.closest ? [plan.closest] : [];
+    rows.forEach((c, i) => {
+      const tr = el("tr", "tsl-plan-row");
+      tr.tabIndex = 0;
+      tr.dataset.testid = "plan-row";
+      tr.dataset.time = String(c.time_s);
+      for (const [k, v] of Object.entries(c.parallel)) tr.dataset[k] = String(v);
+      tr.setAttribute("aria-label", `${i + 1}. ${describe(c)}, ${duration(c.time_s)}`);
+      const cell = labelled;
+      tr.append(el("th", "", String(i + 1)), el("td", "tsl-plan-cfg", describe(c)), cell("tsl-num", duration(c.time_s), "plan.col.time"),
+        cell("tsl-num", binaryBytes(c.memory_bytes), "plan.col.memory"), cell("tsl-num", `${(c.mfu * 100).toFixed(1)}%`, "plan.col.mfu"),
+        cell("tsl-num", Math.round(c.tokens_per_s).toLocaleString("en-US"), "plan.col.tokens"), el("td", "tsl-plan-bn", c.bottleneck));
+      activate(tr, () => pick(c));
+      tbody.append(tr);
+    });
+    tbl.append(cap, thead, tbody);
+    table.replaceChildren(tbl);
+  }
+
+  function renderScatter(plan: PlanResult, pick: (c: PlanCandidate) => void): void {
+    const pts = plan.pareto;
+    const W = 480, H = 280, L = 64, R = 16, T = 30, B = 40;
+    const xs = pts.map((p) => p.time_s), ys = pts.map((p) => p.memory_bytes);
+    const [x0, x1] = [Math.min(...xs), Math.max(...xs)], [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+    // Step times on the front can span 10×; a log axis keeps the fast end readable. Points sit 5% inside the axes.
+    const logX = x0 > 0 && x1 / x0 > 5;
+    const fx = (x: number) => (logX ? Math.log(x / x0) / Math.log(x1 / x0) : x1 > x0 ? (x - x0) / (x1 - x0) : 0.5);
+    const fit = (f: number) => 0.05 + 0.9 * f;
+    const sx = (x: number) => L + fit(fx(x)) * (W - L - R);
+    const sy = (y: number) => H - B - fit(y1 > y0 ? (y - y0) / (y1 - y0) : 0.5) * (H - T - B);
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "group", class: "tsl-plan-svg" });
+    root.setAttribute("aria-label", t("plan.pareto"));
+    root.dataset.testid = "pareto";
+    root.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "tsl-plan-axis" }),
+      svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "tsl-plan-axis" }));
+    const label = (x: number, y: number, text: string, anchor: string) => {
+      const e = svg("text", { x, y, "text-anchor": anchor, class: "tsl-plan-tick" });
+      e.textContent = text;
+      root.append(e);
+    };
+    if (pts.length) {
+      label(sx(x0), H - B + 14, duration(x0), "start");
+      label(sx(x1), H - B + 14, duration(x1), "end");
+      label(L - 4, sy(y0) + 3, binaryBytes(y0), "end");
+      label(L - 4, sy(y1) + 3, binaryBytes(y1), "end");
+    }
+    label((L + W - R) / 2, H - 6, `${t("plan.pareto.x")}${logX ? " (log)" : ""} →`, "middle");
+    label(4, 14, `↑ ${t("plan.pareto.y")}`, "start");
+    const ordered = [...pts].sort((a, b) => a.time_s - b.time_s);
+    if (ordered.length > 1)
+      root.append(svg("polyline", { points: ordered.map((p) => `${sx(p.time_s)},${sy(p.memory_bytes)}`).join(" "), class: "tsl-plan-front" }));
+    for (const p of ordered) {
+      const c = svg("circle", { cx: sx(p.time_s), cy: sy(p.memory_bytes), r: 6, tabindex: 0, role: "button", class: "tsl-plan-point" });
+      const text = `${describe(p)}: ${duration(p.time_s)}, ${binaryBytes(p.memory_bytes)}`;
+      c.setAttribute("aria-label", text);
+      c.dataset.testid = "pareto-point";
+      const title = svg("title", {});
+      title.textContent = text;
+      c.append(title);
+      activate(c, () => pick(p));
+      root.append(c);
+    }
+    scatter.replaceChildren(el("h3", "", t("plan.pareto")), root);
+  }
+
+  return {
+    progress(fraction, text) {
+      bar.value = fraction;
+      pct.textContent = `${Math.round(fraction * 100)}%`;
+      pct.dataset.value = String(fraction);
+      status.textContent = text;
+      status.classList.remove("tsl-oom");
+    },
+    status(text, isError = false) {
+      status.textContent = text;
+      status.classList.toggle("tsl-oom", isError);
+    },
+    render(plan, pick) {
+      message.textContent = plan.message + (plan.top.length === 0 && plan.closest ? ` — ${t("plan.closest")}${describe(plan.closest)}` : "");
+      message.hidden = plan.message === "";
+      message.dataset.capped = String(plan.capped);
+      renderTable(plan, pick);
+      renderScatter(plan, pick);
+    },
+    applied(c) {
+      applied.textContent = t("plan.applied", { config: describe(c) });
+      applied.hidden = false;
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// Types of the step-time JSON (report.step, ledgers L1..L9) and of the planner (tslab/plan@1).
+import type { Report } from "../report";
+import type { CommReport } from "./mesh";
+
+export type LedgerId = "L1" | "L2" | "L3" | "L4" | "L5" | "L6" | "L7" | "L8" | "L9";
+
+export interface StepLedger {
+  id: LedgerId;
+  name: string;
+  time_s: number;
+  exposed_s: number;
+  bytes: number;
+  notes: string;
+}
+
+export interface StepReport {
+  time_s: number;
+  tokens_per_s: number;
+  tflops_per_gpu: number;
+  mfu: number;
+  hfu: number;
+  goodput: number;
+  model_flops_per_gpu: number;
+  hardware_flops_per_gpu: number;
+  compute_s: number;
+  gemm_model: string;
+  ledgers: StepLedger[];
+  bottleneck: string;
+}
+
+/** The report with the simulated pipeline's times, the comm inventory and the step ledgers. */
+export type StepInReport = Report & {
+  pipeline: Report["pipeline"] & { bubble_s: number; p2p_exposed_s: number; makespan_s?: number };
+  comm: CommReport;
+  step: StepReport;
+};
+
+export interface PlanParallel {
+  dp: number;
+  tp: number;
+  pp: number;
+  vpp: number;
+  ep: number;
+  cp: number;
+  zero: number;
+}
+
+export interface PlanCandidate {
+  parallel: PlanParallel;
+  micro_batch: number;
+  recompute: string;
+  schedule: string;
+  time_s: number;
+  memory_bytes: number;
+  headroom_bytes: number;
+  tokens_per_s: number;
+  mfu: number;
+  bottleneck_ledger: string;
+  bottleneck: string;
+  ledgers?: StepLedger[];
+}
+
+export interface PlanResult {
+  schema: "tslab/plan@1";
+  gpus: number;
+  complete: boolean;
+  capped: boolean;
+  message: string;
+  candidates_considered: number;
+  candidates_evaluated: number;
+  candidates_fitting: number;
+  top: PlanCandidate[];
+  pareto: PlanCandidate[];
+  closest: PlanCandidate | null;
+  elapsed_s: number;
+}
+
+/** Options of plan()/planStart(): "" or this object. */
+export interface PlanOptions {
+  top?: number;
+  gpus?: number;
+  max_candidates?: number;
+  simulate_ops?: number;
+}
+
+/** Page → planner worker. */
+export type PlannerRequest =
+  | { type: "run"; id: number; scenario: Record<string, unknown>; options: PlanOptions }
+  | { type: "cancel" };
+
+/** Planner worker → page; progress has the fields of PlanProgress (tslab.d.ts). */
+export type PlannerReply =
+  | { type: "progress"; id: number; progress: { considered: number; evaluated: number; fitting: number; layouts_searched: number; layouts_total: number; done: boolean; capped: boolean } }
+  | { type: "result"; id: number; plan: PlanResult }
+  | { type: "error"; id: number; message: string };
