@@ -89,7 +89,7 @@ plan_result plan_search::result() const {
     else if (progress_.fitting == 0 && r.closest)
         r.message = fmt::format("no plan fits in HBM; the closest ({}) needs {:.2f} GiB, {:.2f} GiB over the {:.2f} GiB capacity",
                                 describe(r.closest->choice), r.closest->memory_bytes / GiB, -r.closest->headroom_bytes / GiB,
-                                (r.closest->memory_bytes - r.closest->headroom_bytes) / GiB);
+                                (r.closest->memory_bytes + r.closest->headroom_bytes) / GiB);  // headroom = capacity − memory
     r.pipeline_cache_hits = hits_;
     r.pipeline_cache_misses = misses_;
     r.elapsed_s = elapsed_s_;

@@ -108,6 +108,8 @@ TEST_CASE("nothing fits: the closest plan and by how much it misses", "[planner]
     CHECK(r.closest->headroom_bytes < 0);
     CHECK_THAT(r.message, Catch::Contains("no plan fits in HBM; the closest"));
     CHECK_THAT(r.message, Catch::Contains("GiB over the"));
+    // The capacity named is one A100 80GB (the default cluster): 80 GiB, memory + headroom.
+    CHECK_THAT(r.message, Catch::EndsWith("over the 80.00 GiB capacity"));
 }
 
 TEST_CASE("resumable: small slices give the same result as one run; options are strict", "[planner]") {
