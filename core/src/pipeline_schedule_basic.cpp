@@ -26,14 +26,18 @@ void one_f_one_b_rank(rank_builder rb, std::int64_t r, std::int64_t p, std::int6
     for (std::int64_t i = m - warm; i < m; ++i) rb.b(op_kind::B, r, i, 0);  // 3. nB   n = warm-up
 }
 
-// Zero bubble (Qi et al. arXiv 2401.10241 section 3): B splits into I and W; W has no downstream
-// consumer, so rank r postpones W by `delay` micro-batches to fill the bubbles. ZB-H1 keeps 1F1B's
-// warm-up and delays W by r (peak alive, F until W, is p on every rank); ZB-H2 warms up
-// 2(p−r)−1 micro-batches, the paper's 2p−1 peak on rank 0.
+// Zero bubble (Qi et al. arXiv 2401.10241 section 3.1, Figure 3): B splits into I and W; W has no
+// downstream consumer, so rank r postpones W by `delay` micro-batches to fill the bubbles.
+// ZB-H1 keeps 1F1B's memory: warm-up p − r, W delayed by r, peak alive (F until W) p on every rank.
+// ZB-H2 spends 2p − 1 micro-batches of memory (Table 1): warm-up 2(p − r) − 1 extra F passes fill
+// the bubble before rank r's first I (the F of micro-batch 0 needs p − 1 − r hops down and the I
+// p − 1 − r hops back), and W delayed by 2r pushes each rank's last W's past its last I, so the
+// ranks form a parallelogram: with F = I = W and m ≥ 2p − 1 no rank idles between its first op and
+// its last (the paper's "eliminating all the bubbles"). Warm-up + delay = 2p − 1 on every rank.
 void zero_bubble_rank(rank_builder rb, std::int64_t r, std::int64_t m, std::int64_t warm, std::int64_t delay) {
     warm = std::min(warm, m);
-    for (std::int64_t i = 0; i < warm; ++i) rb.f(r, i, 0);            // 1. nF        n = warm-up
-    for (std::int64_t k = 0; k < m; ++k) {                            // 2. n(I W F)  n = m
+    for (std::int64_t i = 0; i < warm; ++i) rb.f(r, i, 0);            // 1. nF        n = min(warm-up, m)
+    for (std::int64_t k = 0; k < m; ++k) {                            // 2. n(I W F)  n = m; W from k = delay, F while k + warm-up < m
         rb.b(op_kind::I, r, k, 0);
         if (k >= delay) rb.b(op_kind::W, r, k - delay, 0);            //    W of micro-batch k − delay
         if (k + warm < m) rb.f(r, k + warm, 0);
@@ -51,7 +55,7 @@ void generate_basic(pipeline_schedule& s) {
         switch (s.kind) {
             case schedule_kind::gpipe: gpipe_rank(rb, r, m); break;
             case schedule_kind::zb_h1: zero_bubble_rank(rb, r, m, p - r, r); break;
-            case schedule_kind::zb_h2: zero_bubble_rank(rb, r, m, 2 * (p - r) - 1, r); break;
+            case schedule_kind::zb_h2: zero_bubble_rank(rb, r, m, 2 * (p - r) - 1, 2 * r); break;
             default: one_f_one_b_rank(rb, r, p, m); break;
         }
     }
