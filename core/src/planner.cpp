@@ -1,8 +1,10 @@
 // The planner's search: layouts of N GPUs, then micro-batch, recompute, schedule/vpp and ZeRO
 // inside each, with the scenario rules, the memory ledger and the step model of the report.
-// Caches: the mesh per layout; compute and communication per (micro-batch, recompute, vpp, zero);
-// the expert balance per micro-batch; pipeline timings across the whole search, keyed on
-// (schedule, p, m, v, B/F, W/F, p2p/F) — the timing scales with F at fixed ratios.
+// Caches: the mesh and the per-stage parameter shards per layout (and schedule); compute and
+// communication per (micro-batch, recompute, zero) at vpp 1, derived per vpp; the expert balance
+// per micro-batch; pipeline timings across the whole search, keyed on (schedule, p, m, v, B/F,
+// W/F, p2p/F) — the timing scales with F at fixed ratios. Memory is plain arithmetic per plan,
+// and plans that provably cannot enter the top K or the Pareto front skip the pipeline timing.
 #include "tslab/planner.hpp"
 
 #include <algorithm>
@@ -180,7 +182,7 @@ plan_search::cached_model plan_search::model_at_vpp1(scenario& s, const mesh_lay
     cm.axes = axis_totals(comm, schedule_kind::one_f_one_b, cm.compute.step_compute_s);
     cm.axes_dual = axis_totals(comm, schedule_kind::dualpipe, cm.compute.step_compute_s);
     for (const auto& item : comm.items)
-        if (item.axis == "pp") cm.pp_item = item;
+        if (item.axis == "pp") cm.pp_call = {item.call.time_s, item.call.bytes, item.count, item.overlap};
     return cm;
 }
 
@@ -189,12 +191,13 @@ plan_search::cached_model plan_search::with_vpp(const cached_model& base, std::i
     if (v == 1) return cm;
     const double dv = static_cast<double>(v);
     cm.compute.chunk_F_s /= dv, cm.compute.chunk_W_s /= dv, cm.compute.chunk_B_s /= dv;
-    if (!cm.pp_item) return cm;
-    comm_item pp = *cm.pp_item;
-    pp.count *= dv;
+    if (!cm.pp_call) return cm;
+    // comm_item::step_time_s and step_exposed_s, and axis_totals' sums from 0, term for term.
+    const auto& pp = *cm.pp_call;
+    const double count = pp.count * dv, step = pp.time_s * count;
     for (auto* axes : {&cm.axes, &cm.axes_dual})
         for (auto& a : *axes)
-            if (a.axis == "pp") a = axis_comm{a.axis, 0.0 + pp.step_time_s(), 0.0 + pp.step_exposed_s(), 0.0 + pp.call.bytes * pp.count};
+            if (a.axis == "pp") a.time_s = 0.0 + step, a.exposed_s = 0.0 + step * (1.0 - pp.overlap), a.bytes = 0.0 + pp.bytes * count;
     return cm;
 }
 

@@ -109,7 +109,11 @@ private:
         compute_estimate compute;
         double pp_exposed_s = 0;
         std::vector<axis_comm> axes, axes_dual;
-        std::optional<comm_item> pp_item;  // the PP send/recv, the one item whose count scales with vpp
+        // The PP send/recv, the one item whose count scales with vpp: one call's time and bytes.
+        struct pp_send {
+            double time_s = 0, bytes = 0, count = 0, overlap = 0;
+        };
+        std::optional<pp_send> pp_call;
     };
     cached_model model_at_vpp1(scenario& s, const mesh_layout& mesh) const;
     static cached_model with_vpp(const cached_model& base, std::int64_t v);
