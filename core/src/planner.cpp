@@ -145,12 +145,12 @@ void plan_search::search_layout(const layout& l) {
     q.tp = l.tp, q.pp = l.pp, q.cp = l.cp, q.dp = l.dp, q.ep = l.ep, q.vpp = 1;
     const std::int64_t G = s.training.global_batch;
     if (G % l.dp != 0) return;  // no micro-batch size divides the batch: nothing to consider
-    mesh_layout mesh;
     try {
-        mesh = build_mesh(mesh_spec_of(s), 0);
+        validate_mesh_spec(mesh_spec_of(s));
     } catch (const input_error&) {
         return;  // the scenario's axis order cannot place this layout
     }
+    std::optional<mesh_layout> mesh;  // built when a plan of this layout first fits
     const auto schedules = schedule_choices(l.pp, s.model.layers);
     // Which chunks each pipeline rank holds does not depend on m: the shards are listed once.
     std::vector<std::vector<detail::rank_shards>> shards;
@@ -171,12 +171,13 @@ void plan_search::search_layout(const layout& l) {
 // divisor of the per-chunk costs (compute_time.cpp) and as the factor of the PP send/recv count
 // (comm_inventory.cpp), so with_vpp() rebuilds those from the vpp-1 values: x / 1 == x and
 // (2m · 1) · v == 2m · v exactly, so the doubles equal what a fresh estimate at vpp v gives.
-plan_search::cached_model plan_search::model_at_vpp1(scenario& s, const mesh_layout& mesh) const {
+plan_search::cached_model plan_search::model_at_vpp1(scenario& s, std::optional<mesh_layout>& mesh) const {
+    if (!mesh) mesh = build_mesh(mesh_spec_of(s), 0);
     const std::int64_t v = s.parallel.vpp;
     s.parallel.vpp = 1;
     cached_model cm;
     cm.compute = estimate_compute(s);
-    const comm_inventory comm = build_comm_inventory(s, mesh, params_);
+    const comm_inventory comm = build_comm_inventory(s, *mesh, params_);
     s.parallel.vpp = v;
     cm.pp_exposed_s = pp_transfer_exposed_s(comm);
     cm.axes = axis_totals(comm, schedule_kind::one_f_one_b, cm.compute.step_compute_s);
@@ -203,7 +204,7 @@ plan_search::cached_model plan_search::with_vpp(const cached_model& base, std::i
 
 // One (layout, micro-batch, recompute): every schedule/vpp and ZeRO stage. Memory is plain
 // arithmetic on the cached shards; compute and communication are cached per (vpp, zero).
-void plan_search::search_recompute(scenario& s, const mesh_layout& mesh, const std::vector<std::pair<schedule_kind, std::int64_t>>& schedules,
+void plan_search::search_recompute(scenario& s, std::optional<mesh_layout>& mesh, const std::vector<std::pair<schedule_kind, std::int64_t>>& schedules,
                                    const std::vector<std::vector<detail::rank_shards>>& shards,
                                    std::vector<std::optional<pipeline_shape>>& shapes, std::int64_t m, std::optional<double>& imbalance) {
     auto& q = s.parallel;

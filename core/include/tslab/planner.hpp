@@ -115,10 +115,10 @@ private:
         };
         std::optional<pp_send> pp_call;
     };
-    cached_model model_at_vpp1(scenario& s, const mesh_layout& mesh) const;
+    cached_model model_at_vpp1(scenario& s, std::optional<mesh_layout>& mesh) const;
     static cached_model with_vpp(const cached_model& base, std::int64_t v);
     void search_layout(const layout& l);
-    void search_recompute(scenario& s, const mesh_layout& mesh, const std::vector<std::pair<schedule_kind, std::int64_t>>& schedules,
+    void search_recompute(scenario& s, std::optional<mesh_layout>& mesh, const std::vector<std::pair<schedule_kind, std::int64_t>>& schedules,
                           const std::vector<std::vector<detail::rank_shards>>& shards, std::vector<std::optional<pipeline_shape>>& shapes,
                           std::int64_t m, std::optional<double>& imbalance);
     void consider(const plan_entry& e);
