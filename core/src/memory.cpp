@@ -105,4 +105,68 @@ memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool
     return best;
 }
 
+namespace detail {
+
+std::vector<rank_shards> stage_shards(const scenario& s, const pipeline_shape& shape, const std::vector<tensor_entry>& tensors) {
+    std::vector<rank_shards> out;
+    for (std::int64_t r = 0; r < static_cast<std::int64_t>(shape.rank_chunks.size()); ++r)
+        out.push_back(local_shards(s, tensors, layers_of(s, shape, r)));
+    return out;
+}
+
+activation_terms activation_terms_of(const scenario& s) {
+    return {layer_activation_bytes(s, true).total, layer_activation_bytes(s, false).total, first_stage_other_bytes(s),
+            last_stage_other_bytes(s)};
+}
+
+namespace {
+
+// Mirrors ledger_for_rank (memory_items.cpp): model state, layer activations, other activations
+// and communication buffers, added in that order so the double sum is bit-identical.
+double stage_bytes(const scenario& s, const pipeline_shape& shape, std::size_t r, const rank_shards& st, const activation_terms& a) {
+    const auto& p = s.parallel;
+    const auto& t = s.training;
+    const double nd = static_cast<double>(p.dp * p.cp);
+    const double ne = nd * static_cast<double>(p.tp) / static_cast<double>(p.ep * p.etp);
+    const auto d = zero_model_state(t.precision, p.zero, st.dense, st.dense_states, nd);
+    const auto e = zero_model_state(t.precision, p.zero, st.expert, st.expert_states, ne);
+    const double keep_opt = 1 - t.offload.optimizer;
+    double total = d.params + e.params;
+    total += d.grads + e.grads;
+    total += (d.master + e.master) * keep_opt;
+    total += (d.optimizer + e.optimizer) * keep_opt;
+    const double chunks_held = static_cast<double>(shape.rank_chunks[r].size());
+    const double inflight = shape.inflight[r];
+    const double per_chunk = static_cast<double>(st.layers) / chunks_held;
+    double per_layer = 0;
+    if (st.layers != 0) {
+        const double moe = static_cast<double>(st.moe_layers), dense = static_cast<double>(st.layers) - moe;
+        per_layer = ((moe > 0 ? a.layer_moe * moe : 0) + (dense > 0 ? a.layer_dense * dense : 0)) / static_cast<double>(st.layers);
+    }
+    total += inflight * per_chunk * per_layer * (1 - t.offload.activations);
+    total += (st.first ? a.first_other * inflight / chunks_held : 0) + (st.last ? a.last_other : 0);
+    const double el = static_cast<double>(dtype_bytes(t.precision.activations));
+    const double sbh = static_cast<double>(t.seq_len / p.cp * t.micro_batch * s.model.hidden);
+    const bool sp = p.sp && p.tp > 1;
+    double comm = 0;
+    if (p.zero >= 3) comm += 2 * st.largest_layer * static_cast<double>(dtype_bytes(t.precision.params));
+    if (p.pp > 1) comm += 4 * el * sbh / (sp ? static_cast<double>(p.tp) : 1.0);
+    if (sp) comm += el * sbh;
+    return total + comm;
+}
+
+}  // namespace
+
+double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<rank_shards>& shards,
+                        const activation_terms& a) {
+    double worst = 0;
+    for (std::size_t r = 0; r < shards.size(); ++r) {
+        const double b = stage_bytes(s, shape, r, shards[r], a);
+        if (r == 0 || b > worst) worst = b;
+    }
+    return worst;
+}
+
+}  // namespace detail
+
 }  // namespace tslab

@@ -104,6 +104,11 @@ void check_spec(const mesh_spec& s) {
 // Defined in mesh_warnings.cpp.
 std::vector<std::string> mesh_warnings(const mesh_layout& m);
 
+void validate_mesh_spec(const mesh_spec& s) {
+    check_spec(s);
+    parse_axis_order(s.order, s, "parallel.order");
+}
+
 mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit) {
     check_spec(s);
     mesh_layout m;

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "tslab/memory.hpp"
+#include "tslab/errors.hpp"
 #include "tslab/report.hpp"
 
 using namespace tslab;
@@ -108,4 +109,47 @@ TEST_CASE("fits compares the total with HBM capacity and says by how much", "[me
     CHECK_FALSE(big.memory.fits);
     CHECK(big.memory.headroom_bytes == Approx(big.memory.capacity_bytes - big.memory.total_bytes));
     CHECK(big.memory.capacity_bytes == 80.0 * 1024 * 1024 * 1024);  // H100 SXM 80 GB = 80 GiB of HBM3
+}
+
+TEST_CASE("planner path: peak_stage_bytes equals the full ledger's total bit for bit", "[memory][planner]") {
+    // An equivalence check between two implementations of the same sum (the ledger itself is
+    // checked against the papers above): the planner's numbers-only path must not move a plan
+    // across the HBM line or reorder the Pareto front, so the doubles must be identical.
+    struct layout {
+        const char* model;
+        std::int64_t dp, tp, pp, cp, ep;
+        double offload;
+    };
+    const layout layouts[] = {{"kimi-k2", 64, 8, 8, 1, 64, 0}, {"kimi-k2", 32, 4, 16, 2, 16, 0.5}, {"kimi-k2", 512, 1, 1, 1, 8, 0},
+                              {"gpt-1.7b", 2, 2, 2, 1, 1, 0}, {"gpt-1.7b", 1, 1, 8, 1, 1, 0.25}, {"llama3-70b", 4, 8, 4, 2, 1, 0}};
+    const char* schedules[] = {"gpipe", "1f1b", "interleaved", "zb-h2", "zbv", "dualpipe", "dualpipev"};
+    std::int64_t compared = 0;
+    for (const auto& l : layouts)
+        for (const char* sched : schedules)
+            for (const char* rec : {"none", "selective", "full"})
+                for (std::int64_t mb : {1, 2})
+                    for (int z = 0; z <= 3; ++z) {
+                        const std::int64_t v = std::string(sched) == "interleaved" ? 2 : 1;
+                        json doc = {{"model", l.model},
+                                    {"cluster", "dgx-h100"},
+                                    {"parallel", {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"vpp", v}, {"zero", z}}},
+                                    {"training",
+                                     {{"seq_len", 4096}, {"global_batch", 1024}, {"micro_batch", mb}, {"recompute", rec}, {"schedule", sched},
+                                      {"offload", {{"optimizer", l.offload}, {"activations", l.offload}}}}}};
+                        scenario s;
+                        try {
+                            s = parse_scenario(doc);
+                        } catch (const input_error&) {
+                            continue;  // e.g. DualPipe needs an even pp
+                        }
+                        const schedule_kind k = s.training.schedule;
+                        const std::int64_t m = 1024 / (mb * l.dp);
+                        const pipeline_shape shape = closed_form_shape(k, l.pp, v, m);
+                        const auto tensors = tensor_list(s.model);
+                        const auto shards = detail::stage_shards(s, closed_form_shape(k, l.pp, v, 1), tensors);
+                        const double fast = detail::peak_stage_bytes(s, shape, shards, detail::activation_terms_of(s));
+                        CHECK(fast == memory_ledger(s, shape, false, &tensors).total_bytes);
+                        ++compared;
+                    }
+    CHECK(compared > 500);
 }

@@ -57,6 +57,19 @@ struct rank_shards {
 // `formulas` false skips the text (used for the totals of every stage).
 memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st,
                               bool formulas);
+
+// The planner's numbers-only path. The shards of every pipeline rank depend on the layout and the
+// schedule's chunk placement only (not on ZeRO, micro-batch or recompute), so they are listed once.
+std::vector<rank_shards> stage_shards(const scenario& s, const pipeline_shape& shape, const std::vector<tensor_entry>& tensors);
+// Per-layer and per-stage activation bytes; they depend on (layout, micro-batch, recompute) only.
+struct activation_terms {
+    double layer_moe = 0, layer_dense = 0, first_other = 0, last_other = 0;
+};
+activation_terms activation_terms_of(const scenario& s);
+// HBM total of the busiest pipeline rank: the same sum, term by term and in the same order, as
+// memory_ledger(s, shape).total_bytes, without strings or allocation.
+double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<rank_shards>& shards,
+                        const activation_terms& a);
 }  // namespace detail
 
 }  // namespace tslab

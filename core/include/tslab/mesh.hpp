@@ -76,6 +76,10 @@ void require_expert_dp_rule(std::int64_t ep, std::int64_t dp, std::int64_t cp, c
 // when its degree is 1 (it is appended outermost). Errors name `path`.
 std::vector<std::string> parse_axis_order(const std::string& order, const mesh_spec& s, const std::string& path);
 
+// The input_errors build_mesh would throw for `s` (degrees, expert-DP rule, world size, axis
+// order), without laying out any rank: the planner checks every layout, builds few meshes.
+void validate_mesh_spec(const mesh_spec& s);
+
 // Build the mesh: validate, enumerate every group in one pass over the ranks, add warnings.
 mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit = default_list_limit);
 

@@ -12,6 +12,7 @@
 #include "tslab/comm_inventory.hpp"
 #include "tslab/compute.hpp"
 #include "tslab/expert.hpp"
+#include "tslab/memory.hpp"
 #include "tslab/mesh.hpp"
 #include "tslab/pipeline_cost_model.hpp"
 #include "tslab/scenario.hpp"
@@ -102,8 +103,28 @@ private:
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
 
+    // Compute and communication of one (layout, micro-batch, recompute, vpp, zero); the axis totals
+    // differ only in whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
+    struct cached_model {
+        compute_estimate compute;
+        double pp_exposed_s = 0;
+        std::vector<axis_comm> axes, axes_dual;
+        // The PP send/recv, the one item whose count scales with vpp: one call's time and bytes.
+        struct pp_send {
+            double time_s = 0, bytes = 0, count = 0, overlap = 0;
+        };
+        std::optional<pp_send> pp_call;
+    };
+    cached_model model_at_vpp1(scenario& s, std::optional<mesh_layout>& mesh) const;
+    static cached_model with_vpp(const cached_model& base, std::int64_t v);
     void search_layout(const layout& l);
+    void search_recompute(scenario& s, std::optional<mesh_layout>& mesh, const std::vector<std::pair<schedule_kind, std::int64_t>>& schedules,
+                          const std::vector<std::vector<detail::rank_shards>>& shards, std::vector<std::optional<pipeline_shape>>& shapes,
+                          std::int64_t m, std::optional<double>& imbalance);
     void consider(const plan_entry& e);
+    // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
+    // the Pareto front (the argument is at the definition).
+    bool cannot_place(double memory_bytes, double lb) const;
     pipeline_timing timing_of(const schedule_request& q, const pipeline_costs& c);
 };
 

@@ -1,0 +1,133 @@
+// The planner's cached search against a plain per-candidate search (full memory ledger, fresh
+// compute and communication estimates for every plan) on a mid-size MoE case: same counts, same
+// top plans, same Pareto front, same closest miss.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "tslab/errors.hpp"
+#include "tslab/memory.hpp"
+#include "tslab/planner.hpp"
+#include "tslab/schedule_shape.hpp"
+#include "tslab/step_model.hpp"
+
+using namespace tslab;
+
+namespace {
+
+using key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, int, int>;
+key key_of(const plan_choice& c) {
+    return {c.dp, c.tp, c.pp, c.vpp, c.ep, c.cp, c.micro_batch, c.zero, static_cast<int>(c.recompute), static_cast<int>(c.schedule)};
+}
+
+struct ref_plan {
+    plan_choice choice;
+    double time_s = 0, memory_bytes = 0;
+};
+
+struct reference {
+    std::int64_t evaluated = 0;
+    std::vector<ref_plan> fitting, missing;
+};
+
+// Pipeline time with F = 1 then scaled, as the planner's cache does (the ratios key the cache).
+pipeline_timing timed(const schedule_request& q, const pipeline_costs& c) {
+    pipeline_costs unit = c;
+    unit.B /= c.F, unit.W /= c.F, unit.p2p_s /= c.F, unit.F = 1;
+    pipeline_timing t = schedule_op_estimate(q) > 20'000 ? closed_form_pipeline(q, unit) : time_pipeline(q, unit);
+    t.bubble_s *= c.F, t.p2p_exposed_s *= c.F;
+    return t;
+}
+
+void evaluate(scenario& s, const mesh_layout& mesh, std::int64_t m, reference& out) {
+    if (!plan_rules_hold(s)) return;
+    ++out.evaluated;
+    const auto& q = s.parallel;
+    const plan_choice c{q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule};
+    const memory_report mem = memory_ledger(s, closed_form_shape(s.training.schedule, q.pp, q.vpp, m), false);
+    if (!mem.fits) return out.missing.push_back({c, 0, mem.total_bytes});
+    const compute_estimate ce = estimate_compute(s);
+    const comm_inventory comm = build_comm_inventory(s, mesh, count_params(s.model));
+    const schedule_request sq = scenario_schedule_request(s, m);
+    const pipeline_timing t = timed(sq, chunk_costs(ce, sq, pp_transfer_exposed_s(comm)));
+    const double imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
+    const double time = step_time_of(ce, t.bubble_s, t.p2p_exposed_s, axis_totals(comm, s.training.schedule, ce.step_compute_s), imbalance);
+    out.fitting.push_back({c, time, mem.total_bytes});
+}
+
+reference search_all(scenario s, std::int64_t gpus) {
+    reference out;
+    const auto divs = [](std::int64_t n) {
+        std::vector<std::int64_t> d;
+        for (std::int64_t i = 1; i <= n; ++i)
+            if (n % i == 0) d.push_back(i);
+        return d;
+    };
+    auto& q = s.parallel;
+    for (std::int64_t tp : divs(gpus))
+        for (std::int64_t pp : divs(gpus / tp))
+            for (std::int64_t cp : divs(gpus / (tp * pp)))
+                for (std::int64_t ep : divs(gpus / (tp * pp))) {
+                    q.tp = tp, q.pp = pp, q.cp = cp, q.dp = gpus / (tp * pp * cp), q.ep = ep;
+                    if (ep > q.dp * cp || (q.dp * cp) % ep != 0) continue;
+                    mesh_layout mesh;
+                    try {
+                        mesh = build_mesh(mesh_spec_of(s), 0);
+                    } catch (const input_error&) {
+                        continue;
+                    }
+                    const std::int64_t G = s.training.global_batch;
+                    for (std::int64_t mb : G % q.dp == 0 ? divs(G / q.dp) : std::vector<std::int64_t>{})
+                        for (auto rec : {recompute_kind::none, recompute_kind::selective, recompute_kind::full})
+                            for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k)
+                                for (std::int64_t v = 1; pp * v <= s.model.layers; ++v)
+                                    for (int z = 0; z <= 3; ++z) {
+                                        s.training.micro_batch = mb, s.training.recompute = rec;
+                                        s.training.schedule = static_cast<schedule_kind>(k);
+                                        q.vpp = v, q.zero = z;
+                                        if ((v > 1) != (s.training.schedule == schedule_kind::interleaved)) continue;
+                                        evaluate(s, mesh, G / (mb * q.dp), out);
+                                    }
+                }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("cached search equals a per-candidate search on DeepSeek-V3, 256 GPUs", "[planner]") {
+    const scenario s = parse_scenario_text(R"({"model": "deepseek-v3", "cluster": "dgx-h100", "parallel": {"dp": 8},
+        "training": {"seq_len": 4096, "global_batch": 64}})");
+    plan_options o;
+    o.gpus = 256;
+    o.top = 8;
+    const plan_result r = run_plan(s, o);
+    scenario sized = s;
+    sized.cluster.nodes = 256 / sized.cluster.gpus_per_node;
+    reference ref = search_all(sized, 256);
+    CHECK(r.progress.evaluated == ref.evaluated);
+    REQUIRE(r.progress.fitting == static_cast<std::int64_t>(ref.fitting.size()));
+    REQUIRE(r.progress.fitting > 100);
+    const std::vector<ref_plan> in_order = ref.fitting;
+    // Top plans: the planner's top set is the reference's fastest set (re-timing reorders it).
+    std::stable_sort(ref.fitting.begin(), ref.fitting.end(), [](const ref_plan& a, const ref_plan& b) { return a.time_s < b.time_s; });
+    std::set<key> want, got;
+    for (std::size_t i = 0; i < r.top.size(); ++i) want.insert(key_of(ref.fitting[i].choice)), got.insert(key_of(r.top[i].choice));
+    CHECK(got == want);
+    // Pareto front by (memory, time) of the reference.
+    // Sweep by memory, then time, then search order: a plan is on the front when it is faster
+    // than every plan before it (of exact ties the first in search order stays, as in the planner).
+    std::vector<std::size_t> order(in_order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return std::tie(in_order[a].memory_bytes, in_order[a].time_s, a) < std::tie(in_order[b].memory_bytes, in_order[b].time_s, b);
+    });
+    std::set<key> front;
+    double fastest = 1e300;
+    for (std::size_t i : order)
+        if (in_order[i].time_s < fastest) front.insert(key_of(in_order[i].choice)), fastest = in_order[i].time_s;
+    std::set<key> pareto;
+    for (const auto& e : r.pareto) pareto.insert(key_of(e.choice));
+    CHECK(pareto == front);
+}
