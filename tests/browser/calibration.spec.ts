@@ -1,8 +1,8 @@
 // Calibration in the lab: pick or drop a profile, badge + report source, bad files, remove, keyboard, screenshots.
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { shots, watchConsole } from "./lab";
 
-const shots = "tests/browser/screenshots";
 const data = "tests/data/calibration";
 const examplePath = `${data}/cpu-2rank-quick.json`;
 const example = JSON.parse(readFileSync(examplePath, "utf8")) as {
@@ -10,15 +10,6 @@ const example = JSON.parse(readFileSync(examplePath, "utf8")) as {
 };
 // The source contract (core calibration.hpp, source()): first device or the backend, ×ranks, the date.
 const source = `calibrated: ${example.devices[0]?.name ?? example.backend} ×${example.ranks}, ${example.created.slice(0, 10)}`;
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  page.on("pageerror", (e) => errors.push(e.message));
-  return errors;
-}
 
 async function openLab(page: Page): Promise<void> {
   await page.goto("/");

@@ -1,17 +1,8 @@
 // The communication lab: α/β split, bytes on the wire, the overlap slider at 95%, the step inventory, keyboard, screenshots.
 import { expect, test, type Page } from "@playwright/test";
+import { shots, watchConsole } from "./lab";
 
-const shots = "tests/browser/screenshots";
 const panel = '#lab [data-panel="comm"]';
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  page.on("pageerror", (e) => errors.push(e.message));
-  return errors;
-}
 
 async function openComm(page: Page): Promise<void> {
   await page.goto("/");

@@ -1,17 +1,8 @@
 // The memory lab on the built course page: controls change the ledger, trial, inline errors, i18n, keyboard.
 import { expect, test, type Page } from "@playwright/test";
-
-const shots = "tests/browser/screenshots";
+import { shots, watchConsole } from "./lab";
 
 /** Collects console errors and uncaught page errors; every test asserts the list stays empty. */
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  page.on("pageerror", (e) => errors.push(e.message));
-  return errors;
-}
 
 async function openLab(page: Page): Promise<void> {
   await page.goto("/");

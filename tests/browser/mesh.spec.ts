@@ -1,17 +1,8 @@
 // The device-mesh lab: GPUs coloured by group, the conflicting-mapping trial, keyboard focus, inline errors, screenshots.
 import { expect, test, type Page } from "@playwright/test";
+import { shots, watchConsole } from "./lab";
 
-const shots = "tests/browser/screenshots";
 const panel = '#lab [data-panel="mesh"]';
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  page.on("pageerror", (e) => errors.push(e.message));
-  return errors;
-}
 
 async function openMesh(page: Page): Promise<void> {
   await page.goto("/");

@@ -1,16 +1,6 @@
 // The pipeline lab (L4) on the built course page: schedule → timeline and numbers, trial, keyboard, inline errors, cap.
 import { expect, test, type Page } from "@playwright/test";
-
-const shots = "tests/browser/screenshots";
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  page.on("pageerror", (e) => errors.push(e.message));
-  return errors;
-}
+import { shots, watchConsole } from "./lab";
 
 async function openPipeline(page: Page): Promise<void> {
   await page.goto("/");

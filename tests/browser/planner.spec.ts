@@ -1,17 +1,8 @@
 // The planner: a small search reaches 100% with a top table and Pareto points, cancel on a big one, a pick updates the memory panel, keyboard, screenshots.
 import { expect, test, type Page } from "@playwright/test";
+import { shots, watchConsole } from "./lab";
 
-const shots = "tests/browser/screenshots";
 const panel = '#lab [data-panel="planner"]';
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  page.on("pageerror", (e) => errors.push(e.message));
-  return errors;
-}
 
 async function openPlanner(page: Page): Promise<void> {
   await page.goto("/");

@@ -1,17 +1,8 @@
 // The step panel: the bar and nine ledgers render, recompute and TP trials move the numbers and the bottleneck, bad input inline, keyboard, screenshots.
 import { expect, test, type Page } from "@playwright/test";
+import { shots, watchConsole } from "./lab";
 
-const shots = "tests/browser/screenshots";
 const panel = '#lab [data-panel="step"]';
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  page.on("pageerror", (e) => errors.push(e.message));
-  return errors;
-}
 
 async function openStep(page: Page): Promise<void> {
   await page.goto("/");
