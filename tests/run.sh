@@ -13,7 +13,9 @@ cmake --build build
 ctest --test-dir build --output-on-failure -j2
 
 step "native tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTSLAB_SANITIZE=ON -DTSLAB_BUILD_BENCH=OFF >/dev/null
+# -O1 keeps asserts (Debug) while making the sanitized planner and fit tests ~5x faster than -O0.
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
+    -DTSLAB_SANITIZE=ON -DTSLAB_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j2
