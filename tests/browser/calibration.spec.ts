@@ -133,13 +133,15 @@ test("removing the profile: badge gone, the report is back on the preset", async
 
 test("keyboard: Tab reaches the file button, Enter opens the chooser, Tab reaches remove and the details", async ({ page }) => {
   await openLab(page);
+  // Listen first: Playwright turns on file-chooser interception asynchronously when the listener
+  // is added, and a key press right after it can race ahead of that.
+  const chooser = page.waitForEvent("filechooser");
   await page.locator("#lab .tsl-lang").focus();
   await page.keyboard.press("Tab");
   const button = page.getByTestId("calibration-pick");
   await expect(button).toBeFocused();
   expect(await button.evaluate((b) => getComputedStyle(b).outlineStyle)).not.toBe("none");
   await expect(button).toHaveAttribute("aria-label", /calibration@1/);
-  const chooser = page.waitForEvent("filechooser");
   await page.keyboard.press("Enter");
   await (await chooser).setFiles(examplePath);
   await expect(badge(page)).toBeVisible();
