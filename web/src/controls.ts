@@ -157,3 +157,34 @@ export function numberOrText(v: string | number | boolean): unknown {
   const s = String(v).trim();
   return /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s) ? Number(s) : s;
 }
+
+/** A panel's control form: one labelled fieldset per group, submit suppressed. */
+export interface ControlForm {
+  element: HTMLFormElement;
+  controls: Map<string, Control>;
+  relabel(): void;
+}
+
+/** Builds the form every scenario panel uses: groups[i] become the controls under legendKeys[i]. */
+export function createForm(labelKey: MessageKey, legendKeys: readonly MessageKey[], groups: readonly ControlSpec[][]): ControlForm {
+  const controls = new Map<string, Control>();
+  const form = document.createElement("form");
+  form.className = "tsl-form";
+  form.noValidate = true;
+  form.dataset.i18nLabel = labelKey;
+  form.setAttribute("aria-label", t(labelKey));
+  form.addEventListener("submit", (e) => e.preventDefault());
+  const legends = legendKeys.map((key, i) => {
+    const list = groups[i].map(createControl);
+    for (const c of list) controls.set(c.spec.key, c);
+    const g = createGroup(key, list);
+    form.append(g.element);
+    return g;
+  });
+  const relabel = () => {
+    legends.forEach((g) => g.relabel());
+    for (const c of controls.values()) c.relabel();
+    form.setAttribute("aria-label", t(labelKey));
+  };
+  return { element: form, controls, relabel };
+}

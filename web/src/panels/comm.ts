@@ -1,8 +1,8 @@
 // Communication panel (ledger L5): one collective timed by collective() with an overlap slider; the step's inventory from report().
 import { ScenarioError, type TslabClient } from "../client";
-import { createControl, createGroup, showErrorAt, type Control, type ControlSpec } from "../controls";
+import { createForm, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { binaryBytes } from "../format";
-import { onLangChange, t } from "../i18n";
+import { onLangChange } from "../i18n";
 import type { Scenario } from "../report";
 import type { CollectiveSpec, CommInReport } from "../types/mesh";
 import type { Panel } from "./panel";
@@ -76,25 +76,7 @@ function inventoryScenario(key: string, overlapPct: number): Scenario {
 
 function buildForm(client: TslabClient) {
   const groups = specs(Object.keys(client.presets().clusters));
-  const controls = new Map<string, Control>();
-  const form = document.createElement("form");
-  form.className = "tsl-form";
-  form.noValidate = true;
-  form.dataset.i18nLabel = "comm.controls";
-  form.setAttribute("aria-label", t("comm.controls"));
-  form.addEventListener("submit", (e) => e.preventDefault());
-  const legends = (["comm.group.op", "comm.group.link", "comm.group.inventory"] as const).map((key, i) => {
-    const list = groups[i].map(createControl);
-    for (const c of list) controls.set(c.spec.key, c);
-    const g = createGroup(key, list);
-    form.append(g.element);
-    return g;
-  });
-  const relabel = () => {
-    legends.forEach((g) => g.relabel());
-    for (const c of controls.values()) c.relabel();
-  };
-  return { element: form, controls, relabel };
+  return createForm("comm.controls", ["comm.group.op", "comm.group.link", "comm.group.inventory"], groups);
 }
 
 /** Bandwidth and latency only for a custom link; the cluster (the source of the tiers) otherwise. */

@@ -1,6 +1,6 @@
 // Memory panel (ledgers L1 model state + L2 activations): controls → scenario → report → view.
 import { ScenarioError, type TslabClient } from "../client";
-import { controlForPath, createControl, createGroup, numberOrText, type Control, type ControlSpec } from "../controls";
+import { createForm, type ControlForm, controlForPath, numberOrText, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
 import type { Report, Scenario } from "../report";
 import { subscribe } from "../state";
@@ -78,34 +78,10 @@ function buildScenario(v: (key: string) => string | number | boolean): Scenario 
   return { schema: "tslab/scenario@1", model: String(v("model")), cluster: String(v("cluster")), parallel, training };
 }
 
-interface Form {
-  element: HTMLFormElement;
-  controls: Map<string, Control>;
-  relabel(): void;
-}
-
-function buildForm(client: TslabClient): Form {
+function buildForm(client: TslabClient): ControlForm {
   const presets = client.presets();
   const groups = specs({ models: Object.keys(presets.models), clusters: Object.keys(presets.clusters) });
-  const controls = new Map<string, Control>();
-  const form = document.createElement("form");
-  form.className = "tsl-form";
-  form.noValidate = true;
-  form.dataset.i18nLabel = "mem.controls";
-  form.setAttribute("aria-label", t("mem.controls"));
-  form.addEventListener("submit", (e) => e.preventDefault());
-  const legends = (["mem.group.model", "mem.group.parallel", "mem.group.training"] as const).map((key, i) => {
-    const list = groups[i].map(createControl);
-    for (const c of list) controls.set(c.spec.key, c);
-    const g = createGroup(key, list);
-    form.append(g.element);
-    return g;
-  });
-  const relabel = () => {
-    legends.forEach((g) => g.relabel());
-    for (const c of controls.values()) c.relabel();
-  };
-  return { element: form, controls, relabel };
+  return createForm("mem.controls", ["mem.group.model", "mem.group.parallel", "mem.group.training"], groups);
 }
 
 function mount(host: HTMLElement, { client }: { client: TslabClient }): void {

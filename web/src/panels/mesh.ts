@@ -1,7 +1,7 @@
 // Device mesh panel (ledger L5): degrees, axis order, nodes × GPUs → mesh() drawn by group; TP time from report().
 import { ScenarioError, type TslabClient } from "../client";
-import { createControl, createGroup, showErrorAt, type Control, type ControlSpec } from "../controls";
-import { onLangChange, t, type MessageKey } from "../i18n";
+import { createForm, type ControlForm, showErrorAt, type ControlSpec } from "../controls";
+import { onLangChange, type MessageKey } from "../i18n";
 import type { Scenario } from "../report";
 import type { CommInReport, MeshAxis, MeshSpec } from "../types/mesh";
 import { subscribe } from "../state";
@@ -92,34 +92,10 @@ export function tpTime(r: CommInReport, order: string): TpTime {
   };
 }
 
-interface Form {
-  element: HTMLFormElement;
-  controls: Map<string, Control>;
-  relabel(): void;
-}
-
-function buildForm(client: TslabClient): Form {
+function buildForm(client: TslabClient): ControlForm {
   const presets = client.presets();
   const groups = specs(Object.keys(presets.models), Object.keys(presets.clusters));
-  const controls = new Map<string, Control>();
-  const form = document.createElement("form");
-  form.className = "tsl-form";
-  form.noValidate = true;
-  form.dataset.i18nLabel = "mesh.controls";
-  form.setAttribute("aria-label", t("mesh.controls"));
-  form.addEventListener("submit", (e) => e.preventDefault());
-  const legends = (["mesh.group.plan", "mesh.group.layout"] as const).map((key, i) => {
-    const list = groups[i].map(createControl);
-    for (const c of list) controls.set(c.spec.key, c);
-    const g = createGroup(key, list);
-    form.append(g.element);
-    return g;
-  });
-  const relabel = () => {
-    legends.forEach((g) => g.relabel());
-    for (const c of controls.values()) c.relabel();
-  };
-  return { element: form, controls, relabel };
+  return createForm("mesh.controls", ["mesh.group.plan", "mesh.group.layout"], groups);
 }
 
 /** TP time of the plan in its order and in the recommended one; order is the mesh's full order (size-1 axes appended). */

@@ -1,6 +1,6 @@
 // Step panel (ledgers L1..L9): controls → scenario → report().step → headline box, step-time bar and ledger table.
 import { ScenarioError, type TslabClient } from "../client";
-import { createControl, createGroup, numberOrText as num, showErrorAt, type Control, type ControlSpec } from "../controls";
+import { createForm, numberOrText as num, showErrorAt, type ControlSpec } from "../controls";
 import { onLangChange, t, type MessageKey } from "../i18n";
 import type { Scenario } from "../report";
 import { subscribe, type SharedConfig } from "../state";
@@ -66,26 +66,8 @@ function buildScenario(v: (key: string) => string | number | boolean): Scenario 
 function buildForm(client: TslabClient) {
   const presets = client.presets();
   const groups = specs(Object.keys(presets.models), Object.keys(presets.clusters));
-  const controls = new Map<string, Control>();
-  const form = document.createElement("form");
-  form.className = "tsl-form";
-  form.noValidate = true;
-  form.dataset.i18nLabel = "step.controls";
-  form.setAttribute("aria-label", t("step.controls"));
-  form.addEventListener("submit", (e) => e.preventDefault());
-  const legends = (["step.group.model", "step.group.parallel", "step.group.training"] as const).map((key, i) => {
-    const list = groups[i].map(createControl);
-    for (const c of list) controls.set(c.spec.key, c);
-    const g = createGroup(key, list);
-    form.append(g.element);
-    return g;
-  });
-  const relabel = () => {
-    legends.forEach((g) => g.relabel());
-    for (const c of controls.values()) c.relabel();
-    form.setAttribute("aria-label", t("step.controls"));
-  };
-  return { form, controls, relabel };
+  const f = createForm("step.controls", ["step.group.model", "step.group.parallel", "step.group.training"], groups);
+  return { form: f.element, controls: f.controls, relabel: f.relabel };
 }
 
 /** The two one-click trials and the before → after bottleneck sentences they leave behind. */
