@@ -1,6 +1,6 @@
 // Pipeline panel (ledger L4): schedule controls → SPEC → wasm schedule() → read-outs and timelines, compare mode, trial.
 import { ScenarioError, type TslabClient } from "../client";
-import { controlForPath, createControl, createGroup, numberOrText, type Control, type ControlSpec } from "../controls";
+import { controlForPath, createForm, numberOrText, type ControlForm, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
 import { scheduleNames, type ScheduleResult, type ScheduleSpec } from "../types/pipeline";
 import { subscribe } from "../state";
@@ -62,30 +62,13 @@ function buildSpec(v: (key: string) => string | number | boolean, side: Side, ti
   return spec;
 }
 
-function buildForm(): { element: HTMLFormElement; controls: Map<string, Control>; relabel(): void } {
-  const controls = new Map<string, Control>();
-  const form = document.createElement("form");
-  form.className = "tsl-pipe-form";
-  form.noValidate = true;
-  form.dataset.i18nLabel = "pipe.controls";
-  form.setAttribute("aria-label", t("pipe.controls"));
-  form.addEventListener("submit", (e) => e.preventDefault());
+function buildForm(): ControlForm {
   const groups = specs();
-  const legends = (["pipe.group.schedule", "pipe.group.costs"] as const).map((key, i) => {
-    const list = groups[i].map(createControl);
-    for (const c of list) {
-      controls.set(c.spec.key, c);
-      if (i === 1) (c.input as HTMLInputElement).step = "any"; // costs and delays are real numbers
-    }
-    const g = createGroup(key, list);
-    form.append(g.element);
-    return g;
-  });
-  const relabel = () => {
-    legends.forEach((g) => g.relabel());
-    for (const c of controls.values()) c.relabel();
-  };
-  return { element: form, controls, relabel };
+  const f = createForm("pipe.controls", ["pipe.group.schedule", "pipe.group.costs"], groups);
+  f.element.className = "tsl-pipe-form";
+  // costs and delays are real numbers
+  for (const spec of groups[1]) (f.controls.get(spec.key)!.input as HTMLInputElement).step = "any";
+  return f;
 }
 
 function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
