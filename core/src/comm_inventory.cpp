@@ -198,21 +198,31 @@ comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, con
     return inv;
 }
 
-json comm_to_json(const comm_inventory& c) {
-    json items = json::array();
-    for (const auto& it : c.items) {
-        const auto& e = it.call;
-        items.push_back({{"what", it.what}, {"op", describe(e.op).name}, {"axis", it.axis}, {"per", it.per}, {"bytes", e.bytes},
-                         {"link", to_string(e.link)}, {"time_s", e.time_s}, {"exposed_s", e.exposed_s(it.overlap)}, {"count", it.count},
-                         {"ranks", e.ranks}, {"algorithm", e.algorithm_name}, {"wire_bytes", e.wire_bytes}, {"rounds", e.rounds},
-                         {"alpha_s", e.alpha_s}, {"beta_s", e.beta_s}, {"algbw_Bps", e.algbw_Bps}, {"busbw_Bps", e.busbw_Bps},
-                         {"overlap", it.overlap}, {"step_time_s", it.step_time_s()}, {"step_exposed_s", it.step_exposed_s()}});
-    }
-    return json{{"source", c.source},
-                {"note", "bytes, time_s and exposed_s are per call; count calls per step; step_* are per step"},
-                {"items", std::move(items)},
-                {"step_time_s", c.time_s},
-                {"step_exposed_s", c.exposed_s}};
+namespace {
+
+void write_comm_item(json_writer& w, const comm_item& it) {
+    const auto& e = it.call;
+    w.begin_object();
+    w.field("what", it.what).field("op", describe(e.op).name).field("axis", it.axis).field("per", it.per);
+    w.field("bytes", e.bytes).field("link", to_string(e.link)).field("time_s", e.time_s);
+    w.field("exposed_s", e.exposed_s(it.overlap)).field("count", it.count).field("ranks", e.ranks);
+    w.field("algorithm", e.algorithm_name).field("wire_bytes", e.wire_bytes).field("rounds", e.rounds);
+    w.field("alpha_s", e.alpha_s).field("beta_s", e.beta_s).field("algbw_Bps", e.algbw_Bps).field("busbw_Bps", e.busbw_Bps);
+    w.field("overlap", it.overlap).field("step_time_s", it.step_time_s()).field("step_exposed_s", it.step_exposed_s());
+    w.end_object();
+}
+
+}  // namespace
+
+void write_comm(json_writer& w, const comm_inventory& c) {
+    w.begin_object();
+    w.field("source", c.source);
+    w.field("note", "bytes, time_s and exposed_s are per call; count calls per step; step_* are per step");
+    w.key("items").begin_array();
+    for (const auto& it : c.items) write_comm_item(w, it);
+    w.end_array();
+    w.field("step_time_s", c.time_s).field("step_exposed_s", c.exposed_s);
+    w.end_object();
 }
 
 }  // namespace tslab

@@ -35,37 +35,57 @@ std::vector<std::string> mesh_warnings(const mesh_layout& m) {
 
 namespace {
 
-json axes_json(const mesh_layout& m) {
-    json out = json::array();
-    for (const auto& a : m.axes)
-        out.push_back({{"axis", a.axis}, {"size", a.size}, {"groups", a.count}, {"intra", a.intra}, {"inter", a.inter},
-                       {"mixed", a.mixed}, {"max_nodes", a.max_nodes}, {"link", to_string(a.binding())},
-                       {"listed", a.listed}});
-    return out;
+void write_axes(json_writer& w, const mesh_layout& m) {
+    w.key("axes").begin_array();
+    for (const auto& a : m.axes) {
+        w.begin_object();
+        w.field("axis", a.axis).field("size", a.size).field("groups", a.count).field("intra", a.intra);
+        w.field("inter", a.inter).field("mixed", a.mixed).field("max_nodes", a.max_nodes);
+        w.field("link", to_string(a.binding())).field("listed", a.listed);
+        w.end_object();
+    }
+    w.end_array();
 }
 
-json groups_json(const mesh_layout& m) {
-    json out = json::array();
+void write_groups(json_writer& w, const mesh_layout& m) {
+    w.key("groups").begin_array();
     for (const auto& a : m.axes)
         for (std::int64_t i = 0; i < a.listed; ++i) {
-            const auto ranks = a.group(i);
-            out.push_back({{"axis", a.axis}, {"size", a.size}, {"link", to_string(a.listed_link[static_cast<std::size_t>(i)])},
-                           {"ranks", std::vector<std::int64_t>(ranks.begin(), ranks.end())},
-                           {"nodes", a.listed_nodes[static_cast<std::size_t>(i)]}});
+            const auto idx = static_cast<std::size_t>(i);
+            w.begin_object();
+            w.field("axis", a.axis).field("size", a.size).field("link", to_string(a.listed_link[idx]));
+            w.key("ranks").begin_array();
+            for (const std::int64_t r : a.group(i)) w.value(r);
+            w.end_array();
+            w.field("nodes", a.listed_nodes[idx]);
+            w.end_object();
         }
-    return out;
+    w.end_array();
+}
+
+// The mesh's members, without braces, so the mesh query can put its schema first.
+void write_mesh_fields(json_writer& w, const mesh_layout& m) {
+    std::string order;
+    for (const auto& a : m.order) order += (order.empty() ? "" : "-") + a;
+    w.field("order", order).field("world", m.world).field("nodes", m.nodes).field("gpus_per_node", m.spec.gpus_per_node);
+    write_groups(w, m);
+    w.field("warnings", m.warnings);
+    write_axes(w, m);
+    w.field("truncated", m.truncated);
+    if (m.truncated)
+        w.field("note", fmt::format("groups[] lists at most {} ranks per axis; axes[] counts every group", m.list_limit));
 }
 
 }  // namespace
 
+void write_mesh(json_writer& w, const mesh_layout& m) {
+    w.begin_object();
+    write_mesh_fields(w, m);
+    w.end_object();
+}
+
 json mesh_to_json(const mesh_layout& m) {
-    std::string order;
-    for (const auto& a : m.order) order += (order.empty() ? "" : "-") + a;
-    json out = {{"order", order}, {"world", m.world}, {"nodes", m.nodes}, {"gpus_per_node", m.spec.gpus_per_node},
-                {"groups", groups_json(m)}, {"warnings", m.warnings}, {"axes", axes_json(m)}, {"truncated", m.truncated}};
-    if (m.truncated)
-        out["note"] = fmt::format("groups[] lists at most {} ranks per axis; axes[] counts every group", m.list_limit);
-    return out;
+    return json::parse(write_json([&](json_writer& w) { write_mesh(w, m); }));
 }
 
 std::string mesh_json_text(const std::string& spec_text) {
@@ -93,9 +113,13 @@ std::string mesh_json_text(const std::string& spec_text) {
     r.finish();
     if (s.world() > max_degree)
         throw input_error("", fmt::format("dp·tp·pp·cp = {} GPUs exceeds the limit of {}", s.world(), max_degree));
-    json out = {{"schema", "tslab/mesh@1"}};
-    out.update(mesh_to_json(build_mesh(s, limit)));
-    return out.dump(2);
+    const mesh_layout m = build_mesh(s, limit);
+    return write_json([&](json_writer& w) {
+        w.begin_object();
+        w.field("schema", "tslab/mesh@1");
+        write_mesh_fields(w, m);
+        w.end_object();
+    });
 }
 
 }  // namespace tslab

@@ -52,92 +52,105 @@ namespace {
 
 std::int64_t whole(double bytes) { return static_cast<std::int64_t>(std::llround(bytes)); }
 
-json scenario_summary(const scenario& s, std::int64_t m) {
-    const auto& p = s.parallel;
-    return json{{"model", s.model.name},
-                {"cluster", s.cluster.name},
-                {"source", s.cluster.source},
-                {"gpu", s.cluster.gpu.name},
-                {"world", p.world()},
-                {"nodes", s.cluster.nodes},
-                {"gpus_per_node", s.cluster.gpus_per_node},
-                {"parallel", {{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"vpp", p.vpp}, {"ep", p.ep}, {"etp", p.etp},
-                              {"cp", p.cp}, {"cp_method", p.cp_method}, {"sp", p.sp}, {"zero", p.zero}, {"order", p.order}}},
-                {"microbatches", m},
-                {"precision", s.training.precision.recipe},
-                {"optimizer", to_string(s.training.optimizer)},
-                {"recompute", to_string(s.training.recompute)},
-                {"schedule", to_string(s.training.schedule)}};
+void write_parallel(json_writer& w, const parallel_spec& p) {
+    w.key("parallel").begin_object();
+    w.field("dp", p.dp).field("tp", p.tp).field("pp", p.pp).field("vpp", p.vpp).field("ep", p.ep).field("etp", p.etp);
+    w.field("cp", p.cp).field("cp_method", p.cp_method).field("sp", p.sp).field("zero", p.zero).field("order", p.order);
+    w.end_object();
 }
 
-json memory_json(const memory_report& m) {
-    json items = json::array();
-    for (const auto& it : m.items) items.push_back({{"id", it.id}, {"bytes", whole(it.bytes)}, {"formula", it.formula}});
-    json stages = json::array();
-    for (double b : m.stage_total_bytes) stages.push_back(whole(b));
-    return json{{"units", "bytes; 1 GiB = 2^30 B, 1 GB = 10^9 B"},
-                {"rank", m.rank},
-                {"stage", m.stage},
-                {"total_bytes", whole(m.total_bytes)},
-                {"capacity_bytes", whole(m.capacity_bytes)},
-                {"headroom_bytes", whole(m.headroom_bytes)},
-                {"fits", m.fits},
-                {"inflight", m.inflight},
-                {"layers_on_rank", m.layers_on_rank},
-                {"items", std::move(items)},
-                {"stage_total_bytes", std::move(stages)}};
+void write_scenario_summary(json_writer& w, const scenario& s, std::int64_t m) {
+    w.key("scenario").begin_object();
+    w.field("model", s.model.name).field("cluster", s.cluster.name).field("source", s.cluster.source);
+    w.field("gpu", s.cluster.gpu.name).field("world", s.parallel.world()).field("nodes", s.cluster.nodes);
+    w.field("gpus_per_node", s.cluster.gpus_per_node);
+    write_parallel(w, s.parallel);
+    w.field("microbatches", m).field("precision", s.training.precision.recipe);
+    w.field("optimizer", to_string(s.training.optimizer)).field("recompute", to_string(s.training.recompute));
+    w.field("schedule", to_string(s.training.schedule));
+    w.end_object();
+}
+
+void write_model(json_writer& w, const report& r) {
+    w.key("model").begin_object();
+    w.field("name", r.input.model.name).field("params_total", r.params.total).field("params_active", r.params.active);
+    w.field("params_embedding", r.params.embedding).field("flops_per_token", r.flops_per_token);
+    w.end_object();
+}
+
+void write_memory(json_writer& w, const memory_report& m) {
+    w.key("memory").begin_object();
+    w.field("units", "bytes; 1 GiB = 2^30 B, 1 GB = 10^9 B").field("rank", m.rank).field("stage", m.stage);
+    w.field("total_bytes", whole(m.total_bytes)).field("capacity_bytes", whole(m.capacity_bytes));
+    w.field("headroom_bytes", whole(m.headroom_bytes)).field("fits", m.fits).field("inflight", m.inflight);
+    w.field("layers_on_rank", m.layers_on_rank);
+    w.key("items").begin_array();
+    for (const auto& it : m.items) {
+        w.begin_object();
+        w.field("id", it.id).field("bytes", whole(it.bytes)).field("formula", it.formula);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("stage_total_bytes").begin_array();
+    for (double b : m.stage_total_bytes) w.value(whole(b));
+    w.end_array();
+    w.end_object();
+}
+
+void write_pipeline(json_writer& w, const report& r) {
+    w.key("pipeline").begin_object();
+    w.field("schedule", to_string(r.input.training.schedule)).field("microbatches", r.microbatches);
+    w.field("chunks", r.pipeline.chunks).field("param_copies", r.pipeline.param_copies);
+    w.field("makespan_s", r.timing.makespan_s).field("bubble_fraction", r.timing.bubble_fraction);
+    w.field("bubble_s", r.timing.bubble_s).field("p2p_exposed_s", r.timing.p2p_exposed_s);
+    w.field("simulated", r.timing.simulated).field("peak_inflight", r.pipeline.inflight);
+    w.field("inflight_formula", r.pipeline.inflight_formula);
+    w.end_object();
+}
+
+void write_step(json_writer& w, const step_result& st, const compute_estimate& c, const std::string& gemm_model) {
+    w.key("step").begin_object();
+    w.field("time_s", st.time_s).field("tokens_per_s", st.tokens_per_s).field("tflops_per_gpu", st.tflops_per_gpu);
+    w.field("mfu", st.mfu).field("hfu", st.hfu).field("goodput", st.goodput);
+    w.field("model_flops_per_gpu", c.model_flops_per_gpu).field("hardware_flops_per_gpu", c.hardware_flops_per_gpu);
+    w.field("compute_s", c.step_compute_s).field("gemm_model", gemm_model);
+    w.key("ledgers").begin_array();
+    for (const auto& l : st.ledgers) {
+        w.begin_object();
+        w.field("id", l.id).field("name", l.name).field("time_s", l.time_s).field("exposed_s", l.exposed_s);
+        w.field("bytes", whole(l.bytes)).field("notes", l.notes);
+        w.end_object();
+    }
+    w.end_array();
+    w.field("bottleneck", st.bottleneck);
+    w.end_object();
 }
 
 }  // namespace
 
-json report_to_json(const report& r) {
-    json peak = json::array();
-    for (double v : r.pipeline.inflight) peak.push_back(v);
-    return json{{"schema", "tslab/report@1"},
-                {"scenario", scenario_summary(r.input, r.microbatches)},
-                {"model", {{"name", r.input.model.name},
-                           {"params_total", r.params.total},
-                           {"params_active", r.params.active},
-                           {"params_embedding", r.params.embedding},
-                           {"flops_per_token", r.flops_per_token}}},
-                {"memory", memory_json(r.memory)},
-                {"pipeline", {{"schedule", to_string(r.input.training.schedule)},
-                              {"microbatches", r.microbatches},
-                              {"chunks", r.pipeline.chunks},
-                              {"param_copies", r.pipeline.param_copies},
-                              {"makespan_s", r.timing.makespan_s},
-                              {"bubble_fraction", r.timing.bubble_fraction},
-                              {"bubble_s", r.timing.bubble_s},
-                              {"p2p_exposed_s", r.timing.p2p_exposed_s},
-                              {"simulated", r.timing.simulated},
-                              {"peak_inflight", std::move(peak)},
-                              {"inflight_formula", r.pipeline.inflight_formula}}},
-                {"mesh", mesh_to_json(r.mesh)},
-                {"comm", comm_to_json(r.comm)},
-                {"step", step_to_json(r.step, r.compute, gemm_model_source(r.input.cluster.gpu, r.input.training.precision.gemm))}};
+void write_report(json_writer& w, const report& r) {
+    w.begin_object();
+    w.field("schema", "tslab/report@1");
+    write_scenario_summary(w, r.input, r.microbatches);
+    write_model(w, r);
+    write_memory(w, r.memory);
+    write_pipeline(w, r);
+    w.key("mesh");
+    write_mesh(w, r.mesh);
+    w.key("comm");
+    write_comm(w, r.comm);
+    write_step(w, r.step, r.compute, gemm_model_source(r.input.cluster.gpu, r.input.training.precision.gemm));
+    w.end_object();
 }
 
-json step_to_json(const step_result& st, const compute_estimate& c, const std::string& gemm_model) {
-    json ledgers = json::array();
-    for (const auto& l : st.ledgers)
-        ledgers.push_back({{"id", l.id}, {"name", l.name}, {"time_s", l.time_s}, {"exposed_s", l.exposed_s}, {"bytes", whole(l.bytes)},
-                           {"notes", l.notes}});
-    return json{{"time_s", st.time_s},
-                {"tokens_per_s", st.tokens_per_s},
-                {"tflops_per_gpu", st.tflops_per_gpu},
-                {"mfu", st.mfu},
-                {"hfu", st.hfu},
-                {"goodput", st.goodput},
-                {"model_flops_per_gpu", c.model_flops_per_gpu},
-                {"hardware_flops_per_gpu", c.hardware_flops_per_gpu},
-                {"compute_s", c.step_compute_s},
-                {"gemm_model", gemm_model},
-                {"ledgers", std::move(ledgers)},
-                {"bottleneck", st.bottleneck}};
+std::string report_text(const report& r) {
+    return write_json([&](json_writer& w) { write_report(w, r); }, 16384);
 }
+
+json report_to_json(const report& r) { return json::parse(report_text(r)); }
 
 std::string report_json_text(const std::string& scenario_text) {
-    return report_to_json(build_report(parse_scenario_text(scenario_text))).dump(2);
+    return report_text(build_report(parse_scenario_text(scenario_text)));
 }
 
 }  // namespace tslab

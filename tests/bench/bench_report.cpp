@@ -1,4 +1,4 @@
-// Google Benchmark of the native report (parse + params + memory ledger + JSON) on presets.
+// Google Benchmark of the native report (parse + every ledger + JSON text) on presets.
 #include <benchmark/benchmark.h>
 
 #include "tslab/report.hpp"
@@ -41,4 +41,13 @@ void bm_build_report_deepseek_preset(benchmark::State& st) {
     for (auto _ : st) benchmark::DoNotOptimize(tslab::build_report(tslab::parse_scenario_text(R"({"model": "deepseek-v3"})")));
 }
 BENCHMARK(bm_build_report_deepseek_preset)->Unit(benchmark::kMicrosecond);
+}  // namespace
+
+namespace {
+// Writing the preset's report as text alone (the streaming writer, no JSON tree).
+void bm_report_text_deepseek_preset(benchmark::State& st) {
+    const tslab::report r = tslab::build_report(tslab::parse_scenario_text(R"({"model": "deepseek-v3"})"));
+    for (auto _ : st) benchmark::DoNotOptimize(tslab::report_text(r));
+}
+BENCHMARK(bm_report_text_deepseek_preset)->Unit(benchmark::kMicrosecond);
 }  // namespace

@@ -34,6 +34,7 @@ mesh_spec mesh_spec_of(const scenario& s);
 
 comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc);
 
-json comm_to_json(const comm_inventory& c);
+// The inventory as a JSON object (the report's comm section).
+void write_comm(json_writer& w, const comm_inventory& c);
 
 }  // namespace tslab

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tslab/json_fields.hpp"
+#include "tslab/json_writer.hpp"
 
 namespace tslab {
 
@@ -86,7 +87,8 @@ mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit = default_lis
 // Coordinates of one global rank (the rank map), from the layout's order.
 rank_coords coords_of(const mesh_layout& m, std::int64_t rank);
 
-json mesh_to_json(const mesh_layout& m);
+void write_mesh(json_writer& w, const mesh_layout& m);
+json mesh_to_json(const mesh_layout& m);  // the same, parsed back into a tree
 // The lab's mesh-only query: {dp, tp, pp, ep, cp, order?, gpus_per_node?, nodes?, sp?, cp_method?,
 // heads?, list_limit?} -> mesh JSON text.
 std::string mesh_json_text(const std::string& spec_text);

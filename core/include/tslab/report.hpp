@@ -6,6 +6,7 @@
 #include "tslab/comm_inventory.hpp"
 #include "tslab/compute.hpp"
 #include "tslab/json_fields.hpp"
+#include "tslab/json_writer.hpp"
 #include "tslab/memory.hpp"
 #include "tslab/mesh.hpp"
 #include "tslab/params.hpp"
@@ -43,8 +44,11 @@ report build_report(const scenario& s, std::int64_t list_limit = report_list_lim
 // forward + backward), with N the active non-embedding parameters.
 double training_flops_per_token(const model_spec& m, const param_counts& c, std::int64_t seq_len);
 
+// The report as text (what the facade returns: nlohmann's dump(2) layout, streamed without a
+// tree), into a writer, or parsed back into a tree for callers that query it.
+std::string report_text(const report& r);
+void write_report(json_writer& w, const report& r);
 json report_to_json(const report& r);
-json step_to_json(const step_result& st, const compute_estimate& c, const std::string& gemm_model);
 std::string report_table(const report& r);
 
 // The facade entry points (CLI and wasm share them, so their JSON is byte-identical).
