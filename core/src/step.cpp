@@ -74,17 +74,26 @@ struct trade {
     std::string ledger, text;
 };
 
+// Selective recompute drops only the attention core's s² tensors (Korthikanti et al. arXiv
+// 2205.05198 section 4.2); FlashAttention never stores them, so with Flash it saves nothing.
+trade recompute_trade(const scenario& s, const step_inputs& in, const pipeline_shape& shape) {
+    scenario plain = s;
+    plain.training.recompute = recompute_kind::none;
+    const double saved = activations(memory_ledger(plain, shape)) - activations(in.memory);
+    const char* kind = to_string(s.training.recompute);
+    if (saved < 0.05 * GiB)  // below what the sentence can show
+        return {"L3", fmt::format("{} recompute saves no activation memory here{}, yet costs +{:.0f}% FLOPs", kind,
+                                  s.training.flash_attention ? " (FlashAttention already keeps no s² attention scores)" : "",
+                                  100 * in.compute.recompute_extra)};
+    return {"L3", fmt::format("{} recompute saves {:.1f} GiB of activations and moves the cost to compute: +{:.0f}% FLOPs", kind,
+                              saved / GiB, 100 * in.compute.recompute_extra)};
+}
+
 std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const step_result& r) {
     std::vector<trade> out;
     const auto& t = s.training;
     const pipeline_shape shape = closed_form_shape(t.schedule, s.parallel.pp, s.parallel.vpp, in.compute.microbatches);
-    if (t.recompute != recompute_kind::none) {
-        scenario plain = s;
-        plain.training.recompute = recompute_kind::none;
-        const double saved = activations(memory_ledger(plain, shape)) - activations(in.memory);
-        out.push_back({"L3", fmt::format("{} recompute saves {:.1f} GiB of activations and moves the cost to compute: +{:.0f}% FLOPs",
-                                         to_string(t.recompute), saved / GiB, 100 * in.compute.recompute_extra)});
-    }
+    if (t.recompute != recompute_kind::none) out.push_back(recompute_trade(s, in, shape));
     if (s.parallel.zero > 0) {
         scenario plain = s;
         plain.parallel.zero = 0;

@@ -69,3 +69,20 @@ TEST_CASE("Bottleneck: a plan that does not fit is bound by memory first", "[ste
     CHECK_THAT(r.bottleneck, Catch::StartsWith("L1 model state binds first"));
     CHECK_THAT(r.bottleneck, Catch::Contains("GiB over its HBM"));
 }
+
+TEST_CASE("Bottleneck: selective recompute with FlashAttention is said to save nothing", "[step]") {
+    // Selective recompute drops only the s² attention tensors (Korthikanti et al. arXiv 2205.05198
+    // section 4.2, the 5as/h term of Table 2); FlashAttention never stores them.
+    const auto with_flash = [](bool flash) {
+        return parse_scenario({{"model", "gpt-1.7b"}, {"parallel", {{"dp", 8}}},
+                               {"training", {{"global_batch", 64}, {"recompute", "selective"}, {"flash_attention", flash}}}});
+    };
+    const scenario flash = with_flash(true);
+    const step_result r = assemble_step(flash, inputs_for(flash));
+    CHECK_THAT(r.bottleneck, Catch::Contains("selective recompute saves no activation memory here (FlashAttention"));
+    CHECK_THAT(r.bottleneck, !Catch::Contains("0.0 GiB"));
+    const scenario plain = with_flash(false);
+    const step_result q = assemble_step(plain, inputs_for(plain));
+    CHECK_THAT(q.bottleneck, Catch::Contains("selective recompute saves "));
+    CHECK_THAT(q.bottleneck, Catch::Contains("GiB of activations and moves the cost to compute"));
+}
