@@ -52,6 +52,7 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     gpus_ = o.gpus > 0 ? o.gpus : base.parallel.world();
     if (gpus_ < 1) throw input_error("options.gpus", "must be at least 1");
     base_.cluster.nodes = (gpus_ + base_.cluster.gpus_per_node - 1) / base_.cluster.gpus_per_node;
+    if (!base_.training.global_batch_given) base_.training.global_batch = planning_global_batch(gpus_, base_.training.seq_len);
     params_ = count_params(base_.model);
     tensors_ = tensor_list(base_.model);
     const bool moe = base_.model.is_moe();

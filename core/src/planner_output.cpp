@@ -1,6 +1,7 @@
 // The planner's result: the top plans re-timed by the full report, the Pareto front, the closest
 // miss, options, JSON (fixed key order: native and wasm match byte for byte) and the table.
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
@@ -72,6 +73,10 @@ std::string describe(const plan_choice& c) {
 plan_result plan_search::result() const {
     plan_result r;
     r.gpus = gpus_;
+    r.seq_len = base_.training.seq_len;
+    r.global_batch = base_.training.global_batch;
+    r.global_batch_default = !base_.training.global_batch_given;
+    r.sp = base_.parallel.sp;
     r.progress = progress_;
     r.top = best_;
     for (auto& e : r.top) detail_entry(e, base_);
@@ -96,6 +101,12 @@ plan_result plan_search::result() const {
     return r;
 }
 
+std::int64_t planning_global_batch(std::int64_t gpus, std::int64_t seq_len) {
+    constexpr std::int64_t tokens = std::int64_t{1} << 22;
+    const std::int64_t want = std::max(gpus, (tokens + seq_len - 1) / std::max<std::int64_t>(seq_len, 1));
+    return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(want)));
+}
+
 plan_options parse_plan_options(const json& doc) {
     field_reader r(doc, "options");
     plan_options o;
@@ -114,6 +125,10 @@ json plan_to_json(const plan_result& r) {
     const auto& p = r.progress;
     return json{{"schema", "tslab/plan@1"},
                 {"gpus", r.gpus},
+                {"seq_len", r.seq_len},
+                {"global_batch", r.global_batch},
+                {"global_batch_source", r.global_batch_default ? "planner default: max(4M tokens, 1 sequence per GPU), rounded up to 2^k" : "scenario"},
+                {"sp", r.sp},
                 {"complete", p.done && !p.capped},
                 {"capped", p.capped},
                 {"message", r.message},
@@ -137,6 +152,8 @@ json plan_progress_json(const plan_progress& p) {
 std::string plan_table(const plan_result& r) {
     const auto& p = r.progress;
     std::string out = fmt::format("plans for {} GPUs: {} evaluated, {} fit, {:.3f} s\n", r.gpus, p.evaluated, p.fitting, r.elapsed_s);
+    out += fmt::format("ranked for a global batch of {} sequences × {} tokens{}\n", r.global_batch, r.seq_len,
+                       r.global_batch_default ? " (planner default: ≥ 4M tokens, ≥ 1 sequence per GPU, 2^k)" : "");
     if (!r.message.empty()) out += r.message + "\n";
     for (std::size_t i = 0; i < r.top.size(); ++i) {
         const auto& e = r.top[i];

@@ -141,6 +141,7 @@ training_spec parse_training(const json& part, const parallel_spec& p) {
     t.seq_len = r.integer("seq_len", 2048, 1, 100'000'000);
     t.micro_batch = r.integer("micro_batch", 1, 1, 1'000'000);
     // Default: 2 micro-batches per pipeline stage, enough to fill a 1F1B pipeline.
+    t.global_batch_given = part.is_object() && part.contains("global_batch");
     t.global_batch = r.integer("global_batch", t.micro_batch * p.dp * 2 * p.pp, 1, 1'000'000'000);
     const std::string rc = r.choice("recompute", "none", {"none", "selective", "full"});
     t.recompute = rc == "full" ? recompute_kind::full : rc == "selective" ? recompute_kind::selective : recompute_kind::none;

@@ -126,3 +126,26 @@ TEST_CASE("resumable: small slices give the same result as one run; options are 
     CHECK_THROWS_WITH(parse_plan_options(json{{"gpu", 8}}), Catch::Contains("options.gpu: unknown field; did you mean gpus?"));
     CHECK_THROWS_WITH(plan_json_text(small, "{\"top\":"), Catch::Contains("options: malformed JSON"));
 }
+
+TEST_CASE("planner: without training.global_batch it ranks for >= 4M tokens and >= 1 sequence per GPU", "[planner]") {
+    // 2^22 tokens (Llama 3's initial batch, arXiv 2407.21783 section 3.4.1) / seq_len, at least the
+    // GPU count, rounded up to a power of two.
+    CHECK(planning_global_batch(64, 2048) == 2048);  // 4M / 2048
+    CHECK(planning_global_batch(100, 8192) == 512);  // 4M / 8192 = 512 ≥ 100
+    CHECK(planning_global_batch(3000, 4096) == 4096);  // 1024 < 3000 → 4096
+    CHECK(planning_global_batch(8, 3000) == 2048);     // ceil(4194304 / 3000) = 1399 → 2048
+    plan_options o;
+    o.gpus = 8;
+    o.top = 1;
+    const plan_result dflt = run_plan(parse_scenario_text(R"({"model": "gpt-1.7b", "training": {"seq_len": 2048}})"), o);
+    CHECK(dflt.global_batch == 2048);
+    CHECK(dflt.global_batch_default);
+    CHECK(dflt.seq_len == 2048);
+    const plan_result given = run_plan(parse_scenario_text(R"({"model": "gpt-1.7b", "training": {"seq_len": 2048, "global_batch": 2}})"), o);
+    CHECK(given.global_batch == 2);
+    CHECK_FALSE(given.global_batch_default);
+    const json j = plan_to_json(dflt);
+    CHECK(j["global_batch"] == 2048);
+    CHECK(j["seq_len"] == 2048);
+    CHECK_THAT(j["global_batch_source"].get<std::string>(), Catch::StartsWith("planner default"));
+}

@@ -61,6 +61,10 @@ struct plan_progress {
 
 struct plan_result {
     std::int64_t gpus = 0;
+    // The training shape every candidate was ranked with (global_batch in sequences).
+    std::int64_t seq_len = 0, global_batch = 0;
+    bool global_batch_default = false;  // chosen by planning_global_batch, not given by the scenario
+    bool sp = false;
     plan_progress progress;
     std::vector<plan_entry> top;     // by step time, fastest first (at most options.top)
     std::vector<plan_entry> pareto;  // fitting plans no other beats on both memory and time, by memory
@@ -129,6 +133,14 @@ private:
 };
 
 plan_result run_plan(const scenario& s, const plan_options& o);
+
+// The global batch (sequences) the planner ranks plans with when the scenario does not set
+// training.global_batch. The report's default (two micro-batches per stage of the scenario's own
+// plan) would rank every plan for a batch of a few sequences, which favours plans no one would
+// run. Instead: at least 2^22 tokens (4M, Llama 3's initial batch, arXiv 2407.21783 section
+// 3.4.1) and at least one sequence per GPU, rounded up to a power of two so that many
+// dp × micro-batch splits divide it.
+std::int64_t planning_global_batch(std::int64_t gpus, std::int64_t seq_len);
 
 json plan_to_json(const plan_result& r);
 // {"considered", "evaluated", "fitting", "layouts_searched", "layouts_total", "done", "capped"}

@@ -133,6 +133,7 @@ struct reliability_spec {
 
 struct training_spec {
     std::int64_t seq_len = 2048, micro_batch = 1, global_batch = 0;
+    bool global_batch_given = false;  // false: global_batch is the default (the planner picks its own)
     recompute_kind recompute = recompute_kind::none;
     bool flash_attention = true;
     precision_spec precision;
