@@ -93,7 +93,8 @@ struct rank_builder {
 };
 void generate_basic(pipeline_schedule& s);        // gpipe, 1f1b, zb-h1, zb-h2
 void generate_interleaved(pipeline_schedule& s, std::int64_t extra_warmup);
-void generate_dualpipe(pipeline_schedule& s);     // dualpipe, dualpipev, zbv
+void generate_dualpipe(pipeline_schedule& s);     // dualpipe, dualpipev
+void generate_zbv(pipeline_schedule& s);          // zbv
 }  // namespace detail
 
 }  // namespace tslab
