@@ -37,7 +37,9 @@ pipeline_timing closed_form_pipeline(const schedule_request& q, const pipeline_c
     switch (q.kind) {
         case schedule_kind::zb_h1:
         case schedule_kind::zb_h2:
-        case schedule_kind::zbv: t.bubble_s = (p - 1) * (c.F + c.B - 2 * c.W); break;
+        case schedule_kind::zbv:  // F + B − 2W = F + I − W: (p − 1)F at F = I = W (ZB-H2, ZB-V parallelograms)
+            t.bubble_s = (p - 1) * (c.F + c.B - 2 * c.W);
+            break;
         case schedule_kind::dualpipe: t.bubble_s = (p / 2 - 1) * (c.fb() + c.B - 3 * c.W); break;
         case schedule_kind::dualpipev: t.bubble_s = (p - 1) * (c.fb() + c.B - 3 * c.W); break;
         default: t.bubble_s = (p - 1) * (c.F + c.B);

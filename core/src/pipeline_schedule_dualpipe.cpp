@@ -1,6 +1,4 @@
-// DualPipe and DualPipeV (deepseek-ai/DualPipe, dualpipe/dualpipe.py and dualpipev.py, step()), and
-// ZBV as the same V-shaped phases without overlapped pairs, every backward split into I and W
-// (the V placement of Qi et al. arXiv 2401.10241 section 6).
+// DualPipe and DualPipeV (deepseek-ai/DualPipe, dualpipe/dualpipe.py and dualpipev.py, step()).
 // Phase 0/1 are the rank's two chunks; for DualPipe's second half of ranks phase 0 is the reverse
 // direction. Notation: F0 forward of phase 0, B1 backward of phase 1, W a queued weight-grad.
 #include <algorithm>
@@ -15,8 +13,8 @@ namespace {
 struct phase_emitter {
     const pipeline_schedule& s;
     rank_builder rb;
-    std::int64_t rank, half_rank, n_half;  // DualPipe: half ranks; DualPipeV/ZBV: the ranks themselves
-    bool second_half = false, split_all = false;
+    std::int64_t rank, half_rank, n_half;  // DualPipe: half ranks; DualPipeV: the ranks themselves
+    bool second_half = false;
     std::int64_t f_next[2] = {0, 0}, b_next[2] = {0, 0};
     std::deque<pipeline_op> w_queue = {};  // DualPipe's WeightGradStore: FIFO of postponed W
 
@@ -39,12 +37,11 @@ struct phase_emitter {
         const pipeline_op o = next(phase, true);
         rb.f(o.stage, o.microbatch, o.chunk);
     }
-    // zb: the backward computes input grads now (I) and queues W; otherwise a full B (ZBV: I + W now).
+    // zb: the backward computes input grads now (I) and queues W; otherwise a full B.
     void backward(int phase, bool zb) {
         const pipeline_op o = next(phase, false);
-        rb.b(zb || split_all ? op_kind::I : op_kind::B, o.stage, o.microbatch, o.chunk);
+        rb.b(zb ? op_kind::I : op_kind::B, o.stage, o.microbatch, o.chunk);
         if (zb) w_queue.push_back(o);
-        else if (split_all) rb.b(op_kind::W, o.stage, o.microbatch, o.chunk);
     }
     void weight() {
         if (w_queue.empty()) return;
@@ -53,7 +50,6 @@ struct phase_emitter {
         rb.b(op_kind::W, o.stage, o.microbatch, o.chunk);
     }
     void overlapped(int f_phase, int b_phase) {
-        if (split_all) return forward(f_phase), backward(b_phase, false);
         const pipeline_op f = next(f_phase, true), b = next(b_phase, false);
         rb.fb(f, b);
     }
@@ -96,7 +92,6 @@ void generate_dualpipe(pipeline_schedule& s) {
     for (std::int64_t r = 0; r < p; ++r) {
         phase_emitter e{s, rank_builder{s.rank_ops[static_cast<std::size_t>(r)]}, r, dual ? std::min(r, p - 1 - r) : r, n};
         e.second_half = dual && r >= p / 2;
-        e.split_all = s.kind == schedule_kind::zbv;
         const bool pivot = dual ? (r == n - 1 || r == n) : r == p - 1;
         emit_rank(e, per_direction, pivot);
     }

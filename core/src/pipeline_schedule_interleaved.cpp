@@ -1,5 +1,11 @@
 // Interleaved 1F1B with vpp model chunks per rank (Narayanan et al. arXiv 2104.04473 section 2.2;
-// Megatron-LM forward_backward_pipelining_with_interleaving), optionally with Kimi K2's extra warm-up.
+// Megatron-LM forward_backward_pipelining_with_interleaving), optionally with Kimi K2's extra warm-up:
+// the Kimi K2 technical report (arXiv 2507.20534 section 2.4.2, paragraph "EP communication overlap
+// with interleaved 1F1B", and Figure 7) increases the number of warm-up micro-batches of the standard
+// interleaved 1F1B so that the EP all-to-all (dispatch/combine) overlaps computation, instead of
+// DualPipe, which doubles parameter and gradient memory. The extra forwards only move where the
+// steady 1F1B phase starts; the report names no count, so it is the caller's `extra_warmup`. The EP
+// traffic itself is not simulated here: the extra warm-up shows up as more micro-batches in flight.
 #include <algorithm>
 
 #include "tslab/pipeline_schedule.hpp"
@@ -33,7 +39,7 @@ void generate_interleaved(pipeline_schedule& s, std::int64_t extra_warmup) {
             const auto st = virtual_of(k, p, v, false);
             rb.b(op_kind::B, st.chunk * p + r, st.mb, st.chunk);
         };
-        // Megatron's warm-up 2(p−r−1) + (v−1)p, plus Kimi K2's extra micro-batches.
+        // Megatron's warm-up 2(p−r−1) + (v−1)p, plus Kimi K2's extra warm-up micro-batches (section 2.4.2).
         const std::int64_t warm = std::min(2 * (p - r - 1) + (v - 1) * p + extra_warmup, total);
         for (std::int64_t k = 0; k < warm; ++k) fwd(k);               // 1. nF        n = min(2(p−r−1) + (v−1)p + extra, mv)
         for (std::int64_t k = 0; k < total - warm; ++k) {             // 2. n(FB)     n = mv − warm-up

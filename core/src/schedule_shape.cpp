@@ -1,7 +1,7 @@
 // Closed forms for in-flight activations: GPipe m; 1F1B p − r (Narayanan et al. arXiv 2104.04473
 // section 2.2); interleaved (v−1)·p + 2(p−r−1) + 1 chunks (Megatron warm-up count, = p(1+(p−1)/(pv))
-// stages on rank 0); ZB-H1 as 1F1B, ZB-H2 2(p−r)−1 (arXiv 2401.10241); ZBV 2p chunks of half a
-// stage; DualPipe PP+1 stages with 2× params, DualPipeV 2PP+1 half-stage chunks (DualPipe README).
+// stages on rank 0); ZB-H1 as 1F1B, ZB-H2 2(p−r)−1 (arXiv 2401.10241); ZB-V 2p chunks of half a
+// stage (section 6: 1F1B's memory on every rank); DualPipe PP+1 stages with 2× params, DualPipeV 2PP+1 half-stage chunks (DualPipe README).
 #include "tslab/schedule_shape.hpp"
 
 #include <algorithm>
@@ -65,8 +65,10 @@ pipeline_shape closed_form_shape(schedule_kind k, std::int64_t pp, std::int64_t 
         }
         case schedule_kind::zbv:
             v_shape(s, pp);
-            each_rank([&](double) { return std::min(2 * p, 2 * md); });
-            s.inflight_formula = "ZBV: 2p half-stage chunks (same bytes as 1F1B)";
+            // End of the warm-up (pipeline_schedule_zbv.cpp phases 1–3): min(m, 2p−r−1) F0, min(m, r) F1
+            // and, when r < m, the first F1 of phase 3; with m ≥ 2p − 1 that is 2p on every rank.
+            each_rank([&](double r) { return std::min({2 * p, 2 * md, md + r + 1}); });
+            s.inflight_formula = "ZB-V: min(2p, 2m, m + r + 1) half-stage chunks on rank r (2p = 1F1B's bytes)";
             break;
         case schedule_kind::dualpipe:
             s.chunks = pp;

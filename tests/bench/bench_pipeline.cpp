@@ -28,6 +28,7 @@ void run(benchmark::State& state, tslab::schedule_kind k, std::int64_t p, std::i
 }
 
 void BM_dualpipev_64x512(benchmark::State& s) { run(s, tslab::schedule_kind::dualpipev, 64, 512, 1); }
+void BM_zbv_64x512(benchmark::State& s) { run(s, tslab::schedule_kind::zbv, 64, 512, 1); }
 void BM_interleaved_64x512_v4(benchmark::State& s) { run(s, tslab::schedule_kind::interleaved, 64, 512, 4); }
 void BM_interleaved_sweep(benchmark::State& s) {
     run(s, tslab::schedule_kind::interleaved, s.range(0), s.range(1), s.range(2));
@@ -37,6 +38,7 @@ void BM_dualpipev_sweep(benchmark::State& s) { run(s, tslab::schedule_kind::dual
 }  // namespace
 
 BENCHMARK(BM_dualpipev_64x512)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_zbv_64x512)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_interleaved_64x512_v4)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_interleaved_sweep)
     ->Args({8, 64, 2})->Args({16, 128, 2})->Args({32, 256, 2})->Args({64, 512, 2})->Args({64, 512, 8})->Args({128, 1024, 4})

@@ -34,9 +34,11 @@ struct pipeline_timing {
 
 // Simulates the schedule (twice when p2p_s > 0, to separate the bubble from P2P). Above the op cap
 // or when the generator refuses the request, closed forms: busy = m·(F + B)·stages/ranks, the
-// DualPipe README bubble with chunk costs (GPipe, 1F1B, interleaved (p−1)(F+B); ZB-H1, and as an
-// upper bound ZB-H2 and ZBV, (p−1)(F+B−2W); DualPipe (p/2−1)(F&B+B−3W); DualPipeV on p devices
-// (p−1)(F&B+B−3W)) and the 2(p−1) transfers of the fill and drain as exposed P2P.
+// DualPipe README bubble with chunk costs (GPipe, 1F1B, interleaved (p−1)(F+B); ZB-H1 (p−1)(F+B−2W);
+// ZB-H2 and ZB-V the same (p−1)(F+I−W), exact at F = I = W where it is the (p−1)F start offset of
+// their parallelogram (arXiv 2401.10241 sections 3.1 and 6: no idle inside any rank's span), an
+// estimate otherwise; DualPipe (p/2−1)(F&B+B−3W); DualPipeV on p devices (p−1)(F&B+B−3W)) and the
+// 2(p−1) transfers of the fill and drain as exposed P2P.
 pipeline_timing time_pipeline(const schedule_request& q, const pipeline_costs& c);
 pipeline_timing closed_form_pipeline(const schedule_request& q, const pipeline_costs& c);
 

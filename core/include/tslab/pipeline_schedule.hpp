@@ -34,8 +34,9 @@ enum class stage_placement : std::uint8_t { linear, v_shape, dual };
 struct schedule_request {
     schedule_kind kind = schedule_kind::one_f_one_b;
     std::int64_t ranks = 1, microbatches = 1, vpp = 1;
-    // Kimi K2 technical report (arXiv 2507.20534, training infrastructure): interleaved 1F1B with extra warm-up
-    // micro-batches so that the PP sends of the warm-up overlap compute. 0 = Megatron's count.
+    // Kimi K2 technical report (arXiv 2507.20534 section 2.4.2, "EP communication overlap with
+    // interleaved 1F1B"; Figure 7): more warm-up micro-batches than Megatron's interleaved 1F1B so that
+    // the EP all-to-all overlaps computation. The report gives no count; 0 = Megatron's warm-up.
     std::int64_t extra_warmup = 0;
 };
 
@@ -93,7 +94,8 @@ struct rank_builder {
 };
 void generate_basic(pipeline_schedule& s);        // gpipe, 1f1b, zb-h1, zb-h2
 void generate_interleaved(pipeline_schedule& s, std::int64_t extra_warmup);
-void generate_dualpipe(pipeline_schedule& s);     // dualpipe, dualpipev, zbv
+void generate_dualpipe(pipeline_schedule& s);     // dualpipe, dualpipev
+void generate_zbv(pipeline_schedule& s);          // zbv
 }  // namespace detail
 
 }  // namespace tslab

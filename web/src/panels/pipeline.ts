@@ -142,7 +142,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   // A plan applied from the planner sets the stage count, chunks and schedule (when this panel draws that schedule).
   subscribe(({ parallel: p, schedule: sched }) => {
     const known = [...(controls.get("pipe_schedule")!.input as HTMLSelectElement).options].some((o) => o.value === sched);
-    // The plan JSON carries no micro-batch count; m ≥ 2·pp meets every generator's precondition (zbv, DualPipe).
+    // The plan JSON carries no micro-batch count; m ≥ 2·pp meets every generator's precondition (DualPipe, DualPipeV).
     const m = Math.max(Number(read("pipe_m")) || 1, 2 * p.pp);
     writeAll({ pipe_ranks: String(p.pp), pipe_m: String(m), ...(p.vpp > 1 ? { pipe_v: String(p.vpp) } : {}), ...(known ? { pipe_schedule: sched } : {}) });
     compute();
