@@ -46,6 +46,9 @@ test("a small search reaches 100%, lists the fastest plans in order and draws th
   expect(times).toEqual([...times].sort((a, b) => a - b));
   expect(await page.getByTestId("pareto-point").count()).toBeGreaterThan(0);
   await expect(page.getByTestId("plan-status")).toContainText(/64|considered|考虑/);
+  // No global batch given: the planner's default, max(4M tokens / 4096, 64 GPUs) = 1024 sequences (core/src/planner_output.cpp).
+  await expect(page.getByTestId("plan-top")).toHaveAttribute("data-global-batch", "1024");
+  await expect(page.getByTestId("plan-status")).toContainText("1024");
 });
 
 test("cancel stops a big search and leaves Run usable", async ({ page }) => {
@@ -72,7 +75,16 @@ test("nothing fits (llama3-405b on 8 GPUs): the core's closest-miss message and 
   await expect(page.getByTestId("plan-row")).toHaveCount(1);
 });
 
-test("clicking a plan sets the memory, step, mesh and pipeline panels' axes; Enter on a Pareto point does the same", async ({ page }) => {
+test("a bad global batch is named next to its control, and the search does not start", async ({ page }) => {
+  await openPlanner(page);
+  await field(page, "global_batch").locator("input").fill("0");
+  await page.getByTestId("plan-run").click();
+  await expect(field(page, "global_batch").locator(".tsl-error")).toContainText("training.global_batch");
+  await expect(page.getByTestId("plan-run")).toBeEnabled();
+  await expect(page.getByTestId("plan-row")).toHaveCount(0);
+});
+
+test("clicking a plan applies it to the memory, step, mesh, pipeline and communication panels; Enter on a Pareto point does the same", async ({ page }) => {
   await openPlanner(page);
   await runSmall(page);
   const row = page.getByTestId("plan-row").nth(1);
@@ -85,11 +97,24 @@ test("clicking a plan sets the memory, step, mesh and pipeline panels' axes; Ent
   await expect(page.locator(`${mem} [data-control="model"] select`)).toHaveValue("llama3-8b");
   await page.locator("#tsl-tab-step").click();
   await expect(page.locator('#lab [data-panel="step"] [data-control="tp"] input')).toHaveValue(want.tp!);
+  // The step panel now holds the plan's whole training shape, so its report gives the planner's step time.
+  const stepTime = Number(await page.locator('#lab [data-panel="step"]').getByTestId("step-time").getAttribute("data-value"));
+  expect(Math.abs(stepTime / Number(want.time) - 1)).toBeLessThan(1e-9);
   await page.locator("#tsl-tab-mesh").click();
   for (const axis of ["dp", "tp", "pp", "cp"]) await expect(page.locator(`#lab [data-panel="mesh"] [data-control="${axis}"] input`)).toHaveValue(want[axis]!);
   await page.locator("#tsl-tab-pipeline").click();
   await expect(page.locator('#lab [data-panel="pipeline"] [data-control="pipe_ranks"] input')).toHaveValue(want.pp!);
+  // m = global_batch / (micro_batch · dp), the planner's own micro-batch count.
+  const batch = Number(await page.getByTestId("plan-top").getAttribute("data-global-batch"));
+  const m = String(batch / (Number(want.mb) * Number(want.dp)));
+  await expect(page.locator('#lab [data-panel="pipeline"] [data-control="pipe_m"] input')).toHaveValue(m);
   await expect(page.locator('#lab [data-panel="pipeline"] .tsl-error:visible')).toHaveCount(0);
+  // The communication panel's inventory switches to the applied plan.
+  await page.locator("#tsl-tab-comm").click();
+  const comm = '#lab [data-panel="comm"]';
+  await expect(page.locator(`${comm} [data-control="scenario"] select`)).toHaveValue("applied");
+  await expect(page.locator(`${comm} [data-control="scenario"] option[value="applied"]`)).toContainText(`llama3-8b DP${want.dp} TP${want.tp} PP${want.pp}`);
+  await expect(page.locator(comm).getByTestId("inventory")).toBeVisible();
 
   await page.locator("#tsl-tab-planner").click();
   const point = page.getByTestId("pareto-point").first();
@@ -98,10 +123,10 @@ test("clicking a plan sets the memory, step, mesh and pipeline panels' axes; Ent
   await expect(page.getByTestId("plan-applied")).toContainText(/DP \d+/);
 });
 
-test("keyboard: Tab reaches Run, Enter runs, Tab reaches the table rows and the scatter points", async ({ page }) => {
+test("keyboard: Tab from the last setting reaches Run, Enter runs, Tab reaches the table rows and the scatter points", async ({ page }) => {
   await openPlanner(page);
   await field(page, "gpus").locator("input").fill("64");
-  await field(page, "gpus").locator("input").focus();
+  await field(page, "global_batch").locator("input").focus();
   await page.keyboard.press("Tab");
   await expect(page.getByTestId("plan-run")).toBeFocused();
   await page.keyboard.press("Enter");

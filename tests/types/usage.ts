@@ -126,7 +126,9 @@ export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabMod
   const reply: PlannerReply = { type: "result", id: 1, plan };
   const off = subscribe((c) => c.parallel.dp);
   const top = plan.top[0];
-  if (top) applyConfig({ model: "llama3-8b", cluster: "dgx-h100", parallel: top.parallel, micro_batch: top.micro_batch, recompute: top.recompute, schedule: top.schedule });
+  if (top) applyConfig({ model: "llama3-8b", cluster: "dgx-h100", parallel: top.parallel, sp: plan.sp, micro_batch: top.micro_batch,
+    recompute: top.recompute, schedule: top.schedule, seq_len: plan.seq_len, global_batch: plan.global_batch });
+  const source: string = plan.global_batch_source;
   off();
-  return ids.length + r.step.mfu + r.pipeline.bubble_s + r.comm.items.length + bad.length + req.id + reply.id + (currentConfig()?.parallel.tp ?? 0);
+  return ids.length + r.step.mfu + r.pipeline.bubble_s + r.comm.items.length + bad.length + req.id + reply.id + (currentConfig()?.parallel.tp ?? 0) + source.length;
 }

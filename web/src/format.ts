@@ -40,3 +40,10 @@ export function binaryBytes(b: number): string {
   while (Math.abs(v) >= 1024 && i < units.length - 1) (v /= 1024), i++;
   return i === 0 ? `${Math.round(v)} B` : `${v.toPrecision(3)} ${units[i]}`;
 }
+
+/** Large counts with a decimal suffix: "2,048", "4.19M", "1.07B". */
+export function compactCount(n: number): string {
+  if (Math.abs(n) >= 1e9) return `${(n / 1e9).toPrecision(3)}B`;
+  if (Math.abs(n) >= 1e6) return `${(n / 1e6).toPrecision(3)}M`;
+  return n.toLocaleString("en-US");
+}

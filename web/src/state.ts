@@ -6,9 +6,19 @@ export interface SharedConfig {
   model: string;
   cluster: string;
   parallel: PlanParallel;
+  /** Megatron sequence parallelism, as the planner's scenario had it. */
+  sp: boolean;
   micro_batch: number;
   recompute: string;
   schedule: string;
+  /** The sequence length and global batch (sequences) the planner ranked the plan with. */
+  seq_len: number;
+  global_batch: number;
+}
+
+/** Micro-batches per pipeline per step: global_batch / (micro_batch · dp). */
+export function microbatchesOf(c: SharedConfig): number {
+  return Math.floor(c.global_batch / (c.micro_batch * c.parallel.dp));
 }
 
 type Listener = (config: SharedConfig) => void;

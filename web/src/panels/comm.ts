@@ -2,8 +2,9 @@
 import { ScenarioError, type TslabClient } from "../client";
 import { createForm, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { binaryBytes } from "../format";
-import { onLangChange } from "../i18n";
+import { onLangChange, t } from "../i18n";
 import type { Scenario } from "../report";
+import { subscribe, type SharedConfig } from "../state";
 import type { CollectiveSpec, CommInReport } from "../types/mesh";
 import type { Panel } from "./panel";
 import { createCommView, type CommView } from "./comm_view";
@@ -68,8 +69,21 @@ function collectiveSpec(v: (key: string) => string | number | boolean): Collecti
   return spec as unknown as CollectiveSpec;
 }
 
-function inventoryScenario(key: string, overlapPct: number): Scenario {
-  const s = scenarios[key] ?? scenarios["3d"];
+/** The plan applied from the planner, as an inventory scenario (the same training shape it was ranked with). */
+function appliedScenario(c: SharedConfig): (typeof scenarios)[string] {
+  return {
+    model: c.model, cluster: c.cluster, parallel: { ...c.parallel, sp: c.sp },
+    training: { seq_len: c.seq_len, global_batch: c.global_batch, micro_batch: c.micro_batch, recompute: c.recompute, schedule: c.schedule },
+  };
+}
+
+function appliedLabel(c: SharedConfig): string {
+  const p = c.parallel;
+  return t("comm.scn.applied", { config: `${c.model} DP${p.dp} TP${p.tp} PP${p.pp} EP${p.ep} CP${p.cp}` });
+}
+
+function inventoryScenario(key: string, overlapPct: number, applied: SharedConfig | null): Scenario {
+  const s = key === "applied" && applied ? appliedScenario(applied) : (scenarios[key] ?? scenarios["3d"]);
   const o = overlapPct / 100;
   return { schema: "tslab/scenario@1", ...s, training: { ...s.training, overlap: { dp: o, tp: o, pp: o, ep: o, cp: o } } };
 }
@@ -87,15 +101,17 @@ function showLinkFields(controls: Map<string, Control>): void {
   controls.get("cluster")!.field.hidden = on;
 }
 
-/** Rebuilds the inventory only when its scenario or the overlap changed (one report per change). */
-function inventoryUpdater(client: TslabClient, view: CommView, read: (key: string) => string | number | boolean): () => void {
+/** Rebuilds the inventory only when its scenario, the overlap or the applied plan changed (one report per change). */
+function inventoryUpdater(client: TslabClient, view: CommView, read: (key: string) => string | number | boolean,
+  applied: () => { config: SharedConfig | null; serial: number }): () => void {
   let shown = "";
   return () => {
-    const key = `${read("scenario")}@${read("overlap")}`;
+    const a = applied();
+    const key = `${read("scenario")}@${read("overlap")}#${a.serial}`;
     if (key === shown) return;
     shown = key;
     try {
-      view.renderInventory(client.report(inventoryScenario(String(read("scenario")), Number(read("overlap")))) as CommInReport);
+      view.renderInventory(client.report(inventoryScenario(String(read("scenario")), Number(read("overlap")), a.config)) as CommInReport);
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       view.renderInventory(null, e.message);
@@ -117,7 +133,21 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     lastError = err;
     showErrorAt(err, controls, errorTargets, view.setGeneralError);
   };
-  const inventory = inventoryUpdater(client, view, read);
+  let applied: SharedConfig | null = null;
+  let appliedSerial = 0;
+  const inventory = inventoryUpdater(client, view, read, () => ({ config: applied, serial: appliedSerial }));
+  const scenarioSelect = controls.get("scenario")!.input as HTMLSelectElement;
+  const appliedOption = new Option("", "applied");
+  // A plan applied from the planner becomes the inventory's scenario (its own entry in the list).
+  subscribe((c) => {
+    applied = c;
+    appliedSerial += 1;
+    appliedOption.text = appliedLabel(c);
+    if (!appliedOption.parentElement) scenarioSelect.add(appliedOption);
+    controls.get("scenario")!.write("applied");
+    view.clearTrial();
+    compute();
+  });
   const compute = (): boolean => {
     showLinkFields(controls);
     inventory();
@@ -154,6 +184,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
 
   onLangChange(() => {
     relabel();
+    if (applied) appliedOption.text = appliedLabel(applied);
     view.relabel();
     showError(lastError);
   });

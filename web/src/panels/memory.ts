@@ -137,9 +137,10 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   }
 
   // A plan applied from the planner sets the controls it names; the rest keep their values.
-  subscribe(({ model, cluster, parallel: p, micro_batch, recompute, schedule: sched }) => {
+  subscribe(({ model, cluster, parallel: p, sp, micro_batch, recompute, schedule: sched, seq_len, global_batch }) => {
     writeAll({ model, cluster, dp: String(p.dp), tp: String(p.tp), pp: String(p.pp), vpp: String(p.vpp), ep: String(p.ep),
-      cp: String(p.cp), zero: String(p.zero), micro_batch, recompute, schedule: sched, global_batch: "" });
+      cp: String(p.cp), zero: String(p.zero), sp, micro_batch, recompute, schedule: sched, seq_len: Math.log2(seq_len),
+      global_batch: String(global_batch) });
     view.clearTrial();
     compute();
   });

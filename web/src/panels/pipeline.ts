@@ -3,7 +3,7 @@ import { ScenarioError, type TslabClient } from "../client";
 import { controlForPath, createForm, numberOrText, type ControlForm, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
 import { scheduleNames, type ScheduleResult, type ScheduleSpec } from "../types/pipeline";
-import { subscribe } from "../state";
+import { microbatchesOf, subscribe } from "../state";
 import type { Panel } from "./panel";
 import { drawCap } from "./pipeline_timeline";
 import { createPipelineView } from "./pipeline_view";
@@ -140,10 +140,11 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   }
 
   // A plan applied from the planner sets the stage count, chunks and schedule (when this panel draws that schedule).
-  subscribe(({ parallel: p, schedule: sched }) => {
+  subscribe((c) => {
+    const { parallel: p, schedule: sched } = c;
     const known = [...(controls.get("pipe_schedule")!.input as HTMLSelectElement).options].some((o) => o.value === sched);
-    // The plan JSON carries no micro-batch count; m ≥ 2·pp meets every generator's precondition (DualPipe, DualPipeV).
-    const m = Math.max(Number(read("pipe_m")) || 1, 2 * p.pp);
+    // The plan's own micro-batch count, global_batch / (micro_batch · dp): what the planner simulated.
+    const m = Math.max(1, microbatchesOf(c));
     writeAll({ pipe_ranks: String(p.pp), pipe_m: String(m), ...(p.vpp > 1 ? { pipe_v: String(p.vpp) } : {}), ...(known ? { pipe_schedule: sched } : {}) });
     compute();
   });

@@ -1,7 +1,7 @@
 // Planner panel: model, cluster and GPU count → a capped search in a Web Worker → top table and Pareto scatter; a pick is applied to every panel.
 import type { TslabClient } from "../client";
-import { createControl, createGroup, showErrorAt, type Control, type ControlSpec } from "../controls";
-import { duration } from "../format";
+import { createControl, createGroup, numberOrText as num, showErrorAt, type Control, type ControlSpec } from "../controls";
+import { compactCount, duration } from "../format";
 import { onLangChange, t } from "../i18n";
 import { applyConfig } from "../state";
 import type { PlanCandidate, PlannerReply, PlannerRequest, PlanOptions, PlanResult } from "../types/step";
@@ -13,13 +13,18 @@ import "./planner.css";
 /** The lab's cap: the core stops after this many evaluated candidates and says so (options.max_candidates). */
 const labCap = 200_000;
 
-const errorTargets = [["model", "model"], ["cluster", "cluster"], ["options.gpus", "gpus"], ["gpus", "gpus"], ["options", "gpus"]] as const;
+const errorTargets = [
+  ["model", "model"], ["cluster", "cluster"], ["options.gpus", "gpus"], ["gpus", "gpus"], ["options", "gpus"],
+  ["training.seq_len", "seq_len"], ["training.global_batch", "global_batch"], ["training", "global_batch"],
+] as const;
 
 function specs(models: string[], clusters: string[]): ControlSpec[] {
   return [
     { kind: "select", key: "model", labelKey: "mem.model", choices: models.map((value) => ({ value })) },
     { kind: "select", key: "cluster", labelKey: "mem.cluster", choices: clusters.map((value) => ({ value })) },
     { kind: "number", key: "gpus", labelKey: "plan.gpus", min: 1, max: 1 << 20 },
+    { kind: "range", key: "seq_len", labelKey: "mem.seq_len", min: 9, max: 20, step: 1, show: (k) => (2 ** k).toLocaleString("en-US") },
+    { kind: "number", key: "global_batch", labelKey: "mem.global_batch", min: 1, max: 1e9, placeholder: "auto" },
   ];
 }
 
@@ -56,16 +61,23 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   controls.get("model")!.write("llama3-8b");
   controls.get("cluster")!.write("dgx-h100");
   controls.get("gpus")!.write("64");
+  controls.get("seq_len")!.write(12);
 
   let worker: Worker | null = null;
   let serial = 0;
   let lastPlan: PlanResult | null = null;
+  // What the running search and the shown plan were asked for (the selects may have moved since).
+  let pending = { model: "", cluster: "" };
+  let shown = pending;
   const read = (k: string) => String(controls.get(k)!.read()).trim();
   const setError = (message: string | null, path = "") =>
     showErrorAt(message === null ? null : { path, message }, controls, errorTargets, (m) => m !== null && view.status(m, true));
 
   const pick = (c: PlanCandidate) => {
-    applyConfig({ model: read("model"), cluster: read("cluster"), parallel: c.parallel, micro_batch: c.micro_batch, recompute: c.recompute, schedule: c.schedule });
+    if (!lastPlan) return;
+    const { seq_len, global_batch, sp } = lastPlan;
+    applyConfig({ model: shown.model, cluster: shown.cluster, parallel: c.parallel, sp, micro_batch: c.micro_batch, recompute: c.recompute,
+      schedule: c.schedule, seq_len, global_batch });
     view.applied(c);
   };
   const finish = () => {
@@ -73,7 +85,9 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     cancel.disabled = true;
   };
   const showDone = (plan: PlanResult) => {
-    view.status(t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated, fitting: plan.candidates_fitting, elapsed: duration(plan.elapsed_s) }));
+    const batch = t("plan.batch", { batch: plan.global_batch, seq: plan.seq_len, tokens: compactCount(plan.global_batch * plan.seq_len),
+      source: t(plan.global_batch_source === "scenario" ? "plan.batch.scenario" : "plan.batch.default") });
+    view.status(`${t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated, fitting: plan.candidates_fitting, elapsed: duration(plan.elapsed_s) })} · ${batch}`);
     view.render(plan, pick);
   };
   const onReply = (r: PlannerReply) => {
@@ -84,6 +98,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
       view.progress(fraction, t("plan.status.running", { considered: p.considered, evaluated: p.evaluated, fitting: p.fitting, done: p.layouts_searched, total: p.layouts_total }));
     } else if (r.type === "result") {
       lastPlan = r.plan;
+      shown = pending;
       finish();
       showDone(r.plan);
     } else {
@@ -105,7 +120,12 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     worker.onerror = (e) => (finish(), view.status(`${t("plan.status.error")}${e.message}`, true));
     serial += 1;
     const options: PlanOptions = { gpus, max_candidates: labCap };
-    const msg: PlannerRequest = { type: "run", id: serial, scenario: { schema: "tslab/scenario@1", model: read("model"), cluster: read("cluster") }, options };
+    const training: Record<string, unknown> = { seq_len: 2 ** Number(read("seq_len")) };
+    if (read("global_batch") !== "") training.global_batch = num(read("global_batch"));
+    // SP on, as Megatron runs TP (Korthikanti et al. arXiv 2205.05198); it changes nothing at tp 1.
+    const scenario = { schema: "tslab/scenario@1", model: read("model"), cluster: read("cluster"), parallel: { sp: true }, training };
+    const msg: PlannerRequest = { type: "run", id: serial, scenario, options };
+    pending = { model: read("model"), cluster: read("cluster") };
     worker.postMessage(msg);
     view.progress(0, t("plan.status.running", { considered: 0, evaluated: 0, fitting: 0, done: 0, total: "…" }));
     run_.disabled = true;

@@ -81,6 +81,8 @@ export function createPlannerView(host: HTMLElement): PlannerView {
   function renderTable(plan: PlanResult, pick: (c: PlanCandidate) => void): void {
     const tbl = el("table", "tsl-dtable");
     tbl.dataset.testid = "plan-top";
+    tbl.dataset.globalBatch = String(plan.global_batch);
+    tbl.dataset.seqLen = String(plan.seq_len);
     const cap = el("caption", "", t("plan.top"));
     const thead = el("thead");
     const hr = el("tr");
@@ -94,6 +96,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       tr.tabIndex = 0;
       tr.dataset.testid = "plan-row";
       tr.dataset.time = String(c.time_s);
+      tr.dataset.mb = String(c.micro_batch);
       for (const [k, v] of Object.entries(c.parallel)) tr.dataset[k] = String(v);
       tr.setAttribute("aria-label", `${i + 1}. ${describe(c)}, ${duration(c.time_s)}`);
       const cell = labelled;

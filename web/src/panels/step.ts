@@ -15,16 +15,16 @@ const recipes = ["bf16-mixed", "bf16-fp32-grads", "fp16-mixed", "fp8-mixed", "fp
 /** Error paths from the core → the control that caused them (longest prefix wins). */
 const errorTargets = [
   ["model", "model"], ["cluster", "cluster"], ["parallel", "dp"], ["parallel.dp", "dp"], ["parallel.tp", "tp"],
-  ["parallel.pp", "pp"], ["parallel.vpp", "pp"], ["parallel.ep", "ep"], ["parallel.etp", "ep"], ["parallel.cp", "cp"],
-  ["parallel.sp", "sp"], ["training", "micro_batch"], ["training.micro_batch", "micro_batch"],
+  ["parallel.pp", "pp"], ["parallel.vpp", "vpp"], ["parallel.ep", "ep"], ["parallel.etp", "ep"], ["parallel.cp", "cp"],
+  ["parallel.sp", "sp"], ["parallel.zero", "zero"], ["training", "micro_batch"], ["training.seq_len", "seq_len"], ["training.micro_batch", "micro_batch"],
   ["training.global_batch", "global_batch"], ["training.recompute", "recompute"], ["training.schedule", "schedule"],
   ["training.precision", "precision"], ["training.overlap", "overlap"],
 ] as const;
 
 /** The memory panel's starting plan: llama3-70b DP8 TP8 PP4 on DGX H100 (Megatron-style 3D layout). */
 const defaults: Record<string, string | number | boolean> = {
-  model: "llama3-70b", cluster: "dgx-h100", dp: "8", tp: "8", pp: "4", ep: "1", cp: "1", sp: true, micro_batch: 1,
-  global_batch: "", recompute: "none", schedule: "1f1b", precision: "bf16-mixed", overlap: 0,
+  model: "llama3-70b", cluster: "dgx-h100", dp: "8", tp: "8", pp: "4", vpp: "1", ep: "1", cp: "1", sp: true, zero: "0",
+  micro_batch: 1, seq_len: 11, global_batch: "", recompute: "none", schedule: "1f1b", precision: "bf16-mixed", overlap: 0,
 };
 
 function specs(models: string[], clusters: string[]): ControlSpec[][] {
@@ -36,11 +36,13 @@ function specs(models: string[], clusters: string[]): ControlSpec[][] {
       { kind: "select", key: "cluster", labelKey: "mem.cluster", choices: named(clusters) },
     ],
     [
-      degree("dp", "mem.dp"), degree("tp", "mem.tp"), degree("pp", "mem.pp"), degree("ep", "mem.ep"), degree("cp", "mem.cp"),
-      { kind: "check", key: "sp", labelKey: "mem.sp" },
+      degree("dp", "mem.dp"), degree("tp", "mem.tp"), degree("pp", "mem.pp"), degree("vpp", "mem.vpp"), degree("ep", "mem.ep"),
+      degree("cp", "mem.cp"), { kind: "check", key: "sp", labelKey: "mem.sp" },
+      { kind: "select", key: "zero", labelKey: "mem.zero", choices: ([0, 1, 2, 3] as const).map((z) => ({ value: String(z), labelKey: `mem.zero.${z}` as const })) },
       { kind: "select", key: "schedule", labelKey: "mem.schedule", choices: named(schedules) },
     ],
     [
+      { kind: "range", key: "seq_len", labelKey: "mem.seq_len", min: 9, max: 20, step: 1, show: (k) => (2 ** k).toLocaleString("en-US") },
       { kind: "range", key: "micro_batch", labelKey: "mem.micro_batch", min: 1, max: 32, step: 1, show: String },
       { kind: "number", key: "global_batch", labelKey: "mem.global_batch", min: 1, max: 1e9, placeholder: "auto" },
       { kind: "select", key: "recompute", labelKey: "mem.recompute",
@@ -54,12 +56,12 @@ function specs(models: string[], clusters: string[]): ControlSpec[][] {
 function buildScenario(v: (key: string) => string | number | boolean): Scenario {
   const o = Number(v("overlap")) / 100;
   const training: Record<string, unknown> = {
-    micro_batch: v("micro_batch"), recompute: v("recompute"), schedule: v("schedule"), precision: v("precision"),
-    overlap: { dp: o, tp: o, pp: o, ep: o, cp: o },
+    seq_len: 2 ** Number(v("seq_len")), micro_batch: v("micro_batch"), recompute: v("recompute"), schedule: v("schedule"),
+    precision: v("precision"), overlap: { dp: o, tp: o, pp: o, ep: o, cp: o },
   };
   if (String(v("global_batch")).trim() !== "") training.global_batch = num(v("global_batch"));
-  const parallel: Record<string, unknown> = { sp: v("sp") };
-  for (const axis of ["dp", "tp", "pp", "ep", "cp"]) parallel[axis] = num(v(axis));
+  const parallel: Record<string, unknown> = { sp: v("sp"), zero: Number(v("zero")) };
+  for (const axis of ["dp", "tp", "pp", "vpp", "ep", "cp"]) parallel[axis] = num(v(axis));
   return { schema: "tslab/scenario@1", model: String(v("model")), cluster: String(v("cluster")), parallel, training };
 }
 
@@ -162,10 +164,12 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     if (before && after) trials.show(before.step.bottleneck, after.step.bottleneck);
   }
 
+  // An applied plan sets every control the planner ranked it with, so this panel's step time is the planner's.
   subscribe((c: SharedConfig) => {
     const p = c.parallel;
-    writeAll({ model: c.model, cluster: c.cluster, dp: String(p.dp), tp: String(p.tp), pp: String(p.pp), ep: String(p.ep),
-      cp: String(p.cp), micro_batch: c.micro_batch, recompute: c.recompute, schedule: c.schedule, global_batch: "" });
+    writeAll({ model: c.model, cluster: c.cluster, dp: String(p.dp), tp: String(p.tp), pp: String(p.pp), vpp: String(p.vpp),
+      ep: String(p.ep), cp: String(p.cp), zero: String(p.zero), sp: c.sp, micro_batch: c.micro_batch, recompute: c.recompute,
+      schedule: c.schedule, seq_len: Math.log2(c.seq_len), global_batch: String(c.global_batch), overlap: 0 });
     trials.clear();
     compute();
   });

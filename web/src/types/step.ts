@@ -63,6 +63,12 @@ export interface PlanCandidate {
 export interface PlanResult {
   schema: "tslab/plan@1";
   gpus: number;
+  /** The training shape every candidate was ranked with (global_batch in sequences). */
+  seq_len: number;
+  global_batch: number;
+  /** "scenario" when training.global_batch was given, else the planner's default rule in words. */
+  global_batch_source: string;
+  sp: boolean;
   complete: boolean;
   capped: boolean;
   message: string;
