@@ -59,8 +59,8 @@ test("picking the example profile: the badge names it and the memory report swit
   await expect(reportSource(page)).toHaveText(source);
   await expect(message(page)).toContainText("cpu-2rank-quick.json");
   // Changing a control keeps the profile: every scenario the client sends carries it.
-  await page.locator('#lab [data-control="seq_len"] input[type="range"]').fill("14");
-  await expect(page.locator('#lab [data-control="seq_len"] output')).toHaveText("16,384");
+  await page.locator('#lab [data-panel="memory"] [data-control="seq_len"] input[type="range"]').fill("14");
+  await expect(page.locator('#lab [data-panel="memory"] [data-control="seq_len"] output')).toHaveText("16,384");
   await expect(reportSource(page)).toHaveText(source);
   // The predicted-vs-measured table opens from the badge's details.
   await page.getByTestId("calibration-details").locator("summary").click();
@@ -100,7 +100,7 @@ for (const [file, named] of badFiles) {
     await expect(reportSource(page)).toHaveText("preset: dgx-h100");
     // Still working: the ZeRO control changes the ledger.
     const before = await page.locator('#lab [data-testid="ledger"] tr[data-item="optimizer_states"] td').first().textContent();
-    await page.locator('#lab [data-control="zero"] select').selectOption("1");
+    await page.locator('#lab [data-panel="memory"] [data-control="zero"] select').selectOption("1");
     await expect(page.locator('#lab [data-testid="ledger"] tr[data-item="optimizer_states"] td').first()).not.toHaveText(before!);
     if (file === "negative.json") await page.locator("#lab .tsl").screenshot({ path: `${shots}/calibration-bad-file.png` });
   });
