@@ -120,6 +120,7 @@ json plan_to_json(const plan_result& r) {
                 {"candidates_considered", p.considered},
                 {"candidates_evaluated", p.evaluated},
                 {"candidates_fitting", p.fitting},
+                {"candidates_timed", p.timed},
                 {"layouts_searched", p.groups_done},
                 {"layouts_total", p.groups_total},
                 {"top", std::move(top)},
@@ -130,13 +131,14 @@ json plan_to_json(const plan_result& r) {
 }
 
 json plan_progress_json(const plan_progress& p) {
-    return json{{"considered", p.considered}, {"evaluated", p.evaluated}, {"fitting", p.fitting}, {"layouts_searched", p.groups_done},
+    return json{{"considered", p.considered}, {"evaluated", p.evaluated}, {"fitting", p.fitting}, {"timed", p.timed}, {"layouts_searched", p.groups_done},
                 {"layouts_total", p.groups_total}, {"done", p.done}, {"capped", p.capped}};
 }
 
 std::string plan_table(const plan_result& r) {
     const auto& p = r.progress;
-    std::string out = fmt::format("plans for {} GPUs: {} evaluated, {} fit, {:.3f} s\n", r.gpus, p.evaluated, p.fitting, r.elapsed_s);
+    std::string out = fmt::format("plans for {} GPUs: {} evaluated, {} fit, {} timed in full, {:.3f} s\n", r.gpus, p.evaluated, p.fitting,
+                                  p.timed, r.elapsed_s);
     if (!r.message.empty()) out += r.message + "\n";
     for (std::size_t i = 0; i < r.top.size(); ++i) {
         const auto& e = r.top[i];

@@ -146,8 +146,8 @@ TEST_CASE("planner path: peak_stage_bytes equals the full ledger's total bit for
                         const std::int64_t m = 1024 / (mb * l.dp);
                         const pipeline_shape shape = closed_form_shape(k, l.pp, v, m);
                         const auto tensors = tensor_list(s.model);
-                        const auto shards = detail::stage_shards(s, closed_form_shape(k, l.pp, v, 1), tensors);
-                        const double fast = detail::peak_stage_bytes(s, shape, shards, detail::activation_terms_of(s));
+                        const auto classes = detail::stage_classes(s, closed_form_shape(k, l.pp, v, 1), tensors);
+                        const double fast = detail::peak_stage_bytes(s, shape, classes, detail::activation_terms_of(s));
                         CHECK(fast == memory_ledger(s, shape, false, &tensors).total_bytes);
                         ++compared;
                     }

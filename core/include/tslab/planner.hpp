@@ -2,6 +2,7 @@
 // vpp, ep, cp, ZeRO stage, micro-batch, recompute, schedule), filtered by HBM, ranked by step time.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -51,10 +52,17 @@ struct plan_entry {
     std::vector<step_ledger> ledgers;
 };
 
+// The counts of a search. Every combination of the knobs is `considered`; those that pass the
+// scenario rules form the valid space and are `evaluated`: each gets its own memory ledger total and
+// HBM fit test (so `fitting` and the closest miss are exact). A fitting plan then gets a lower bound
+// of its step time (the step without bubble and exposed P2P); only plans that could still enter the
+// top K or the Pareto front are `timed` in full (pipeline schedule included). The others provably
+// change neither list, so the result equals that of timing every fitting plan.
 struct plan_progress {
     std::int64_t considered = 0;  // combinations enumerated (before the rules)
-    std::int64_t evaluated = 0;   // candidates that passed the scenario rules and were evaluated
+    std::int64_t evaluated = 0;   // valid candidates (passed the rules): memory and fit evaluated
     std::int64_t fitting = 0;     // of those, the ones that fit in HBM
+    std::int64_t timed = 0;       // of those, the ones whose full step time was computed
     std::int64_t groups_done = 0, groups_total = 0;  // (tp, pp, cp, dp, ep) layouts searched / in all
     bool done = false, capped = false;
 };
@@ -103,8 +111,8 @@ private:
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
 
-    // Compute and communication of one (layout, micro-batch, recompute, vpp, zero); the axis totals
-    // differ only in whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
+    // Compute and communication of one (layout, micro-batch, recompute, zero) at vpp 1; the axis
+    // totals differ only in whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
     struct cached_model {
         compute_estimate compute;
         double pp_exposed_s = 0;
@@ -114,13 +122,32 @@ private:
             double time_s = 0, bytes = 0, count = 0, overlap = 0;
         };
         std::optional<pp_send> pp_call;
+        double bound_s = 0, bound_dual_s = 0;  // step time without bubble and P2P (any vpp)
     };
-    cached_model model_at_vpp1(scenario& s, std::optional<mesh_layout>& mesh) const;
+    // One (schedule, vpp) of a layout: the memory classes (memory.hpp), their model state per
+    // ZeRO stage, and per micro-batch the rules' verdict, in-flight counts and buffers per stage.
+    struct schedule_table {
+        schedule_kind kind = schedule_kind::one_f_one_b;
+        std::int64_t vpp = 1;
+        std::vector<detail::stage_class> classes;
+        std::array<std::vector<double>, 4> state, buffers;  // [zero][class]
+        std::vector<double> inflight;                       // [class], at the current micro-batch
+        bool valid = false;                                 // the rules hold at the current micro-batch
+    };
+    // What one (layout, micro-batch) shares across recompute modes.
+    struct micro_batch_state {
+        std::int64_t m = 1;
+        std::optional<mesh_layout>* mesh = nullptr;
+        std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
+    };
+    cached_model model_at_vpp1(scenario& s, std::optional<mesh_layout>& mesh, double imbalance) const;
     static cached_model with_vpp(const cached_model& base, std::int64_t v);
+    std::vector<schedule_table> schedule_tables(scenario& s) const;
     void search_layout(const layout& l);
-    void search_recompute(scenario& s, std::optional<mesh_layout>& mesh, const std::vector<std::pair<schedule_kind, std::int64_t>>& schedules,
-                          const std::vector<std::vector<detail::rank_shards>>& shards, std::vector<std::optional<pipeline_shape>>& shapes,
-                          std::int64_t m, std::optional<double>& imbalance);
+    void prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m);
+    void search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs);
+    void place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance);
+    static plan_entry entry_of(const scenario& s, double memory_bytes);
     void consider(const plan_entry& e);
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
     // the Pareto front (the argument is at the definition).
@@ -130,8 +157,12 @@ private:
 
 plan_result run_plan(const scenario& s, const plan_options& o);
 
+namespace detail {
+std::vector<std::int64_t> divisors(std::int64_t n);  // ascending
+}  // namespace detail
+
 json plan_to_json(const plan_result& r);
-// {"considered", "evaluated", "fitting", "layouts_searched", "layouts_total", "done", "capped"}
+// {"considered", "evaluated", "fitting", "timed", "layouts_searched", "layouts_total", "done", "capped"}
 json plan_progress_json(const plan_progress& p);
 std::string plan_table(const plan_result& r);
 

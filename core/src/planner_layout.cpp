@@ -1,0 +1,158 @@
+// The planner's walk over one layout: micro-batch, recompute, schedule/vpp and ZeRO, in that order.
+// Every valid plan gets its exact memory total, assembled from parts hoisted to the loop level they
+// depend on (memory.hpp); a fitting plan is timed in full only when its step-time bound says it
+// could still enter the top K or the Pareto front (planner.cpp, cannot_place).
+#include <algorithm>
+
+#include "tslab/errors.hpp"
+#include "tslab/expert.hpp"
+#include "tslab/memory.hpp"
+#include "tslab/planner.hpp"
+#include "tslab/schedule_shape.hpp"
+#include "tslab/step_model.hpp"
+
+namespace tslab {
+
+namespace {
+
+// (schedule, vpp) pairs: every schedule once, interleaved with each vpp ≥ 2 the layers allow.
+std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_t pp, std::int64_t layers) {
+    std::vector<std::pair<schedule_kind, std::int64_t>> out;
+    for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k) {
+        const auto kind = static_cast<schedule_kind>(k);
+        if (kind != schedule_kind::interleaved) out.push_back({kind, 1});
+        else
+            for (std::int64_t v = 2; pp * v <= layers; ++v) out.push_back({kind, v});
+    }
+    return out;
+}
+
+constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::selective, recompute_kind::full};
+constexpr std::int64_t zero_stages = 4;
+
+}  // namespace
+
+// The classes and their model state depend on the layout, the schedule's chunk placement and the
+// ZeRO stage only, so they are listed once per layout.
+std::vector<plan_search::schedule_table> plan_search::schedule_tables(scenario& s) const {
+    std::vector<schedule_table> out;
+    for (const auto& [kind, v] : schedule_choices(s.parallel.pp, s.model.layers)) {
+        schedule_table t;
+        t.kind = kind, t.vpp = v;
+        t.classes = detail::stage_classes(s, closed_form_shape(kind, s.parallel.pp, v, 1), tensors_);
+        t.inflight.resize(t.classes.size());
+        for (int z = 0; z < zero_stages; ++z) {
+            s.parallel.zero = z;
+            for (const auto& c : t.classes) t.state[static_cast<std::size_t>(z)].push_back(detail::stage_state_bytes(s, c.shards));
+            t.buffers[static_cast<std::size_t>(z)].resize(t.classes.size());
+        }
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+void plan_search::search_layout(const layout& l) {
+    scenario s = base_;
+    auto& q = s.parallel;
+    q.tp = l.tp, q.pp = l.pp, q.cp = l.cp, q.dp = l.dp, q.ep = l.ep, q.vpp = 1;
+    const std::int64_t G = s.training.global_batch;
+    if (G % l.dp != 0) return;  // no micro-batch size divides the batch: nothing to consider
+    try {
+        validate_mesh_spec(mesh_spec_of(s));
+    } catch (const input_error&) {
+        return;  // the scenario's axis order cannot place this layout
+    }
+    std::optional<mesh_layout> mesh;  // built when a plan of this layout first needs its model
+    std::vector<schedule_table> tables = schedule_tables(s);
+    for (std::int64_t mb : detail::divisors(G / l.dp)) {
+        s.training.micro_batch = mb;
+        micro_batch_state mbs{G / (mb * l.dp), &mesh, std::nullopt};
+        prepare_micro_batch(s, tables, mbs.m);
+        for (auto rec : recompute_modes) {
+            s.training.recompute = rec;
+            search_recompute(s, tables, mbs);
+        }
+    }
+}
+
+// What depends on (schedule, micro-batch) but not on recompute or ZeRO: the rules (no rule reads
+// either; scenario_rules.cpp), the in-flight counts (closed forms of m) and the buffers per stage.
+void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m) {
+    const std::int64_t per_schedule = zero_stages * static_cast<std::int64_t>(std::size(recompute_modes));
+    for (auto& t : tables) {
+        progress_.considered += per_schedule;
+        s.training.schedule = t.kind;
+        s.parallel.vpp = t.vpp;
+        t.valid = plan_rules_hold(s);
+        if (!t.valid) continue;
+        for (std::size_t c = 0; c < t.classes.size(); ++c) t.inflight[c] = inflight_of(t.kind, s.parallel.pp, t.vpp, m, t.classes[c].rank);
+        for (int z = 0; z < zero_stages; ++z) {
+            s.parallel.zero = z;
+            for (std::size_t c = 0; c < t.classes.size(); ++c)
+                t.buffers[static_cast<std::size_t>(z)][c] = detail::stage_buffer_bytes(s, t.classes[c].shards);
+        }
+    }
+}
+
+// One (layout, micro-batch, recompute): every valid schedule/vpp and ZeRO stage. The memory total
+// is the largest over the classes of state + activations + buffers (memory.hpp); compute and
+// communication are built per ZeRO stage when a plan first fits, shared by every schedule/vpp.
+void plan_search::search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs) {
+    const detail::activation_terms act = detail::activation_terms_of(s);
+    const double hbm = s.cluster.gpu.hbm_bytes;
+    std::array<std::optional<cached_model>, zero_stages> models;
+    std::vector<detail::stage_activation> acts;
+    for (const auto& t : tables) {
+        if (!t.valid) continue;
+        s.training.schedule = t.kind;
+        s.parallel.vpp = t.vpp;
+        acts.clear();
+        for (std::size_t c = 0; c < t.classes.size(); ++c) acts.push_back(detail::stage_activation_bytes(s, t.classes[c], t.inflight[c], act));
+        for (int z = 0; z < zero_stages; ++z) {
+            const auto zi = static_cast<std::size_t>(z);
+            ++progress_.evaluated;
+            double memory = 0;
+            for (std::size_t c = 0; c < acts.size(); ++c) {
+                const double b = detail::stage_total(t.state[zi][c], acts[c], t.buffers[zi][c]);
+                if (c == 0 || b > memory) memory = b;
+            }
+            s.parallel.zero = z;
+            if (hbm - memory < 0) {  // consider() keeps the first plan that misses by the least
+                if (!closest_ || hbm - memory > closest_->headroom_bytes) consider(entry_of(s, memory));
+                continue;
+            }
+            if (!mbs.imbalance)
+                mbs.imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
+            if (!models[zi]) models[zi] = model_at_vpp1(s, *mbs.mesh, *mbs.imbalance);
+            const bool dual = t.kind == schedule_kind::dualpipe || t.kind == schedule_kind::dualpipev;
+            if (cannot_place(memory, dual ? models[zi]->bound_dual_s : models[zi]->bound_s)) {
+                ++progress_.fitting;  // counted as consider() would; it would change nothing else
+                continue;
+            }
+            place(s, memory, *models[zi], mbs.m, *mbs.imbalance);
+        }
+    }
+}
+
+// The full step time of a fitting plan that may enter the top K or the front, then consider().
+void plan_search::place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance) {
+    ++progress_.timed;
+    const cached_model c = with_vpp(base, s.parallel.vpp);
+    const bool dual = s.training.schedule == schedule_kind::dualpipe || s.training.schedule == schedule_kind::dualpipev;
+    const schedule_request sq = scenario_schedule_request(s, m);
+    const pipeline_timing t = timing_of(sq, chunk_costs(c.compute, sq, c.pp_exposed_s));
+    plan_entry e = entry_of(s, memory_bytes);
+    e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, dual ? c.axes_dual : c.axes, imbalance);
+    consider(e);
+}
+
+plan_entry plan_search::entry_of(const scenario& s, double memory_bytes) {
+    const auto& q = s.parallel;
+    plan_entry e;
+    e.choice = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule};
+    e.memory_bytes = memory_bytes;
+    e.headroom_bytes = s.cluster.gpu.hbm_bytes - memory_bytes;
+    return e;
+}
+
+}  // namespace tslab
