@@ -123,16 +123,32 @@ bool plan_search::advance(std::int64_t budget) {
     return progress_.done;
 }
 
-// Compute and communication at vpp 1, and the bound cannot_place() takes. Of everything the planner reads, vpp enters only as the
-// divisor of the per-chunk costs (compute_time.cpp) and as the factor of the PP send/recv count
-// (comm_inventory.cpp), so with_vpp() rebuilds those from the vpp-1 values: x / 1 == x and
-// (2m · 1) · v == 2m · v exactly, so the doubles equal what a fresh estimate at vpp v gives.
-plan_search::cached_model plan_search::model_at_vpp1(scenario& s, std::optional<mesh_layout>& mesh, double imbalance) const {
+// Compute and communication at vpp 1, and the bounds cannot_place() takes. Of everything the
+// planner reads, vpp enters only as the divisor of the per-chunk costs (compute_time.cpp) and as
+// the factor of the PP send/recv count (comm_inventory.cpp), so with_vpp() rebuilds those from the
+// vpp-1 values: x / 1 == x and (2m · 1) · v == 2m · v exactly, so the doubles equal what a fresh
+// estimate at vpp v gives. estimate_compute reads the ZeRO stage only as zero ≥ 1 (the optimizer
+// step's shard), so stages 1-3 share one estimate.
+plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, double imbalance) {
+    cached_model cm;
+    const auto sharded = std::find_if(done.begin() + 1, done.end(), [](const auto& d) { return d.has_value(); });
+    if (s.parallel.zero >= 1 && sharded != done.end()) {
+        cm.compute = (*sharded)->compute;
+    } else {
+        const std::int64_t v = s.parallel.vpp;
+        s.parallel.vpp = 1;
+        cm.compute = estimate_compute(s);
+        s.parallel.vpp = v;
+    }
+    // step_time_of adds exposed communication (≥ 0) to this sum; IEEE addition is monotone.
+    cm.bound_compute_s = step_time_of(cm.compute, 0, 0, {}, imbalance);
+    return cm;
+}
+
+void plan_search::add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const {
     if (!mesh) mesh = build_mesh(mesh_spec_of(s), 0);
     const std::int64_t v = s.parallel.vpp;
     s.parallel.vpp = 1;
-    cached_model cm;
-    cm.compute = estimate_compute(s);
     const comm_inventory comm = build_comm_inventory(s, *mesh, params_);
     s.parallel.vpp = v;
     cm.pp_exposed_s = pp_transfer_exposed_s(comm);
@@ -144,7 +160,7 @@ plan_search::cached_model plan_search::model_at_vpp1(scenario& s, std::optional<
     // with_vpp() changes: the bound holds bit for bit at every vpp.
     cm.bound_s = step_time_of(cm.compute, 0, 0, cm.axes, imbalance);
     cm.bound_dual_s = step_time_of(cm.compute, 0, 0, cm.axes_dual, imbalance);
-    return cm;
+    cm.has_comm = true;
 }
 
 plan_search::cached_model plan_search::with_vpp(const cached_model& base, std::int64_t v) {

@@ -33,22 +33,17 @@ constexpr std::int64_t zero_stages = 4;
 }  // namespace
 
 // The classes and their model state depend on the layout, the schedule's chunk placement and the
-// ZeRO stage only, so they are listed once per layout.
-std::vector<plan_search::schedule_table> plan_search::schedule_tables(scenario& s) const {
-    std::vector<schedule_table> out;
-    for (const auto& [kind, v] : schedule_choices(s.parallel.pp, s.model.layers)) {
-        schedule_table t;
-        t.kind = kind, t.vpp = v;
-        t.classes = detail::stage_classes(s, closed_form_shape(kind, s.parallel.pp, v, 1), tensors_);
-        t.inflight.resize(t.classes.size());
-        for (int z = 0; z < zero_stages; ++z) {
-            s.parallel.zero = z;
-            for (const auto& c : t.classes) t.state[static_cast<std::size_t>(z)].push_back(detail::stage_state_bytes(s, c.shards));
-            t.buffers[static_cast<std::size_t>(z)].resize(t.classes.size());
-        }
-        out.push_back(std::move(t));
+// ZeRO stage only: listed once per layout, when a micro-batch size first passes the rules.
+void plan_search::fill_table(scenario& s, schedule_table& t) const {
+    t.built = true;
+    t.classes = detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_);
+    t.inflight.resize(t.classes.size());
+    for (int z = 0; z < zero_stages; ++z) {
+        const auto zi = static_cast<std::size_t>(z);
+        s.parallel.zero = z;
+        for (const auto& c : t.classes) t.state[zi].push_back(detail::stage_state_bytes(s, c.shards));
+        t.buffers[zi].resize(t.classes.size());
     }
-    return out;
 }
 
 void plan_search::search_layout(const layout& l) {
@@ -63,7 +58,8 @@ void plan_search::search_layout(const layout& l) {
         return;  // the scenario's axis order cannot place this layout
     }
     std::optional<mesh_layout> mesh;  // built when a plan of this layout first needs its model
-    std::vector<schedule_table> tables = schedule_tables(s);
+    std::vector<schedule_table> tables;
+    for (const auto& [kind, v] : schedule_choices(l.pp, s.model.layers)) tables.push_back({kind, v});
     for (std::int64_t mb : detail::divisors(G / l.dp)) {
         s.training.micro_batch = mb;
         micro_batch_state mbs{G / (mb * l.dp), &mesh, std::nullopt};
@@ -85,6 +81,7 @@ void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& 
         s.parallel.vpp = t.vpp;
         t.valid = plan_rules_hold(s);
         if (!t.valid) continue;
+        if (!t.built) fill_table(s, t);
         for (std::size_t c = 0; c < t.classes.size(); ++c) t.inflight[c] = inflight_of(t.kind, s.parallel.pp, t.vpp, m, t.classes[c].rank);
         for (int z = 0; z < zero_stages; ++z) {
             s.parallel.zero = z;
@@ -100,7 +97,7 @@ void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& 
 void plan_search::search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs) {
     const detail::activation_terms act = detail::activation_terms_of(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
-    std::array<std::optional<cached_model>, zero_stages> models;
+    zero_models models;
     std::vector<detail::stage_activation> acts;
     for (const auto& t : tables) {
         if (!t.valid) continue;
@@ -121,17 +118,25 @@ void plan_search::search_recompute(scenario& s, const std::vector<schedule_table
                 if (!closest_ || hbm - memory > closest_->headroom_bytes) consider(entry_of(s, memory));
                 continue;
             }
-            if (!mbs.imbalance)
-                mbs.imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
-            if (!models[zi]) models[zi] = model_at_vpp1(s, *mbs.mesh, *mbs.imbalance);
-            const bool dual = t.kind == schedule_kind::dualpipe || t.kind == schedule_kind::dualpipev;
-            if (cannot_place(memory, dual ? models[zi]->bound_dual_s : models[zi]->bound_s)) {
-                ++progress_.fitting;  // counted as consider() would; it would change nothing else
-                continue;
-            }
-            place(s, memory, *models[zi], mbs.m, *mbs.imbalance);
+            evaluate_fitting(s, memory, models, mbs);
         }
     }
+}
+
+// A fitting plan: counted, then timed in full unless a bound shows it can enter neither the top K
+// nor the Pareto front (cannot_place). The cheap bound (compute only) is tried first; the mesh and
+// the communication inventory are built only when it does not settle the plan.
+void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs) {
+    if (!mbs.imbalance) mbs.imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
+    auto& slot = models[static_cast<std::size_t>(s.parallel.zero)];
+    if (!slot) slot = compute_model(s, models, *mbs.imbalance);
+    cached_model& cm = *slot;
+    if (!cannot_place(memory_bytes, cm.bound_compute_s)) {
+        if (!cm.has_comm) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);
+        const bool dual = s.training.schedule == schedule_kind::dualpipe || s.training.schedule == schedule_kind::dualpipev;
+        if (!cannot_place(memory_bytes, dual ? cm.bound_dual_s : cm.bound_s)) return place(s, memory_bytes, cm, mbs.m, *mbs.imbalance);
+    }
+    ++progress_.fitting;  // counted as consider() would; it would change nothing else
 }
 
 // The full step time of a fitting plan that may enter the top K or the front, then consider().

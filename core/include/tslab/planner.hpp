@@ -122,8 +122,11 @@ private:
             double time_s = 0, bytes = 0, count = 0, overlap = 0;
         };
         std::optional<pp_send> pp_call;
+        bool has_comm = false;      // the fields above are filled only once a bound needs them
+        double bound_compute_s = 0;  // step time without communication, bubble and P2P (any vpp)
         double bound_s = 0, bound_dual_s = 0;  // step time without bubble and P2P (any vpp)
     };
+    using zero_models = std::array<std::optional<cached_model>, 4>;  // by ZeRO stage
     // One (schedule, vpp) of a layout: the memory classes (memory.hpp), their model state per
     // ZeRO stage, and per micro-batch the rules' verdict, in-flight counts and buffers per stage.
     struct schedule_table {
@@ -133,6 +136,7 @@ private:
         std::array<std::vector<double>, 4> state, buffers;  // [zero][class]
         std::vector<double> inflight;                       // [class], at the current micro-batch
         bool valid = false;                                 // the rules hold at the current micro-batch
+        bool built = false;                                 // classes, state and sizes filled
     };
     // What one (layout, micro-batch) shares across recompute modes.
     struct micro_batch_state {
@@ -140,12 +144,14 @@ private:
         std::optional<mesh_layout>* mesh = nullptr;
         std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
     };
-    cached_model model_at_vpp1(scenario& s, std::optional<mesh_layout>& mesh, double imbalance) const;
+    static cached_model compute_model(scenario& s, const zero_models& done, double imbalance);
+    void add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const;
     static cached_model with_vpp(const cached_model& base, std::int64_t v);
-    std::vector<schedule_table> schedule_tables(scenario& s) const;
+    void fill_table(scenario& s, schedule_table& t) const;
     void search_layout(const layout& l);
     void prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m);
     void search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs);
+    void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
     void place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance);
     static plan_entry entry_of(const scenario& s, double memory_bytes);
     void consider(const plan_entry& e);
