@@ -137,7 +137,7 @@ plan_search::cached_model plan_search::compute_model(scenario& s, const zero_mod
     } else {
         const std::int64_t v = s.parallel.vpp;
         s.parallel.vpp = 1;
-        cm.compute = estimate_compute(s);
+        cm.compute = estimate_compute_time(s);  // the search reads times only
         s.parallel.vpp = v;
     }
     // step_time_of adds exposed communication (≥ 0) to this sum; IEEE addition is monotone.

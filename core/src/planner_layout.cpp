@@ -34,9 +34,15 @@ constexpr std::int64_t zero_stages = 4;
 
 // The classes and their model state depend on the layout, the schedule's chunk placement and the
 // ZeRO stage only: listed once per layout, when a micro-batch size first passes the rules.
-void plan_search::fill_table(scenario& s, schedule_table& t) const {
+void plan_search::fill_table(scenario& s, schedule_table& t) {
     t.built = true;
-    t.classes = detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_);
+    // The classes depend on (tp, pp, ep, schedule, vpp), not on cp or dp (memory.cpp, local_shards):
+    // layouts come ordered by tp, then pp, so one cache per (tp, pp) serves every cp, dp and ep.
+    if (classes_of_ != std::pair{s.parallel.tp, s.parallel.pp}) class_cache_.clear(), classes_of_ = {s.parallel.tp, s.parallel.pp};
+    const auto key = std::tuple{s.parallel.ep, static_cast<int>(t.kind), t.vpp};
+    auto it = class_cache_.find(key);
+    if (it == class_cache_.end()) it = class_cache_.emplace(key, detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_)).first;
+    t.classes = it->second;
     t.inflight.resize(t.classes.size());
     for (int z = 0; z < zero_stages; ++z) {
         const auto zi = static_cast<std::size_t>(z);

@@ -110,6 +110,8 @@ private:
     std::map<pipe_key, pipeline_timing> pipe_cache_;
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
+    std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
+    std::map<std::tuple<std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, schedule, vpp)
 
     // Compute and communication of one (layout, micro-batch, recompute, zero) at vpp 1; the axis
     // totals differ only in whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
@@ -147,7 +149,7 @@ private:
     static cached_model compute_model(scenario& s, const zero_models& done, double imbalance);
     void add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const;
     static cached_model with_vpp(const cached_model& base, std::int64_t v);
-    void fill_table(scenario& s, schedule_table& t) const;
+    void fill_table(scenario& s, schedule_table& t);
     void search_layout(const layout& l);
     void prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m);
     void search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs);
