@@ -24,6 +24,7 @@ test("plan parity: wasm plan() and the CLI return the same JSON apart from elaps
   assert.equal(j.top.length, 3);
   assert.equal(j.complete, true);
   assert.ok(j.candidates_evaluated > 0);
+  assert.ok(j.candidates_timed >= 1 && j.candidates_timed <= j.candidates_fitting);
   assert.ok(j.pareto.length >= 1);
 });
 
@@ -35,6 +36,7 @@ test("sliced search: planStep progress grows to done and planResult equals plan(
   while (!p.done) {
     p = JSON.parse(tslab.planStep(500));
     assert.ok(p.considered >= last);
+    assert.ok(p.timed <= p.fitting && p.fitting <= p.evaluated);
     last = p.considered;
     steps += 1;
   }

@@ -73,7 +73,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     cancel.disabled = true;
   };
   const showDone = (plan: PlanResult) => {
-    view.status(t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated, fitting: plan.candidates_fitting, elapsed: duration(plan.elapsed_s) }));
+    view.status(t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated, fitting: plan.candidates_fitting, timed: plan.candidates_timed, elapsed: duration(plan.elapsed_s) }));
     view.render(plan, pick);
   };
   const onReply = (r: PlannerReply) => {
