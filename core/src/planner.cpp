@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -73,7 +74,9 @@ void plan_search::consider(const plan_entry& e) {
         return;
     }
     ++progress_.fitting;
-    const auto slower = [](const plan_entry& a, const plan_entry& b) { return a.time_s < b.time_s; };
+    // Of plans with equal times the earlier in the search ranks first, so the heap's choice among
+    // ties does not depend on the standard library (native and wasm keep the same top K).
+    const auto slower = [](const plan_entry& a, const plan_entry& b) { return std::tie(a.time_s, a.order) < std::tie(b.time_s, b.order); };
     if (static_cast<std::int64_t>(best_.size()) < opt_.top) {
         best_.push_back(e);
         std::push_heap(best_.begin(), best_.end(), slower);

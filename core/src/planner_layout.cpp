@@ -157,9 +157,10 @@ void plan_search::place(scenario& s, double memory_bytes, const cached_model& ba
     consider(e);
 }
 
-plan_entry plan_search::entry_of(const scenario& s, double memory_bytes) {
+plan_entry plan_search::entry_of(const scenario& s, double memory_bytes) const {
     const auto& q = s.parallel;
     plan_entry e;
+    e.order = progress_.evaluated;
     e.choice = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule};
     e.memory_bytes = memory_bytes;
     e.headroom_bytes = s.cluster.gpu.hbm_bytes - memory_bytes;

@@ -1,6 +1,7 @@
 // The planner's result: the top plans re-timed by the full report, the Pareto front, the closest
 // miss, options, JSON (fixed key order: native and wasm match byte for byte) and the table.
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -75,7 +76,7 @@ plan_result plan_search::result() const {
     r.progress = progress_;
     r.top = best_;
     for (auto& e : r.top) detail_entry(e, base_);
-    std::stable_sort(r.top.begin(), r.top.end(), [](const plan_entry& a, const plan_entry& b) { return a.time_s < b.time_s; });
+    std::sort(r.top.begin(), r.top.end(), [](const plan_entry& a, const plan_entry& b) { return std::tie(a.time_s, a.order) < std::tie(b.time_s, b.order); });
     r.pareto = front_;
     if (progress_.fitting == 0 && closest_) {
         r.closest = closest_;

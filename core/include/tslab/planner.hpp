@@ -45,6 +45,7 @@ struct plan_choice {
 struct plan_entry {
     plan_choice choice;
     double time_s = 0, memory_bytes = 0, headroom_bytes = 0;  // headroom < 0: over HBM by that much
+    std::int64_t order = 0;  // position in the search (1 = first valid plan): of equal times the earlier ranks first
     // Filled for the entries shown in `top` and `closest` from the full report of the plan.
     double tokens_per_s = 0, mfu = 0;
     std::string bottleneck_ledger;  // the ledger with the most exposed time among L3..L7
@@ -70,7 +71,7 @@ struct plan_progress {
 struct plan_result {
     std::int64_t gpus = 0;
     plan_progress progress;
-    std::vector<plan_entry> top;     // by step time, fastest first (at most options.top)
+    std::vector<plan_entry> top;     // by step time, fastest first, ties in search order (at most options.top)
     std::vector<plan_entry> pareto;  // fitting plans no other beats on both memory and time, by memory
     std::optional<plan_entry> closest;  // when nothing fits: the plan that misses HBM by the least
     std::string message;             // why the result is partial or empty; "" otherwise
@@ -155,7 +156,7 @@ private:
     void search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs);
     void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
     void place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance);
-    static plan_entry entry_of(const scenario& s, double memory_bytes);
+    plan_entry entry_of(const scenario& s, double memory_bytes) const;
     void consider(const plan_entry& e);
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
     // the Pareto front (the argument is at the definition).
