@@ -55,10 +55,11 @@ struct plan_entry {
 
 // The counts of a search. Every combination of the knobs is `considered`; those that pass the
 // scenario rules form the valid space and are `evaluated`: each gets its own memory ledger total and
-// HBM fit test (so `fitting` and the closest miss are exact). A fitting plan then gets a lower bound
-// of its step time (the step without bubble and exposed P2P); only plans that could still enter the
-// top K or the Pareto front are `timed` in full (pipeline schedule included). The others provably
-// change neither list, so the result equals that of timing every fitting plan.
+// HBM fit test (so `fitting` and the closest miss are exact). A fitting plan then gets lower bounds
+// of its step time (compute alone, then the step without bubble and exposed P2P); only plans that
+// could still enter the top K or the Pareto front are `timed` in full (pipeline schedule included).
+// The others provably change neither list (cannot_place), so the result equals that of timing every
+// fitting plan. JSON: candidates_considered, _evaluated, _fitting, _timed.
 struct plan_progress {
     std::int64_t considered = 0;  // combinations enumerated (before the rules)
     std::int64_t evaluated = 0;   // valid candidates (passed the rules): memory and fit evaluated
