@@ -109,7 +109,7 @@ memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool
 namespace detail {
 
 // Ranks with the same layers (dense, MoE, first, last) hold the same shards; with the same chunk
-// count too, their totals differ only through the in-flight count, so the class keeps its lowest rank.
+// count too, their totals differ only through the in-flight count (memory.hpp).
 std::vector<stage_class> stage_classes(const scenario& s, const pipeline_shape& shape, const std::vector<tensor_entry>& tensors) {
     std::vector<stage_class> out;
     std::vector<std::tuple<std::int64_t, std::int64_t, bool, bool, double>> keys;  // dense, moe, first, last, chunks
@@ -117,9 +117,13 @@ std::vector<stage_class> stage_classes(const scenario& s, const pipeline_shape& 
         const rank_layers rl = layers_of(s, shape, r);
         const double chunks = static_cast<double>(shape.rank_chunks[static_cast<std::size_t>(r)].size());
         const auto key = std::tuple{rl.dense, rl.moe, rl.first, rl.last, chunks};
-        if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+        const auto same = std::find(keys.begin(), keys.end(), key);
+        if (same != keys.end()) {
+            out[static_cast<std::size_t>(same - keys.begin())].ranks.push_back(r);
+            continue;
+        }
         keys.push_back(key);
-        out.push_back({r, chunks, local_shards(s, tensors, rl)});
+        out.push_back({{r}, chunks, local_shards(s, tensors, rl)});
     }
     return out;
 }
@@ -171,12 +175,19 @@ double stage_buffer_bytes(const scenario& s, const rank_shards& st) {
     return comm;
 }
 
+double class_inflight(const stage_class& c, schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m) {
+    double most = 0;
+    for (std::int64_t r : c.ranks) most = std::max(most, inflight_of(k, pp, vpp, m, r));
+    return most;
+}
+
 double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<stage_class>& classes,
                         const activation_terms& a) {
     double worst = 0;
     for (std::size_t i = 0; i < classes.size(); ++i) {
         const stage_class& c = classes[i];
-        const double inflight = shape.inflight[static_cast<std::size_t>(c.rank)];
+        double inflight = 0;
+        for (std::int64_t r : c.ranks) inflight = std::max(inflight, shape.inflight[static_cast<std::size_t>(r)]);
         const double b = stage_total(stage_state_bytes(s, c.shards), stage_activation_bytes(s, c, inflight, a), stage_buffer_bytes(s, c.shards));
         if (i == 0 || b > worst) worst = b;
     }

@@ -88,7 +88,7 @@ void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& 
         t.valid = plan_rules_hold(s);
         if (!t.valid) continue;
         if (!t.built) fill_table(s, t);
-        for (std::size_t c = 0; c < t.classes.size(); ++c) t.inflight[c] = inflight_of(t.kind, s.parallel.pp, t.vpp, m, t.classes[c].rank);
+        for (std::size_t c = 0; c < t.classes.size(); ++c) t.inflight[c] = detail::class_inflight(t.classes[c], t.kind, s.parallel.pp, t.vpp, m);
         for (int z = 0; z < zero_stages; ++z) {
             s.parallel.zero = z;
             for (std::size_t c = 0; c < t.classes.size(); ++c)

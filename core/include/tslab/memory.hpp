@@ -60,13 +60,13 @@ memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, st
 
 // The planner's numbers-only path, split by what each part depends on so the search can hoist it.
 //
-// A rank's total is monotone in its in-flight count (every term multiplies it by a non-negative
-// factor, and IEEE rounding is monotone), and every closed form of schedule_shape.hpp is
-// non-increasing in the rank r. Ranks with the same layers and chunk count hold the same shards, so
-// the lowest rank of each such class is at least as loaded as the rest at every micro-batch count:
-// the busiest rank's total is the largest over the classes' lowest ranks.
+// Ranks with the same layers (dense, MoE, first, last) and chunk count hold the same shards, so
+// their totals differ only through the in-flight count; a rank's total is monotone in that count
+// (every term multiplies it by a non-negative factor, and IEEE rounding is monotone). The busiest
+// rank's total is therefore the largest over the classes, each at its members' largest in-flight
+// count for the micro-batch count at hand (no ordering of the closed forms over ranks is assumed).
 struct stage_class {
-    std::int64_t rank = 0;  // the lowest pipeline rank of the class
+    std::vector<std::int64_t> ranks;  // the pipeline ranks of the class, ascending
     double chunks_held = 1;
     rank_shards shards;
 };
@@ -95,6 +95,8 @@ inline double stage_total(double state, const stage_activation& a, double buffer
     total += a.other;
     return total + buffers;
 }
+// The largest in-flight count over the class's ranks (the closed forms of schedule_shape.hpp).
+double class_inflight(const stage_class& c, schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m);
 // HBM total of the busiest pipeline rank of `shape` (the largest over the classes).
 double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<stage_class>& classes,
                         const activation_terms& a);
