@@ -119,7 +119,7 @@ std::string gemm_model_source(const gpu_spec& g, dtype gemm_dtype) {
     return rate_model(g, dtype::fp8) + "; " + rate_model(g, dtype::bf16) + " (gating, attention core, head)";
 }
 
-compute_estimate estimate_compute(const scenario& s) {
+compute_estimate estimate_compute_time(const scenario& s) {
     compute_estimate e;
     const auto& q = s.parallel;
     e.microbatches = s.training.microbatches(q);
@@ -146,8 +146,13 @@ compute_estimate estimate_compute(const scenario& s) {
     e.step_compute_s = m * (e.fwd_s + e.bwd_s + e.recompute_s) + e.optimizer_s;
     e.expert_step_s = m * p.expert;
     e.recompute_step_s = m * e.recompute_s;
+    return e;
+}
+
+compute_estimate estimate_compute(const scenario& s) {
+    compute_estimate e = estimate_compute_time(s);
     const sequence_flops f = flops_per_sequence(s);
-    const D sequences = static_cast<D>(s.training.global_batch), world = static_cast<D>(q.world());
+    const D sequences = static_cast<D>(s.training.global_batch), world = static_cast<D>(s.parallel.world());
     e.model_flops = sequences * f.model();
     e.hardware_flops = sequences * f.hardware();
     e.model_flops_per_gpu = e.model_flops / world;

@@ -2,6 +2,7 @@
 #include "tslab/memory.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "tslab/activation.hpp"
 #include "tslab/params.hpp"
@@ -107,10 +108,23 @@ memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool
 
 namespace detail {
 
-std::vector<rank_shards> stage_shards(const scenario& s, const pipeline_shape& shape, const std::vector<tensor_entry>& tensors) {
-    std::vector<rank_shards> out;
-    for (std::int64_t r = 0; r < static_cast<std::int64_t>(shape.rank_chunks.size()); ++r)
-        out.push_back(local_shards(s, tensors, layers_of(s, shape, r)));
+// Ranks with the same layers (dense, MoE, first, last) hold the same shards; with the same chunk
+// count too, their totals differ only through the in-flight count (memory.hpp).
+std::vector<stage_class> stage_classes(const scenario& s, const pipeline_shape& shape, const std::vector<tensor_entry>& tensors) {
+    std::vector<stage_class> out;
+    std::vector<std::tuple<std::int64_t, std::int64_t, bool, bool, double>> keys;  // dense, moe, first, last, chunks
+    for (std::int64_t r = 0; r < static_cast<std::int64_t>(shape.rank_chunks.size()); ++r) {
+        const rank_layers rl = layers_of(s, shape, r);
+        const double chunks = static_cast<double>(shape.rank_chunks[static_cast<std::size_t>(r)].size());
+        const auto key = std::tuple{rl.dense, rl.moe, rl.first, rl.last, chunks};
+        const auto same = std::find(keys.begin(), keys.end(), key);
+        if (same != keys.end()) {
+            out[static_cast<std::size_t>(same - keys.begin())].ranks.push_back(r);
+            continue;
+        }
+        keys.push_back(key);
+        out.push_back({{r}, chunks, local_shards(s, tensors, rl)});
+    }
     return out;
 }
 
@@ -119,11 +133,9 @@ activation_terms activation_terms_of(const scenario& s) {
             last_stage_other_bytes(s)};
 }
 
-namespace {
-
-// Mirrors ledger_for_rank (memory_items.cpp): model state, layer activations, other activations
-// and communication buffers, added in that order so the double sum is bit-identical.
-double stage_bytes(const scenario& s, const pipeline_shape& shape, std::size_t r, const rank_shards& st, const activation_terms& a) {
+// The terms below mirror ledger_for_rank (memory_items.cpp): model state, layer activations, other
+// activations and communication buffers, each summed in that order so the doubles are bit-identical.
+double stage_state_bytes(const scenario& s, const rank_shards& st) {
     const auto& p = s.parallel;
     const auto& t = s.training;
     const double nd = static_cast<double>(p.dp * p.cp);
@@ -135,16 +147,24 @@ double stage_bytes(const scenario& s, const pipeline_shape& shape, std::size_t r
     total += d.grads + e.grads;
     total += (d.master + e.master) * keep_opt;
     total += (d.optimizer + e.optimizer) * keep_opt;
-    const double chunks_held = static_cast<double>(shape.rank_chunks[r].size());
-    const double inflight = shape.inflight[r];
-    const double per_chunk = static_cast<double>(st.layers) / chunks_held;
+    return total;
+}
+
+stage_activation stage_activation_bytes(const scenario& s, const stage_class& c, double inflight, const activation_terms& a) {
+    const rank_shards& st = c.shards;
+    const double per_chunk = static_cast<double>(st.layers) / c.chunks_held;
     double per_layer = 0;
     if (st.layers != 0) {
         const double moe = static_cast<double>(st.moe_layers), dense = static_cast<double>(st.layers) - moe;
         per_layer = ((moe > 0 ? a.layer_moe * moe : 0) + (dense > 0 ? a.layer_dense * dense : 0)) / static_cast<double>(st.layers);
     }
-    total += inflight * per_chunk * per_layer * (1 - t.offload.activations);
-    total += (st.first ? a.first_other * inflight / chunks_held : 0) + (st.last ? a.last_other : 0);
+    return {inflight * per_chunk * per_layer * (1 - s.training.offload.activations),
+            (st.first ? a.first_other * inflight / c.chunks_held : 0) + (st.last ? a.last_other : 0)};
+}
+
+double stage_buffer_bytes(const scenario& s, const rank_shards& st) {
+    const auto& p = s.parallel;
+    const auto& t = s.training;
     const double el = static_cast<double>(dtype_bytes(t.precision.activations));
     const double sbh = static_cast<double>(t.seq_len / p.cp * t.micro_batch * s.model.hidden);
     const bool sp = p.sp && p.tp > 1;
@@ -152,17 +172,24 @@ double stage_bytes(const scenario& s, const pipeline_shape& shape, std::size_t r
     if (p.zero >= 3) comm += 2 * st.largest_layer * static_cast<double>(dtype_bytes(t.precision.params));
     if (p.pp > 1) comm += 4 * el * sbh / (sp ? static_cast<double>(p.tp) : 1.0);
     if (sp) comm += el * sbh;
-    return total + comm;
+    return comm;
 }
 
-}  // namespace
+double class_inflight(const stage_class& c, schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m) {
+    double most = 0;
+    for (std::int64_t r : c.ranks) most = std::max(most, inflight_of(k, pp, vpp, m, r));
+    return most;
+}
 
-double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<rank_shards>& shards,
+double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<stage_class>& classes,
                         const activation_terms& a) {
     double worst = 0;
-    for (std::size_t r = 0; r < shards.size(); ++r) {
-        const double b = stage_bytes(s, shape, r, shards[r], a);
-        if (r == 0 || b > worst) worst = b;
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+        const stage_class& c = classes[i];
+        double inflight = 0;
+        for (std::int64_t r : c.ranks) inflight = std::max(inflight, shape.inflight[static_cast<std::size_t>(r)]);
+        const double b = stage_total(stage_state_bytes(s, c.shards), stage_activation_bytes(s, c, inflight, a), stage_buffer_bytes(s, c.shards));
+        if (i == 0 || b > worst) worst = b;
     }
     return worst;
 }

@@ -1,4 +1,5 @@
-// One pass over the ranks, in rank order, that counts the nodes each process group spans.
+// One pass over the ranks (or the first block of the outermost axis), in rank order, that counts
+// the nodes each process group spans.
 // Ranks are visited in increasing order and node = rank / gpus_per_node is monotone, so a group's
 // members on one node arrive consecutively: counting node changes counts the nodes it spans.
 #include <algorithm>
@@ -58,20 +59,64 @@ link_class classify(std::int64_t size, std::int64_t nodes) {
     return nodes == size ? link_class::inter : link_class::mixed;
 }
 
-void finish(axis_acc& acc) {
+// Groups never visited (nodes 0) lie in blocks the pass skipped; each visited group stands for
+// `blocks` groups laid out the same way (see outer_block_of).
+void finish(axis_acc& acc, std::int64_t blocks) {
     axis_groups& a = *acc.out;
     a.listed_ranks.resize(static_cast<std::size_t>(a.listed * a.size));
     a.listed_link.assign(static_cast<std::size_t>(a.listed), link_class::intra);
     a.listed_nodes.assign(static_cast<std::size_t>(a.listed), 1);
     for (const auto& g : acc.groups) {
+        if (g.nodes == 0) continue;
         const link_class l = classify(a.size, g.nodes);
-        (l == link_class::intra ? a.intra : l == link_class::inter ? a.inter : a.mixed) += 1;
+        (l == link_class::intra ? a.intra : l == link_class::inter ? a.inter : a.mixed) += blocks;
         a.max_nodes = std::max(a.max_nodes, g.nodes);
         a.max_per_node = std::max(a.max_per_node, g.max_run);
         if (g.slot >= 0) {
             a.listed_link[static_cast<std::size_t>(g.slot)] = l;
             a.listed_nodes[static_cast<std::size_t>(g.slot)] = g.nodes;
         }
+    }
+}
+
+// The outermost dense axis of size > 1, when it is tp or pp and its stride B is a whole number of
+// nodes: rank r and r + b·B differ in that axis only and sit b·B / gpus_per_node nodes apart. Every
+// group of another axis keeps the outer coordinate (for tp and pp it is part of every other key,
+// dp·cp and edp included), so block b = [b·B, (b+1)·B) holds whole groups placed on nodes as in
+// block 0, shifted; every group of the outer axis has one member per block, each on its own node.
+// A pass over block 0 then gives every count and maximum. Not used when more groups of an axis are
+// to be listed than block 0 holds.
+struct outer_block {
+    int axis = -1;  // ax_tp or ax_pp; -1: visit every rank
+    std::int64_t stride = 0, blocks = 1;
+};
+
+outer_block outer_block_of(const detail::mesh_geometry& geo, const mesh_spec& s, const std::array<axis_acc, ax_count>& acc) {
+    int i = 3;
+    while (i > 0 && geo.size[i] == 1) --i;
+    const int which = geo.which[i];
+    if (geo.size[i] == 1 || (which != 0 && which != 3) || geo.stride[i] % s.gpus_per_node != 0) return {};
+    const outer_block b{which == 0 ? ax_tp : ax_pp, geo.stride[i], geo.size[i]};
+    for (int a = 0; a < ax_count; ++a) {
+        const axis_acc& x = acc[static_cast<std::size_t>(a)];
+        if (a != b.axis && x.out->size > 1 && x.max_slots > x.out->count / b.blocks) return {};
+    }
+    return b;
+}
+
+// The outer axis after a pass over block 0: its groups were seen at their first member only.
+void finish_outer(axis_acc& acc, const outer_block& b) {
+    axis_groups& a = *acc.out;
+    a.intra = a.mixed = 0;
+    a.inter = a.count;
+    a.max_nodes = a.size;
+    a.max_per_node = 1;
+    for (std::int64_t g = 0; g < a.listed; ++g) {
+        const auto gi = static_cast<std::size_t>(g);
+        a.listed_link[gi] = link_class::inter;
+        a.listed_nodes[gi] = a.size;
+        for (std::int64_t j = 1; j < a.size; ++j)
+            a.listed_ranks[gi * static_cast<std::size_t>(a.size) + static_cast<std::size_t>(j)] = a.listed_ranks[gi * static_cast<std::size_t>(a.size)] + j * b.stride;
     }
 }
 
@@ -144,8 +189,9 @@ mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit) {
         const rank_coords rc = geo.complete(geo.cp_inner ? v : w);
         ep_of[static_cast<std::size_t>(k)] = rc.ep, edp_of[static_cast<std::size_t>(k)] = rc.edp;
     }
+    const outer_block block = outer_block_of(geo, s, acc);
     std::int64_t node = 0, in_node = 0;
-    for (std::int64_t r = 0; r < m.world; ++r) {
+    for (std::int64_t r = 0; r < (block.axis < 0 ? m.world : block.stride); ++r) {
         for (int i = 0; i < 4; ++i) tcdp[geo.which[i]] = digit[i];
         const std::int64_t kk = geo.cp_inner ? tcdp[1] + s.cp * tcdp[2] : tcdp[2] + s.dp * tcdp[1];
         const rank_coords rc{tcdp[0], tcdp[1], ep_of[static_cast<std::size_t>(kk)], tcdp[2], tcdp[3], edp_of[static_cast<std::size_t>(kk)]};
@@ -154,7 +200,8 @@ mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit) {
         for (int i = 0; i < 4 && ++digit[i] == geo.size[i]; ++i) digit[i] = 0;
         if (++in_node == s.gpus_per_node) in_node = 0, ++node;
     }
-    for (auto& a : acc) finish(a);
+    for (auto& a : acc) finish(a, block.blocks);
+    if (block.axis >= 0) finish_outer(acc[static_cast<std::size_t>(block.axis)], block);
     if (s.cp == 1) m.dp_cp = m.axes[ax_dp], m.dp_cp.axis = "dp·cp";
     if (s.ep == 1) m.edp = m.dp_cp, m.edp.axis = "edp";
     for (const auto& a : m.axes) m.truncated = m.truncated || (a.size > 1 && a.listed < a.count);

@@ -1,16 +1,13 @@
-// The planner's search: layouts of N GPUs, then micro-batch, recompute, schedule/vpp and ZeRO
-// inside each, with the scenario rules, the memory ledger and the step model of the report.
-// Caches: the mesh and the per-stage parameter shards per layout (and schedule); compute and
-// communication per (micro-batch, recompute, zero) at vpp 1, derived per vpp; the expert balance
-// per micro-batch; pipeline timings across the whole search, keyed on (schedule, p, m, v, B/F,
-// W/F, p2p/F) — the timing scales with F at fixed ratios. Memory is plain arithmetic per plan,
-// and plans that provably cannot enter the top K or the Pareto front skip the pipeline timing.
+// The planner's search state: the layouts of N GPUs, the pipeline-timing cache, the top K and
+// Pareto bookkeeping with its pruning bound, and the per-(micro-batch, recompute, zero) compute
+// and communication model (derived per vpp). The walk over one layout is in planner_layout.cpp.
+// Pipeline timings are cached across the whole search, keyed on (schedule, p, m, v, B/F, W/F,
+// p2p/F): the timing scales with F at fixed ratios.
 #include "tslab/planner.hpp"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
-#include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -21,7 +18,7 @@
 
 namespace tslab {
 
-namespace {
+namespace detail {
 
 std::vector<std::int64_t> divisors(std::int64_t n) {
     std::vector<std::int64_t> out;
@@ -34,19 +31,7 @@ std::vector<std::int64_t> divisors(std::int64_t n) {
     return out;
 }
 
-// (schedule, vpp) pairs: every schedule once, interleaved with each vpp ≥ 2 the layers allow.
-std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_t pp, std::int64_t layers) {
-    std::vector<std::pair<schedule_kind, std::int64_t>> out;
-    for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k) {
-        const auto kind = static_cast<schedule_kind>(k);
-        if (kind != schedule_kind::interleaved) out.push_back({kind, 1});
-        else
-            for (std::int64_t v = 2; pp * v <= layers; ++v) out.push_back({kind, v});
-    }
-    return out;
-}
-
-}  // namespace
+}  // namespace detail
 
 plan_search::plan_search(const scenario& base, const plan_options& o) : base_(base), opt_(o) {
     gpus_ = o.gpus > 0 ? o.gpus : base.parallel.world();
@@ -56,11 +41,11 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     params_ = count_params(base_.model);
     tensors_ = tensor_list(base_.model);
     const bool moe = base_.model.is_moe();
-    for (std::int64_t tp : divisors(gpus_))
-        for (std::int64_t pp : divisors(gpus_ / tp))
-            for (std::int64_t cp : divisors(gpus_ / (tp * pp))) {
+    for (std::int64_t tp : detail::divisors(gpus_))
+        for (std::int64_t pp : detail::divisors(gpus_ / tp))
+            for (std::int64_t cp : detail::divisors(gpus_ / (tp * pp))) {
                 const std::int64_t dp = gpus_ / (tp * pp * cp);
-                for (std::int64_t ep : moe ? divisors(dp * cp) : std::vector<std::int64_t>{1}) layouts_.push_back({tp, pp, cp, dp, ep});
+                for (std::int64_t ep : moe ? detail::divisors(dp * cp) : std::vector<std::int64_t>{1}) layouts_.push_back({tp, pp, cp, dp, ep});
             }
     progress_.groups_total = static_cast<std::int64_t>(layouts_.size());
 }
@@ -90,7 +75,9 @@ void plan_search::consider(const plan_entry& e) {
         return;
     }
     ++progress_.fitting;
-    const auto slower = [](const plan_entry& a, const plan_entry& b) { return a.time_s < b.time_s; };
+    // Of plans with equal times the earlier in the search ranks first, so the heap's choice among
+    // ties does not depend on the standard library (native and wasm keep the same top K).
+    const auto slower = [](const plan_entry& a, const plan_entry& b) { return std::tie(a.time_s, a.order) < std::tie(b.time_s, b.order); };
     if (static_cast<std::int64_t>(best_.size()) < opt_.top) {
         best_.push_back(e);
         std::push_heap(best_.begin(), best_.end(), slower);
@@ -140,44 +127,32 @@ bool plan_search::advance(std::int64_t budget) {
     return progress_.done;
 }
 
-void plan_search::search_layout(const layout& l) {
-    scenario s = base_;
-    auto& q = s.parallel;
-    q.tp = l.tp, q.pp = l.pp, q.cp = l.cp, q.dp = l.dp, q.ep = l.ep, q.vpp = 1;
-    const std::int64_t G = s.training.global_batch;
-    if (G % l.dp != 0) return;  // no micro-batch size divides the batch: nothing to consider
-    try {
-        validate_mesh_spec(mesh_spec_of(s));
-    } catch (const input_error&) {
-        return;  // the scenario's axis order cannot place this layout
+// Compute and communication at vpp 1, and the bounds cannot_place() takes. Of everything the
+// planner reads, vpp enters only as the divisor of the per-chunk costs (compute_time.cpp) and as
+// the factor of the PP send/recv count (comm_inventory.cpp), so with_vpp() rebuilds those from the
+// vpp-1 values: x / 1 == x and (2m · 1) · v == 2m · v exactly, so the doubles equal what a fresh
+// estimate at vpp v gives. estimate_compute reads the ZeRO stage only as zero ≥ 1 (the optimizer
+// step's shard), so stages 1-3 share one estimate.
+plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, double imbalance) {
+    cached_model cm;
+    const auto sharded = std::find_if(done.begin() + 1, done.end(), [](const auto& d) { return d.has_value(); });
+    if (s.parallel.zero >= 1 && sharded != done.end()) {
+        cm.compute = (*sharded)->compute;
+    } else {
+        const std::int64_t v = s.parallel.vpp;
+        s.parallel.vpp = 1;
+        cm.compute = estimate_compute_time(s);  // the search reads times only
+        s.parallel.vpp = v;
     }
-    std::optional<mesh_layout> mesh;  // built when a plan of this layout first fits
-    const auto schedules = schedule_choices(l.pp, s.model.layers);
-    // Which chunks each pipeline rank holds does not depend on m: the shards are listed once.
-    std::vector<std::vector<detail::rank_shards>> shards;
-    for (const auto& [kind, v] : schedules) shards.push_back(detail::stage_shards(s, closed_form_shape(kind, l.pp, v, 1), tensors_));
-    for (std::int64_t mb : divisors(G / l.dp)) {
-        s.training.micro_batch = mb;
-        const std::int64_t m = G / (mb * l.dp);
-        std::vector<std::optional<pipeline_shape>> shapes(schedules.size());  // built when a plan needs one
-        std::optional<double> imbalance;  // the expert balance depends on tokens per rank, not on the rest
-        for (auto rec : {recompute_kind::none, recompute_kind::selective, recompute_kind::full}) {
-            s.training.recompute = rec;
-            search_recompute(s, mesh, schedules, shards, shapes, m, imbalance);
-        }
-    }
+    // step_time_of adds exposed communication (≥ 0) to this sum; IEEE addition is monotone.
+    cm.bound_compute_s = step_time_of(cm.compute, 0, 0, {}, imbalance);
+    return cm;
 }
 
-// Compute and communication at vpp 1. Of everything the planner reads, vpp enters only as the
-// divisor of the per-chunk costs (compute_time.cpp) and as the factor of the PP send/recv count
-// (comm_inventory.cpp), so with_vpp() rebuilds those from the vpp-1 values: x / 1 == x and
-// (2m · 1) · v == 2m · v exactly, so the doubles equal what a fresh estimate at vpp v gives.
-plan_search::cached_model plan_search::model_at_vpp1(scenario& s, std::optional<mesh_layout>& mesh) const {
+void plan_search::add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const {
     if (!mesh) mesh = build_mesh(mesh_spec_of(s), 0);
     const std::int64_t v = s.parallel.vpp;
     s.parallel.vpp = 1;
-    cached_model cm;
-    cm.compute = estimate_compute(s);
     const comm_inventory comm = build_comm_inventory(s, *mesh, params_);
     s.parallel.vpp = v;
     cm.pp_exposed_s = pp_transfer_exposed_s(comm);
@@ -185,7 +160,11 @@ plan_search::cached_model plan_search::model_at_vpp1(scenario& s, std::optional<
     cm.axes_dual = axis_totals(comm, schedule_kind::dualpipe, cm.compute.step_compute_s);
     for (const auto& item : comm.items)
         if (item.axis == "pp") cm.pp_call = {item.call.time_s, item.call.bytes, item.count, item.overlap};
-    return cm;
+    // step_time_of reads step_compute_s, expert_step_s and the non-PP axes, none of which
+    // with_vpp() changes: the bound holds bit for bit at every vpp.
+    cm.bound_s = step_time_of(cm.compute, 0, 0, cm.axes, imbalance);
+    cm.bound_dual_s = step_time_of(cm.compute, 0, 0, cm.axes_dual, imbalance);
+    cm.has_comm = true;
 }
 
 plan_search::cached_model plan_search::with_vpp(const cached_model& base, std::int64_t v) {
@@ -201,55 +180,6 @@ plan_search::cached_model plan_search::with_vpp(const cached_model& base, std::i
         for (auto& a : *axes)
             if (a.axis == "pp") a.time_s = 0.0 + step, a.exposed_s = 0.0 + step * (1.0 - pp.overlap), a.bytes = 0.0 + pp.bytes * count;
     return cm;
-}
-
-// One (layout, micro-batch, recompute): every schedule/vpp and ZeRO stage. Memory is plain
-// arithmetic on the cached shards; compute and communication are cached per (vpp, zero).
-void plan_search::search_recompute(scenario& s, std::optional<mesh_layout>& mesh, const std::vector<std::pair<schedule_kind, std::int64_t>>& schedules,
-                                   const std::vector<std::vector<detail::rank_shards>>& shards,
-                                   std::vector<std::optional<pipeline_shape>>& shapes, std::int64_t m, std::optional<double>& imbalance) {
-    auto& q = s.parallel;
-    const detail::activation_terms act = detail::activation_terms_of(s);
-    std::map<std::pair<std::int64_t, int>, cached_model> models;  // (vpp, zero)
-    std::array<std::optional<cached_model>, 4> bases;              // by zero, at vpp 1
-    for (std::size_t i = 0; i < schedules.size(); ++i) {
-        const auto [kind, v] = schedules[i];
-        s.training.schedule = kind;
-        q.vpp = v;
-        for (int z = 0; z <= 3; ++z) {
-            q.zero = z;
-            ++progress_.considered;
-            if (!plan_rules_hold(s)) continue;
-            ++progress_.evaluated;
-            plan_entry e;
-            e.choice = {q.dp, q.tp, q.pp, v, q.ep, q.cp, s.training.micro_batch, z, s.training.recompute, kind};
-            if (!shapes[i]) shapes[i] = closed_form_shape(kind, q.pp, v, m);
-            e.memory_bytes = detail::peak_stage_bytes(s, *shapes[i], shards[i], act);
-            e.headroom_bytes = s.cluster.gpu.hbm_bytes - e.memory_bytes;
-            if (e.headroom_bytes < 0) {
-                consider(e);
-                continue;
-            }
-            auto it = models.find({v, z});
-            if (it == models.end()) {
-                auto& base = bases[static_cast<std::size_t>(z)];
-                if (!base) base = model_at_vpp1(s, mesh);
-                it = models.emplace(std::pair{v, z}, with_vpp(*base, v)).first;
-            }
-            const cached_model& c = it->second;
-            if (!imbalance) imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
-            const bool dual = kind == schedule_kind::dualpipe || kind == schedule_kind::dualpipev;
-            const auto& axes = dual ? c.axes_dual : c.axes;
-            if (cannot_place(e.memory_bytes, step_time_of(c.compute, 0, 0, axes, *imbalance))) {
-                ++progress_.fitting;  // counted as consider() would; it would change nothing else
-                continue;
-            }
-            const schedule_request sq = scenario_schedule_request(s, m);
-            const pipeline_timing t = timing_of(sq, chunk_costs(c.compute, sq, c.pp_exposed_s));
-            e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, axes, *imbalance);
-            consider(e);
-        }
-    }
 }
 
 plan_result run_plan(const scenario& s, const plan_options& o) {

@@ -2,6 +2,7 @@
 // miss, options, JSON (fixed key order: native and wasm match byte for byte) and the table.
 #include <algorithm>
 #include <bit>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -80,7 +81,7 @@ plan_result plan_search::result() const {
     r.progress = progress_;
     r.top = best_;
     for (auto& e : r.top) detail_entry(e, base_);
-    std::stable_sort(r.top.begin(), r.top.end(), [](const plan_entry& a, const plan_entry& b) { return a.time_s < b.time_s; });
+    std::sort(r.top.begin(), r.top.end(), [](const plan_entry& a, const plan_entry& b) { return std::tie(a.time_s, a.order) < std::tie(b.time_s, b.order); });
     r.pareto = front_;
     if (progress_.fitting == 0 && closest_) {
         r.closest = closest_;
@@ -135,6 +136,7 @@ json plan_to_json(const plan_result& r) {
                 {"candidates_considered", p.considered},
                 {"candidates_evaluated", p.evaluated},
                 {"candidates_fitting", p.fitting},
+                {"candidates_timed", p.timed},
                 {"layouts_searched", p.groups_done},
                 {"layouts_total", p.groups_total},
                 {"top", std::move(top)},
@@ -145,13 +147,14 @@ json plan_to_json(const plan_result& r) {
 }
 
 json plan_progress_json(const plan_progress& p) {
-    return json{{"considered", p.considered}, {"evaluated", p.evaluated}, {"fitting", p.fitting}, {"layouts_searched", p.groups_done},
+    return json{{"considered", p.considered}, {"evaluated", p.evaluated}, {"fitting", p.fitting}, {"timed", p.timed}, {"layouts_searched", p.groups_done},
                 {"layouts_total", p.groups_total}, {"done", p.done}, {"capped", p.capped}};
 }
 
 std::string plan_table(const plan_result& r) {
     const auto& p = r.progress;
-    std::string out = fmt::format("plans for {} GPUs: {} evaluated, {} fit, {:.3f} s\n", r.gpus, p.evaluated, p.fitting, r.elapsed_s);
+    std::string out = fmt::format("plans for {} GPUs: {} evaluated, {} fit, {} timed in full, {:.3f} s\n", r.gpus, p.evaluated, p.fitting,
+                                  p.timed, r.elapsed_s);
     out += fmt::format("ranked for a global batch of {} sequences × {} tokens{}\n", r.global_batch, r.seq_len,
                        r.global_batch_default ? " (planner default: ≥ 4M tokens, ≥ 1 sequence per GPU, 2^k)" : "");
     if (!r.message.empty()) out += r.message + "\n";

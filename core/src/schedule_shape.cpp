@@ -28,61 +28,65 @@ void v_shape(pipeline_shape& s, std::int64_t pp) {
 
 }  // namespace
 
+double inflight_of(schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m, std::int64_t rank) {
+    const double md = static_cast<double>(m), p = static_cast<double>(pp), r = static_cast<double>(rank);
+    switch (k) {
+        case schedule_kind::gpipe: return md;
+        case schedule_kind::one_f_one_b:
+        case schedule_kind::zb_h1: return std::min(p - r, md);
+        case schedule_kind::zb_h2: return std::min(2 * (p - r) - 1, md);
+        case schedule_kind::interleaved: {
+            const double v = static_cast<double>(vpp);
+            return std::min((v - 1) * p + 2 * (p - r - 1) + 1, md * v);
+        }
+        // End of the ZB-V warm-up (pipeline_schedule_zbv.cpp phases 1–3): min(m, 2p−r−1) F0, min(m, r)
+        // F1 and, when r < m, the first F1 of phase 3; with m ≥ 2p − 1 that is 2p on every rank.
+        case schedule_kind::zbv: return std::min({2 * p, 2 * md, md + r + 1});
+        case schedule_kind::dualpipe: return p + 1;
+        case schedule_kind::dualpipev: return 2 * p + 1;
+    }
+    return md;
+}
+
+namespace {
+
+const char* inflight_formula(schedule_kind k) {
+    switch (k) {
+        case schedule_kind::gpipe: return "GPipe: all m micro-batches";
+        case schedule_kind::one_f_one_b:
+        case schedule_kind::zb_h1: return "1F1B: min(p − r, m) on rank r";
+        case schedule_kind::zb_h2: return "ZB-H2: min(2(p − r) − 1, m) on rank r";
+        case schedule_kind::interleaved: return "interleaved: (v−1)p + 2(p−r−1) + 1 chunks = p(1 + (p−1)/(pv)) stages on rank 0";
+        case schedule_kind::zbv: return "ZB-V: min(2p, 2m, m + r + 1) half-stage chunks on rank r (2p = 1F1B's bytes)";
+        case schedule_kind::dualpipe: return "DualPipe: PP + 1 stages, 2× parameters";
+        case schedule_kind::dualpipev: return "DualPipeV: PP + 1 with PP = 2p half-stage chunks";
+    }
+    return "";
+}
+
+}  // namespace
+
 pipeline_shape closed_form_shape(schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m) {
     pipeline_shape s;
-    const double md = static_cast<double>(m);
-    auto each_rank = [&](auto per_rank) {
-        for (std::int64_t r = 0; r < pp; ++r) s.inflight.push_back(per_rank(static_cast<double>(r)));
-    };
-    const double p = static_cast<double>(pp);
     switch (k) {
-        case schedule_kind::gpipe:
-            one_chunk_per_rank(s, pp);
-            each_rank([&](double) { return md; });
-            s.inflight_formula = "GPipe: all m micro-batches";
-            break;
-        case schedule_kind::one_f_one_b:
-        case schedule_kind::zb_h1:
-            one_chunk_per_rank(s, pp);
-            each_rank([&](double r) { return std::min(p - r, md); });
-            s.inflight_formula = "1F1B: min(p − r, m) on rank r";
-            break;
-        case schedule_kind::zb_h2:
-            one_chunk_per_rank(s, pp);
-            each_rank([&](double r) { return std::min(2 * (p - r) - 1, md); });
-            s.inflight_formula = "ZB-H2: min(2(p − r) − 1, m) on rank r";
-            break;
-        case schedule_kind::interleaved: {
+        case schedule_kind::interleaved:
             s.chunks = pp * vpp;
             for (std::int64_t r = 0; r < pp; ++r) {
                 s.rank_chunks.emplace_back();
                 for (std::int64_t j = 0; j < vpp; ++j) s.rank_chunks.back().push_back(r + j * pp);
             }
-            const double v = static_cast<double>(vpp);
-            each_rank([&](double r) { return std::min((v - 1) * p + 2 * (p - r - 1) + 1, md * v); });
-            s.inflight_formula = "interleaved: (v−1)p + 2(p−r−1) + 1 chunks = p(1 + (p−1)/(pv)) stages on rank 0";
             break;
-        }
         case schedule_kind::zbv:
-            v_shape(s, pp);
-            // End of the warm-up (pipeline_schedule_zbv.cpp phases 1–3): min(m, 2p−r−1) F0, min(m, r) F1
-            // and, when r < m, the first F1 of phase 3; with m ≥ 2p − 1 that is 2p on every rank.
-            each_rank([&](double r) { return std::min({2 * p, 2 * md, md + r + 1}); });
-            s.inflight_formula = "ZB-V: min(2p, 2m, m + r + 1) half-stage chunks on rank r (2p = 1F1B's bytes)";
-            break;
+        case schedule_kind::dualpipev: v_shape(s, pp); break;
         case schedule_kind::dualpipe:
             s.chunks = pp;
             for (std::int64_t r = 0; r < pp; ++r) s.rank_chunks.push_back({r, pp - 1 - r});
             s.param_copies = 2;
-            each_rank([&](double) { return p + 1; });
-            s.inflight_formula = "DualPipe: PP + 1 stages, 2× parameters";
             break;
-        case schedule_kind::dualpipev:
-            v_shape(s, pp);
-            each_rank([&](double) { return 2 * p + 1; });
-            s.inflight_formula = "DualPipeV: PP + 1 with PP = 2p half-stage chunks";
-            break;
+        default: one_chunk_per_rank(s, pp);
     }
+    for (std::int64_t r = 0; r < pp; ++r) s.inflight.push_back(inflight_of(k, pp, vpp, m, r));
+    s.inflight_formula = inflight_formula(k);
     return s;
 }
 

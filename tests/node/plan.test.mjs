@@ -24,7 +24,20 @@ test("plan parity: wasm plan() and the CLI return the same JSON apart from elaps
   assert.equal(j.top.length, 3);
   assert.equal(j.complete, true);
   assert.ok(j.candidates_evaluated > 0);
+  assert.ok(j.candidates_timed >= 1 && j.candidates_timed <= j.candidates_fitting);
   assert.ok(j.pareto.length >= 1);
+});
+
+test("plan parity with tied step times: DeepSeek-V3 on 256 GPUs ranks ties in search order in both builds", () => {
+  // Flash attention makes recompute none and selective equally fast, so several top plans tie;
+  // the order (and the K-th plan) must not depend on the standard library's heap.
+  const dsv3 = { model: "deepseek-v3", cluster: "dgx-h100", parallel: { dp: 8 }, training: { seq_len: 4096, global_batch: 64 } };
+  const native = cli(["plan", "--gpus", "256", "--top", "8"], dsv3);
+  assert.equal(native.status, 0, native.stderr);
+  const wasm = tslab.plan(JSON.stringify(dsv3), JSON.stringify({ gpus: 256, top: 8 }));
+  assert.equal(withoutElapsed(native.stdout.trimEnd()), withoutElapsed(wasm));
+  const times = JSON.parse(wasm).top.map((e) => e.time_s);
+  assert.ok(times.some((t, i) => i > 0 && t === times[i - 1]), "expected tied step times in the top list");
 });
 
 test("sliced search: planStep progress grows to done and planResult equals plan()", () => {
@@ -35,6 +48,7 @@ test("sliced search: planStep progress grows to done and planResult equals plan(
   while (!p.done) {
     p = JSON.parse(tslab.planStep(500));
     assert.ok(p.considered >= last);
+    assert.ok(p.timed <= p.fitting && p.fitting <= p.evaluated);
     last = p.considered;
     steps += 1;
   }

@@ -1,6 +1,11 @@
 // Device mesh: rank maps for three axis orders, group link classes, warnings, caps and bad input.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
 #include "tslab/errors.hpp"
 #include "tslab/mesh.hpp"
 
@@ -136,4 +141,76 @@ TEST_CASE("bad mesh input gives clear errors") {
     } catch (const input_error& e) {
         CHECK_THAT(std::string(e.what()), Contains("tp: 0 is out of range"));
     }
+}
+
+namespace {
+// Naive group statistics from coords_of: members of one group share every coordinate but the
+// axis's own (ep groups share tp, edp, pp; dp·cp groups tp, pp; edp groups tp, ep, pp).
+struct naive_axis {
+    std::int64_t intra = 0, inter = 0, mixed = 0, max_nodes = 1, max_per_node = 1;
+    std::vector<std::vector<std::int64_t>> groups;  // members, groups ordered by their first member
+};
+naive_axis naive_stats(const mesh_layout& m, const char* axis) {
+    std::map<std::array<std::int64_t, 3>, std::map<std::int64_t, std::int64_t>> groups;  // key → node → members
+    std::map<std::array<std::int64_t, 3>, std::vector<std::int64_t>> members;
+    const std::string a = axis;
+    for (std::int64_t r = 0; r < m.world; ++r) {
+        const rank_coords c = coords_of(m, r);
+        std::array<std::int64_t, 3> key = a == "tp" ? std::array{c.cp, c.dp, c.pp} : a == "cp" ? std::array{c.tp, c.dp, c.pp}
+                                        : a == "dp" ? std::array{c.tp, c.cp, c.pp} : a == "pp" ? std::array{c.tp, c.cp, c.dp}
+                                        : a == "ep" ? std::array{c.tp, c.edp, c.pp} : a == "edp" ? std::array{c.tp, c.ep, c.pp}
+                                                    : std::array{c.tp, c.pp, std::int64_t{0}};
+        ++groups[key][r / m.spec.gpus_per_node];
+        members[key].push_back(r);
+    }
+    naive_axis n;
+    const std::int64_t size = m.world / static_cast<std::int64_t>(groups.size());
+    for (const auto& [key, nodes] : groups) {
+        const auto spanned = static_cast<std::int64_t>(nodes.size());
+        (spanned <= 1 ? n.intra : spanned == size ? n.inter : n.mixed) += 1;
+        n.max_nodes = std::max(n.max_nodes, spanned);
+        for (const auto& [node, count] : nodes) n.max_per_node = std::max(n.max_per_node, count);
+    }
+    for (const auto& [key, ranks] : members) n.groups.push_back(ranks);
+    std::sort(n.groups.begin(), n.groups.end());
+    return n;
+}
+}  // namespace
+
+TEST_CASE("group statistics equal a naive count over every rank (one pass over the first block when it applies)") {
+    struct layout {
+        std::int64_t tp, cp, ep, dp, pp;
+        const char* order;
+        std::int64_t gpn;
+    };
+    const layout layouts[] = {{2, 1, 1, 4, 8, "tp-cp-ep-dp-pp", 8},   {8, 2, 4, 4, 4, "tp-cp-ep-dp-pp", 8},  {1, 1, 2, 8, 16, "tp-cp-ep-dp-pp", 8},
+                              {4, 1, 1, 2, 3, "tp-cp-ep-dp-pp", 8},   {2, 2, 2, 2, 6, "tp-cp-ep-dp-pp", 4},  {8, 1, 8, 8, 2, "pp-dp-ep-cp-tp", 8},
+                              {2, 1, 1, 16, 4, "pp-cp-ep-dp-tp", 8},  {4, 2, 1, 3, 5, "dp-cp-ep-tp-pp", 8},  {2, 4, 8, 4, 2, "tp-dp-ep-cp-pp", 16},
+                              {1, 1, 1, 8, 12, "tp-cp-ep-dp-pp", 8},  {3, 1, 1, 4, 8, "tp-cp-ep-dp-pp", 6},  {2, 1, 2, 6, 2, "cp-ep-dp-pp-tp", 4}};
+    for (const auto& l : layouts)
+        for (std::int64_t limit : {std::int64_t{0}, std::int64_t{16}, default_list_limit}) {
+            const mesh_layout m = build_mesh(spec(l.tp, l.cp, l.ep, l.dp, l.pp, l.order, l.gpn), limit);
+            for (const char* axis : {"tp", "cp", "ep", "dp", "pp", "dp·cp", "edp"}) {
+                INFO(l.order << " tp " << l.tp << " cp " << l.cp << " ep " << l.ep << " dp " << l.dp << " pp " << l.pp << " limit " << limit << " axis " << axis);
+                const axis_groups& g = m.axis(axis);
+                const naive_axis n = naive_stats(m, axis);
+                CHECK(g.intra == n.intra);
+                CHECK(g.inter == n.inter);
+                CHECK(g.mixed == n.mixed);
+                CHECK(g.max_nodes == n.max_nodes);
+                CHECK(g.max_per_node == n.max_per_node);
+                // Listed groups: the first ones by their lowest rank, members as sets, nodes spanned.
+                REQUIRE(g.listed <= static_cast<std::int64_t>(n.groups.size()));
+                for (std::int64_t i = 0; i < g.listed; ++i) {
+                    const auto listed = g.group(i);
+                    std::vector<std::int64_t> sorted(listed.begin(), listed.end());
+                    std::sort(sorted.begin(), sorted.end());
+                    const auto& want = n.groups[static_cast<std::size_t>(i)];
+                    CHECK(sorted == want);
+                    std::set<std::int64_t> nodes;
+                    for (std::int64_t r : want) nodes.insert(r / l.gpn);
+                    CHECK(g.listed_nodes[static_cast<std::size_t>(i)] == static_cast<std::int64_t>(nodes.size()));
+                }
+            }
+        }
 }

@@ -130,4 +130,29 @@ TEST_CASE("cached search equals a per-candidate search on DeepSeek-V3, 256 GPUs"
     std::set<key> pareto;
     for (const auto& e : r.pareto) pareto.insert(key_of(e.choice));
     CHECK(pareto == front);
+    // The front's numbers too, bit for bit: memory from the ledger, time from the per-plan model.
+    for (const auto& e : r.pareto) {
+        const auto it = std::find_if(in_order.begin(), in_order.end(), [&](const ref_plan& p) { return key_of(p.choice) == key_of(e.choice); });
+        REQUIRE(it != in_order.end());
+        CHECK(e.memory_bytes == it->memory_bytes);
+        CHECK(e.time_s == it->time_s);
+    }
+    // Pruned plans are counted as fitting but not timed in full.
+    CHECK(r.progress.timed >= static_cast<std::int64_t>(r.pareto.size()));
+    CHECK(r.progress.timed <= r.progress.fitting);
+}
+
+TEST_CASE("nothing fits: the closest miss equals a per-candidate search's (GPT 1T on 8 GPUs)", "[planner]") {
+    const scenario s = parse_scenario_text(R"({"model": "gpt-1t", "parallel": {"dp": 8}, "training": {"global_batch": 8}})");
+    const plan_result r = run_plan(s, {});
+    const reference ref = search_all(s, 8);
+    CHECK(r.progress.evaluated == ref.evaluated);
+    REQUIRE(ref.fitting.empty());
+    REQUIRE(r.closest.has_value());
+    // The first plan in search order with the least memory (consider() keeps the first of ties).
+    const auto least = std::min_element(ref.missing.begin(), ref.missing.end(),
+                                        [](const ref_plan& a, const ref_plan& b) { return a.memory_bytes < b.memory_bytes; });
+    CHECK(key_of(r.closest->choice) == key_of(least->choice));
+    CHECK(r.closest->memory_bytes == least->memory_bytes);
+    CHECK(r.progress.timed == 0);
 }

@@ -53,6 +53,8 @@ declare module "@tslab/wasm" {
     considered: number;
     evaluated: number;
     fitting: number;
+    /** Fitting plans timed in full (the others provably change neither the top K nor the Pareto front). */
+    timed: number;
     layouts_searched: number;
     layouts_total: number;
     done: boolean;

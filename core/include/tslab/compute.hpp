@@ -74,6 +74,9 @@ struct compute_estimate {
 };
 
 compute_estimate estimate_compute(const scenario& s);
+// The time fields only (FLOP totals, recompute_extra and fp8_speedup left at their defaults): the
+// same doubles as estimate_compute, for searches that need the step time and not the FLOP counts.
+compute_estimate estimate_compute_time(const scenario& s);
 
 // GEMM FLOPs for one whole sequence on one unsplit model: forward, backward, recompute.
 struct sequence_flops {

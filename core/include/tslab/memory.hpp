@@ -58,17 +58,47 @@ struct rank_shards {
 memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st,
                               bool formulas);
 
-// The planner's numbers-only path. The shards of every pipeline rank depend on the layout and the
-// schedule's chunk placement only (not on ZeRO, micro-batch or recompute), so they are listed once.
-std::vector<rank_shards> stage_shards(const scenario& s, const pipeline_shape& shape, const std::vector<tensor_entry>& tensors);
+// The planner's numbers-only path, split by what each part depends on so the search can hoist it.
+//
+// Ranks with the same layers (dense, MoE, first, last) and chunk count hold the same shards, so
+// their totals differ only through the in-flight count; a rank's total is monotone in that count
+// (every term multiplies it by a non-negative factor, and IEEE rounding is monotone). The busiest
+// rank's total is therefore the largest over the classes, each at its members' largest in-flight
+// count for the micro-batch count at hand (no ordering of the closed forms over ranks is assumed).
+struct stage_class {
+    std::vector<std::int64_t> ranks;  // the pipeline ranks of the class, ascending
+    double chunks_held = 1;
+    rank_shards shards;
+};
+// The shards depend on the layout and the schedule's chunk placement only (not on ZeRO,
+// micro-batch or recompute), so the classes are listed once per (layout, schedule, vpp).
+std::vector<stage_class> stage_classes(const scenario& s, const pipeline_shape& shape, const std::vector<tensor_entry>& tensors);
 // Per-layer and per-stage activation bytes; they depend on (layout, micro-batch, recompute) only.
 struct activation_terms {
     double layer_moe = 0, layer_dense = 0, first_other = 0, last_other = 0;
 };
 activation_terms activation_terms_of(const scenario& s);
-// HBM total of the busiest pipeline rank: the same sum, term by term and in the same order, as
-// memory_ledger(s, shape).total_bytes, without strings or allocation.
-double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<rank_shards>& shards,
+// Model state after ZeRO and optimizer offload: layout and ZeRO stage (not micro-batch, recompute).
+double stage_state_bytes(const scenario& s, const rank_shards& st);
+// Activations of the layers in flight, then the first/last-stage extras: no ZeRO dependence.
+struct stage_activation {
+    double layers = 0, other = 0;
+};
+stage_activation stage_activation_bytes(const scenario& s, const stage_class& c, double inflight, const activation_terms& a);
+// Communication buffers (ZeRO-3 gather, PP send/recv, SP): layout, ZeRO stage and micro-batch.
+double stage_buffer_bytes(const scenario& s, const rank_shards& st);
+// The rank's HBM total from its parts: the same sum, in the same order, as memory_ledger's
+// total_bytes for that rank, so the double is bit-identical.
+inline double stage_total(double state, const stage_activation& a, double buffers) {
+    double total = state;
+    total += a.layers;
+    total += a.other;
+    return total + buffers;
+}
+// The largest in-flight count over the class's ranks (the closed forms of schedule_shape.hpp).
+double class_inflight(const stage_class& c, schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m);
+// HBM total of the busiest pipeline rank of `shape` (the largest over the classes).
+double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<stage_class>& classes,
                         const activation_terms& a);
 }  // namespace detail
 

@@ -2,6 +2,7 @@
 // vpp, ep, cp, ZeRO stage, micro-batch, recompute, schedule), filtered by HBM, ranked by step time.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -44,6 +45,7 @@ struct plan_choice {
 struct plan_entry {
     plan_choice choice;
     double time_s = 0, memory_bytes = 0, headroom_bytes = 0;  // headroom < 0: over HBM by that much
+    std::int64_t order = 0;  // position in the search (1 = first valid plan): of equal times the earlier ranks first
     // Filled for the entries shown in `top` and `closest` from the full report of the plan.
     double tokens_per_s = 0, mfu = 0;
     std::string bottleneck_ledger;  // the ledger with the most exposed time among L3..L7
@@ -51,10 +53,18 @@ struct plan_entry {
     std::vector<step_ledger> ledgers;
 };
 
+// The counts of a search. Every combination of the knobs is `considered`; those that pass the
+// scenario rules form the valid space and are `evaluated`: each gets its own memory ledger total and
+// HBM fit test (so `fitting` and the closest miss are exact). A fitting plan then gets lower bounds
+// of its step time (compute alone, then the step without bubble and exposed P2P); only plans that
+// could still enter the top K or the Pareto front are `timed` in full (pipeline schedule included).
+// The others provably change neither list (cannot_place), so the result equals that of timing every
+// fitting plan. JSON: candidates_considered, _evaluated, _fitting, _timed.
 struct plan_progress {
     std::int64_t considered = 0;  // combinations enumerated (before the rules)
-    std::int64_t evaluated = 0;   // candidates that passed the scenario rules and were evaluated
+    std::int64_t evaluated = 0;   // valid candidates (passed the rules): memory and fit evaluated
     std::int64_t fitting = 0;     // of those, the ones that fit in HBM
+    std::int64_t timed = 0;       // of those, the ones whose full step time was computed
     std::int64_t groups_done = 0, groups_total = 0;  // (tp, pp, cp, dp, ep) layouts searched / in all
     bool done = false, capped = false;
 };
@@ -66,7 +76,7 @@ struct plan_result {
     bool global_batch_default = false;  // chosen by planning_global_batch, not given by the scenario
     bool sp = false;
     plan_progress progress;
-    std::vector<plan_entry> top;     // by step time, fastest first (at most options.top)
+    std::vector<plan_entry> top;     // by step time, fastest first, ties in search order (at most options.top)
     std::vector<plan_entry> pareto;  // fitting plans no other beats on both memory and time, by memory
     std::optional<plan_entry> closest;  // when nothing fits: the plan that misses HBM by the least
     std::string message;             // why the result is partial or empty; "" otherwise
@@ -106,9 +116,11 @@ private:
     std::map<pipe_key, pipeline_timing> pipe_cache_;
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
+    std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
+    std::map<std::tuple<std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, schedule, vpp)
 
-    // Compute and communication of one (layout, micro-batch, recompute, vpp, zero); the axis totals
-    // differ only in whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
+    // Compute and communication of one (layout, micro-batch, recompute, zero) at vpp 1; the axis
+    // totals differ only in whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
     struct cached_model {
         compute_estimate compute;
         double pp_exposed_s = 0;
@@ -118,13 +130,38 @@ private:
             double time_s = 0, bytes = 0, count = 0, overlap = 0;
         };
         std::optional<pp_send> pp_call;
+        bool has_comm = false;      // the fields above are filled only once a bound needs them
+        double bound_compute_s = 0;  // step time without communication, bubble and P2P (any vpp)
+        double bound_s = 0, bound_dual_s = 0;  // step time without bubble and P2P (any vpp)
     };
-    cached_model model_at_vpp1(scenario& s, std::optional<mesh_layout>& mesh) const;
+    using zero_models = std::array<std::optional<cached_model>, 4>;  // by ZeRO stage
+    // One (schedule, vpp) of a layout: the memory classes (memory.hpp), their model state per
+    // ZeRO stage, and per micro-batch the rules' verdict, in-flight counts and buffers per stage.
+    struct schedule_table {
+        schedule_kind kind = schedule_kind::one_f_one_b;
+        std::int64_t vpp = 1;
+        std::vector<detail::stage_class> classes;
+        std::array<std::vector<double>, 4> state, buffers;  // [zero][class]
+        std::vector<double> inflight;                       // [class], at the current micro-batch
+        bool valid = false;                                 // the rules hold at the current micro-batch
+        bool built = false;                                 // classes, state and sizes filled
+    };
+    // What one (layout, micro-batch) shares across recompute modes.
+    struct micro_batch_state {
+        std::int64_t m = 1;
+        std::optional<mesh_layout>* mesh = nullptr;
+        std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
+    };
+    static cached_model compute_model(scenario& s, const zero_models& done, double imbalance);
+    void add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const;
     static cached_model with_vpp(const cached_model& base, std::int64_t v);
+    void fill_table(scenario& s, schedule_table& t);
     void search_layout(const layout& l);
-    void search_recompute(scenario& s, std::optional<mesh_layout>& mesh, const std::vector<std::pair<schedule_kind, std::int64_t>>& schedules,
-                          const std::vector<std::vector<detail::rank_shards>>& shards, std::vector<std::optional<pipeline_shape>>& shapes,
-                          std::int64_t m, std::optional<double>& imbalance);
+    void prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m);
+    void search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs);
+    void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
+    void place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance);
+    plan_entry entry_of(const scenario& s, double memory_bytes) const;
     void consider(const plan_entry& e);
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
     // the Pareto front (the argument is at the definition).
@@ -142,8 +179,12 @@ plan_result run_plan(const scenario& s, const plan_options& o);
 // dp × micro-batch splits divide it.
 std::int64_t planning_global_batch(std::int64_t gpus, std::int64_t seq_len);
 
+namespace detail {
+std::vector<std::int64_t> divisors(std::int64_t n);  // ascending
+}  // namespace detail
+
 json plan_to_json(const plan_result& r);
-// {"considered", "evaluated", "fitting", "layouts_searched", "layouts_total", "done", "capped"}
+// {"considered", "evaluated", "fitting", "timed", "layouts_searched", "layouts_total", "done", "capped"}
 json plan_progress_json(const plan_progress& p);
 std::string plan_table(const plan_result& r);
 

@@ -22,6 +22,10 @@ struct pipeline_shape {
 // `layers mod chunks` chunks take one extra layer).
 std::int64_t chunk_first_layer(std::int64_t layers, std::int64_t chunks, std::int64_t c);
 
+// Peak (micro-batch × chunk) activations alive on pipeline rank `rank`: the closed forms of
+// closed_form_shape, one rank at a time (the planner's memory path).
+double inflight_of(schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m, std::int64_t rank);
+
 pipeline_shape closed_form_shape(schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m);
 
 }  // namespace tslab

@@ -87,7 +87,9 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   const showDone = (plan: PlanResult) => {
     const batch = t("plan.batch", { batch: plan.global_batch, seq: plan.seq_len, tokens: compactCount(plan.global_batch * plan.seq_len),
       source: t(plan.global_batch_source === "scenario" ? "plan.batch.scenario" : "plan.batch.default") });
-    view.status(`${t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated, fitting: plan.candidates_fitting, elapsed: duration(plan.elapsed_s) })} · ${batch}`);
+    const done = t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated,
+      fitting: plan.candidates_fitting, timed: plan.candidates_timed, elapsed: duration(plan.elapsed_s) });
+    view.status(`${done} · ${batch}`);
     view.render(plan, pick);
   };
   const onReply = (r: PlannerReply) => {

@@ -75,6 +75,8 @@ export interface PlanResult {
   candidates_considered: number;
   candidates_evaluated: number;
   candidates_fitting: number;
+  /** Fitting plans whose full step time was computed; the rest provably enter neither top nor pareto. */
+  candidates_timed: number;
   top: PlanCandidate[];
   pareto: PlanCandidate[];
   closest: PlanCandidate | null;
@@ -96,6 +98,6 @@ export type PlannerRequest =
 
 /** Planner worker → page; progress has the fields of PlanProgress (tslab.d.ts). */
 export type PlannerReply =
-  | { type: "progress"; id: number; progress: { considered: number; evaluated: number; fitting: number; layouts_searched: number; layouts_total: number; done: boolean; capped: boolean } }
+  | { type: "progress"; id: number; progress: { considered: number; evaluated: number; fitting: number; timed: number; layouts_searched: number; layouts_total: number; done: boolean; capped: boolean } }
   | { type: "result"; id: number; plan: PlanResult }
   | { type: "error"; id: number; message: string };

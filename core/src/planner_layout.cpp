@@ -1,0 +1,170 @@
+// The planner's walk over one layout: micro-batch, recompute, schedule/vpp and ZeRO, in that order.
+// Every valid plan gets its exact memory total, assembled from parts hoisted to the loop level they
+// depend on (memory.hpp); a fitting plan is timed in full only when its step-time bound says it
+// could still enter the top K or the Pareto front (planner.cpp, cannot_place).
+#include <algorithm>
+
+#include "tslab/errors.hpp"
+#include "tslab/expert.hpp"
+#include "tslab/memory.hpp"
+#include "tslab/planner.hpp"
+#include "tslab/schedule_shape.hpp"
+#include "tslab/step_model.hpp"
+
+namespace tslab {
+
+namespace {
+
+// (schedule, vpp) pairs: every schedule once, interleaved with each vpp ≥ 2 the layers allow.
+std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_t pp, std::int64_t layers) {
+    std::vector<std::pair<schedule_kind, std::int64_t>> out;
+    for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k) {
+        const auto kind = static_cast<schedule_kind>(k);
+        if (kind != schedule_kind::interleaved) out.push_back({kind, 1});
+        else
+            for (std::int64_t v = 2; pp * v <= layers; ++v) out.push_back({kind, v});
+    }
+    return out;
+}
+
+constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::selective, recompute_kind::full};
+constexpr std::int64_t zero_stages = 4;
+
+}  // namespace
+
+// The classes and their model state depend on the layout, the schedule's chunk placement and the
+// ZeRO stage only: listed once per layout, when a micro-batch size first passes the rules.
+void plan_search::fill_table(scenario& s, schedule_table& t) {
+    t.built = true;
+    // The classes depend on (tp, pp, ep, schedule, vpp), not on cp or dp (memory.cpp, local_shards):
+    // layouts come ordered by tp, then pp, so one cache per (tp, pp) serves every cp, dp and ep.
+    if (classes_of_ != std::pair{s.parallel.tp, s.parallel.pp}) class_cache_.clear(), classes_of_ = {s.parallel.tp, s.parallel.pp};
+    const auto key = std::tuple{s.parallel.ep, static_cast<int>(t.kind), t.vpp};
+    auto it = class_cache_.find(key);
+    if (it == class_cache_.end()) it = class_cache_.emplace(key, detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_)).first;
+    t.classes = it->second;
+    t.inflight.resize(t.classes.size());
+    for (int z = 0; z < zero_stages; ++z) {
+        const auto zi = static_cast<std::size_t>(z);
+        s.parallel.zero = z;
+        for (const auto& c : t.classes) t.state[zi].push_back(detail::stage_state_bytes(s, c.shards));
+        t.buffers[zi].resize(t.classes.size());
+    }
+}
+
+void plan_search::search_layout(const layout& l) {
+    scenario s = base_;
+    auto& q = s.parallel;
+    q.tp = l.tp, q.pp = l.pp, q.cp = l.cp, q.dp = l.dp, q.ep = l.ep, q.vpp = 1;
+    const std::int64_t G = s.training.global_batch;
+    if (G % l.dp != 0) return;  // no micro-batch size divides the batch: nothing to consider
+    try {
+        validate_mesh_spec(mesh_spec_of(s));
+    } catch (const input_error&) {
+        return;  // the scenario's axis order cannot place this layout
+    }
+    std::optional<mesh_layout> mesh;  // built when a plan of this layout first needs its model
+    std::vector<schedule_table> tables;
+    for (const auto& [kind, v] : schedule_choices(l.pp, s.model.layers)) tables.push_back({kind, v});
+    for (std::int64_t mb : detail::divisors(G / l.dp)) {
+        s.training.micro_batch = mb;
+        micro_batch_state mbs{G / (mb * l.dp), &mesh, std::nullopt};
+        prepare_micro_batch(s, tables, mbs.m);
+        for (auto rec : recompute_modes) {
+            s.training.recompute = rec;
+            search_recompute(s, tables, mbs);
+        }
+    }
+}
+
+// What depends on (schedule, micro-batch) but not on recompute or ZeRO: the rules (no rule reads
+// either; scenario_rules.cpp), the in-flight counts (closed forms of m) and the buffers per stage.
+void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m) {
+    const std::int64_t per_schedule = zero_stages * static_cast<std::int64_t>(std::size(recompute_modes));
+    for (auto& t : tables) {
+        progress_.considered += per_schedule;
+        s.training.schedule = t.kind;
+        s.parallel.vpp = t.vpp;
+        t.valid = plan_rules_hold(s);
+        if (!t.valid) continue;
+        if (!t.built) fill_table(s, t);
+        for (std::size_t c = 0; c < t.classes.size(); ++c) t.inflight[c] = detail::class_inflight(t.classes[c], t.kind, s.parallel.pp, t.vpp, m);
+        for (int z = 0; z < zero_stages; ++z) {
+            s.parallel.zero = z;
+            for (std::size_t c = 0; c < t.classes.size(); ++c)
+                t.buffers[static_cast<std::size_t>(z)][c] = detail::stage_buffer_bytes(s, t.classes[c].shards);
+        }
+    }
+}
+
+// One (layout, micro-batch, recompute): every valid schedule/vpp and ZeRO stage. The memory total
+// is the largest over the classes of state + activations + buffers (memory.hpp); compute and
+// communication are built per ZeRO stage when a plan first fits, shared by every schedule/vpp.
+void plan_search::search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs) {
+    const detail::activation_terms act = detail::activation_terms_of(s);
+    const double hbm = s.cluster.gpu.hbm_bytes;
+    zero_models models;
+    std::vector<detail::stage_activation> acts;
+    for (const auto& t : tables) {
+        if (!t.valid) continue;
+        s.training.schedule = t.kind;
+        s.parallel.vpp = t.vpp;
+        acts.clear();
+        for (std::size_t c = 0; c < t.classes.size(); ++c) acts.push_back(detail::stage_activation_bytes(s, t.classes[c], t.inflight[c], act));
+        for (int z = 0; z < zero_stages; ++z) {
+            const auto zi = static_cast<std::size_t>(z);
+            ++progress_.evaluated;
+            double memory = 0;
+            for (std::size_t c = 0; c < acts.size(); ++c) {
+                const double b = detail::stage_total(t.state[zi][c], acts[c], t.buffers[zi][c]);
+                if (c == 0 || b > memory) memory = b;
+            }
+            s.parallel.zero = z;
+            if (hbm - memory < 0) {  // consider() keeps the first plan that misses by the least
+                if (!closest_ || hbm - memory > closest_->headroom_bytes) consider(entry_of(s, memory));
+                continue;
+            }
+            evaluate_fitting(s, memory, models, mbs);
+        }
+    }
+}
+
+// A fitting plan: counted, then timed in full unless a bound shows it can enter neither the top K
+// nor the Pareto front (cannot_place). The cheap bound (compute only) is tried first; the mesh and
+// the communication inventory are built only when it does not settle the plan.
+void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs) {
+    if (!mbs.imbalance) mbs.imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
+    auto& slot = models[static_cast<std::size_t>(s.parallel.zero)];
+    if (!slot) slot = compute_model(s, models, *mbs.imbalance);
+    cached_model& cm = *slot;
+    if (!cannot_place(memory_bytes, cm.bound_compute_s)) {
+        if (!cm.has_comm) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);
+        const bool dual = s.training.schedule == schedule_kind::dualpipe || s.training.schedule == schedule_kind::dualpipev;
+        if (!cannot_place(memory_bytes, dual ? cm.bound_dual_s : cm.bound_s)) return place(s, memory_bytes, cm, mbs.m, *mbs.imbalance);
+    }
+    ++progress_.fitting;  // counted as consider() would; it would change nothing else
+}
+
+// The full step time of a fitting plan that may enter the top K or the front, then consider().
+void plan_search::place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance) {
+    ++progress_.timed;
+    const cached_model c = with_vpp(base, s.parallel.vpp);
+    const bool dual = s.training.schedule == schedule_kind::dualpipe || s.training.schedule == schedule_kind::dualpipev;
+    const schedule_request sq = scenario_schedule_request(s, m);
+    const pipeline_timing t = timing_of(sq, chunk_costs(c.compute, sq, c.pp_exposed_s));
+    plan_entry e = entry_of(s, memory_bytes);
+    e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, dual ? c.axes_dual : c.axes, imbalance);
+    consider(e);
+}
+
+plan_entry plan_search::entry_of(const scenario& s, double memory_bytes) const {
+    const auto& q = s.parallel;
+    plan_entry e;
+    e.order = progress_.evaluated;
+    e.choice = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule};
+    e.memory_bytes = memory_bytes;
+    e.headroom_bytes = s.cluster.gpu.hbm_bytes - memory_bytes;
+    return e;
+}
+
+}  // namespace tslab
