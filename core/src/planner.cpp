@@ -75,16 +75,17 @@ void plan_search::consider(const plan_entry& e) {
         return;
     }
     ++progress_.fitting;
-    // Of plans with equal times the earlier in the search ranks first, so the heap's choice among
-    // ties does not depend on the standard library (native and wasm keep the same top K).
-    const auto slower = [](const plan_entry& a, const plan_entry& b) { return std::tie(a.time_s, a.order) < std::tie(b.time_s, b.order); };
-    if (static_cast<std::int64_t>(best_.size()) < opt_.top) {
+    // A plan with the step time and memory of a listed one tells the reader nothing new (e.g.
+    // selective recompute under FlashAttention, which changes neither): the first stays.
+    const bool repeat = std::any_of(best_.begin(), best_.end(),
+                                    [&](const plan_entry& b) { return b.time_s == e.time_s && b.memory_bytes == e.memory_bytes; });
+    if (!repeat && static_cast<std::int64_t>(best_.size()) < opt_.top) {
         best_.push_back(e);
-        std::push_heap(best_.begin(), best_.end(), slower);
-    } else if (!best_.empty() && e.time_s < best_.front().time_s) {
-        std::pop_heap(best_.begin(), best_.end(), slower);
+        std::push_heap(best_.begin(), best_.end(), ranks_before);
+    } else if (!repeat && !best_.empty() && ranks_before(e, best_.front())) {
+        std::pop_heap(best_.begin(), best_.end(), ranks_before);
         best_.back() = e;
-        std::push_heap(best_.begin(), best_.end(), slower);
+        std::push_heap(best_.begin(), best_.end(), ranks_before);
     }
     // Pareto front by memory ascending, time strictly descending.
     for (const auto& f : front_)
@@ -98,14 +99,16 @@ void plan_search::consider(const plan_entry& e) {
 // Pruning without the pipeline timing. step_time_of adds bubble and exposed P2P to the compute
 // time, and both are ≥ 0 (clamped in pipeline_cost_model.cpp, then scaled by F > 0); IEEE
 // addition is monotone, so the time with bubble = P2P = 0 is a lower bound `lb` of the plan's
-// time, bit for bit. If the top K is full and lb ≥ its slowest time, the plan cannot enter it
-// (consider() needs a strictly smaller time); if a front member has memory ≤ the plan's and
+// time, bit for bit. If the top K is full and lb > its last plan's time, or lb equals it and the
+// plan's memory is not less, the plan cannot enter it (consider() needs to rank strictly before
+// that plan by time, then memory, then search order); if a front member has memory ≤ the plan's and
 // time ≤ lb, consider() would reject the plan from the front too. Then evaluating it would
 // change neither the top K nor the Pareto front (nor the closest miss, which only non-fitting
 // plans touch), so skipping it leaves the result identical.
 bool plan_search::cannot_place(double memory_bytes, double lb) const {
     if (static_cast<std::int64_t>(best_.size()) < opt_.top) return false;
-    if (!best_.empty() && lb < best_.front().time_s) return false;
+    const plan_entry& last = best_.front();
+    if (lb < last.time_s || (lb == last.time_s && memory_bytes < last.memory_bytes)) return false;
     // The front is sorted by memory ascending and time descending: the last member with memory
     // ≤ the plan's is the fastest of those.
     auto it = std::upper_bound(front_.begin(), front_.end(), memory_bytes,

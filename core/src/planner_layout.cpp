@@ -18,6 +18,7 @@ namespace {
 // (schedule, vpp) pairs: every schedule once, interleaved with each vpp ≥ 2 the layers allow.
 std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_t pp, std::int64_t layers) {
     std::vector<std::pair<schedule_kind, std::int64_t>> out;
+    if (pp == 1) return {{schedule_kind::gpipe, 1}, {schedule_kind::one_f_one_b, 1}};  // the rest need pp ≥ 2 (scenario_rules.cpp)
     for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k) {
         const auto kind = static_cast<schedule_kind>(k);
         if (kind != schedule_kind::interleaved) out.push_back({kind, 1});

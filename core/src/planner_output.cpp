@@ -81,7 +81,7 @@ plan_result plan_search::result() const {
     r.progress = progress_;
     r.top = best_;
     for (auto& e : r.top) detail_entry(e, base_);
-    std::sort(r.top.begin(), r.top.end(), [](const plan_entry& a, const plan_entry& b) { return std::tie(a.time_s, a.order) < std::tie(b.time_s, b.order); });
+    std::sort(r.top.begin(), r.top.end(), ranks_before);
     r.pareto = front_;
     if (progress_.fitting == 0 && closest_) {
         r.closest = closest_;

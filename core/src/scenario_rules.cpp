@@ -75,6 +75,12 @@ bool pipeline_ok(const scenario& s, const sink& k) {
     const auto& p = s.parallel;
     const auto sched = s.training.schedule;
     const std::int64_t m = s.training.microbatches(p);
+    // With one stage there is no pipeline: every schedule but GPipe and 1F1B would be a duplicate
+    // of 1F1B (or, for interleaving and the V shapes, split one device's layers for nothing).
+    if (p.pp == 1 && sched != schedule_kind::gpipe && sched != schedule_kind::one_f_one_b)
+        return k.fail("training.schedule", [&] {
+            return fmt::format("{} is a pipeline schedule and needs parallel.pp ≥ 2; with one stage use 1f1b", to_string(sched));
+        });
     if (p.vpp > 1 && sched != schedule_kind::interleaved)
         return k.fail("parallel.vpp", [&] { return fmt::format("{} needs training.schedule = interleaved, not {}", p.vpp, to_string(sched)); });
     if (sched == schedule_kind::interleaved) {

@@ -64,6 +64,8 @@ TEST_CASE("Bad input: each class names the field and the reason", "[scenario][er
         {R"({"parallel": {"ep": 2, "dp": 2}})", "parallel.ep: 2 needs a MoE model"},
         {R"({"model": "deepseek-v3", "parallel": {"ep": 8, "dp": 4}})", "parallel.ep: 8 does not divide dp·cp = 4 (expert-DP rule"},
         {R"({"parallel": {"vpp": 2}})", "parallel.vpp: 2 needs training.schedule = interleaved"},
+        {R"({"training": {"schedule": "zbv"}})", "training.schedule: zbv is a pipeline schedule and needs parallel.pp ≥ 2; with one stage use 1f1b"},
+        {R"({"parallel": {"vpp": 2}, "training": {"schedule": "interleaved"}})", "training.schedule: interleaved is a pipeline schedule and needs parallel.pp ≥ 2"},
         {R"({"parallel": {"pp": 3}, "training": {"schedule": "dualpipe", "global_batch": 12}})", "parallel.pp: DualPipe needs an even pp, got 3"},
         {R"({"parallel": {"pp": 4}, "training": {"schedule": "dualpipe", "global_batch": 4}})", "needs m ≥ 2·pp = 8 micro-batches, got 4"},
         {R"({"parallel": {"pp": 100}})", "parallel.pp: 100 pipeline chunks exceed model.layers = 24"},

@@ -76,7 +76,7 @@ struct plan_result {
     bool global_batch_default = false;  // chosen by planning_global_batch, not given by the scenario
     bool sp = false;
     plan_progress progress;
-    std::vector<plan_entry> top;     // by step time, fastest first, ties in search order (at most options.top)
+    std::vector<plan_entry> top;     // ranks_before order; no two with the same time and memory (at most options.top)
     std::vector<plan_entry> pareto;  // fitting plans no other beats on both memory and time, by memory
     std::optional<plan_entry> closest;  // when nothing fits: the plan that misses HBM by the least
     std::string message;             // why the result is partial or empty; "" otherwise
@@ -170,6 +170,13 @@ private:
 };
 
 plan_result run_plan(const scenario& s, const plan_options& o);
+
+// The top K's order: step time, then memory (of equally fast plans the leaner first), then search
+// order, so the choice among exact ties does not depend on the standard library's heap (native
+// and wasm list the same plans).
+inline bool ranks_before(const plan_entry& a, const plan_entry& b) {
+    return std::tie(a.time_s, a.memory_bytes, a.order) < std::tie(b.time_s, b.memory_bytes, b.order);
+}
 
 // The global batch (sequences) the planner ranks plans with when the scenario does not set
 // training.global_batch. The report's default (two micro-batches per stage of the scenario's own
