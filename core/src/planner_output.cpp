@@ -168,17 +168,21 @@ std::string plan_table(const plan_result& r) {
     return out;
 }
 
-std::string plan_json_text(const std::string& scenario_text, const std::string& options_text) {
-    const scenario s = parse_scenario_text(scenario_text);
+plan_options parse_plan_options_text(const std::string& text) {
     json opts = json::object();
-    if (!options_text.empty()) {
+    if (!text.empty()) {
         try {
-            opts = json::parse(options_text);
+            opts = json::parse(text);
         } catch (const json::exception& e) {
             throw input_error("options", fmt::format("malformed JSON: {}", e.what()));
         }
     }
-    return plan_to_json(run_plan(s, parse_plan_options(opts))).dump(2);
+    return parse_plan_options(opts);
+}
+
+std::string plan_json_text(const std::string& scenario_text, const std::string& options_text) {
+    const scenario s = parse_scenario_text(scenario_text);
+    return plan_to_json(run_plan(s, parse_plan_options_text(options_text))).dump(2);
 }
 
 }  // namespace tslab

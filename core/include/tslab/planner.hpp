@@ -33,6 +33,8 @@ struct plan_options {
 
 // {"top", "gpus", "max_candidates"} read strictly (input_error at options.<field>).
 plan_options parse_plan_options(const json& doc);
+// The same from text; "" gives the defaults, malformed JSON an input_error at "options".
+plan_options parse_plan_options_text(const std::string& text);
 
 // The knobs of one candidate; everything else is the scenario's.
 struct plan_choice {
