@@ -12,6 +12,7 @@
 #include "tslab/pipeline_sim.hpp"
 #include "tslab/schedule_io.hpp"
 #include "tslab/schedule_shape.hpp"
+#include "pipeline_checks.hpp"
 
 using namespace tslab;
 
@@ -46,12 +47,7 @@ TEST_CASE("ZB-V: F = I = W and p2p = 0 leave no rank idle inside its span; makes
             for (double t : {1.0, 0.5, 2.5}) {
                 INFO("p=" << p << " m=" << m << " t=" << t);
                 const auto r = run_zbv(p, m, t, 2 * t, t);
-                for (std::size_t k = 0; k < r.timeline.ranks.size(); ++k) {
-                    INFO("rank " << k);
-                    const auto& x = r.timeline.ranks[k];
-                    CHECK(x.busy_s == Approx(6.0 * m * t));
-                    CHECK(x.span_s - x.busy_s == Approx(0.0).margin(1e-9));
-                }
+                check_no_idle_inside_spans(r.timeline, 6.0 * m * t);
                 CHECK(r.timeline.makespan_s == Approx(6.0 * m * t + (p - 1) * t));
             }
 }
