@@ -86,6 +86,10 @@ test("a bad global batch is named next to its control, and the search does not s
 
 test("clicking a plan applies it to the memory, step, mesh, pipeline and communication panels; Enter on a Pareto point does the same", async ({ page }) => {
   await openPlanner(page);
+  // A memory-panel setting the planner does not search (the optimizer) goes back to what the plan was ranked with.
+  await page.locator("#tsl-tab-memory").click();
+  await page.locator('#lab [data-panel="memory"] [data-control="optimizer"] select').selectOption("sgd");
+  await page.locator("#tsl-tab-planner").click();
   await runSmall(page);
   const row = page.getByTestId("plan-row").nth(1);
   const want = await row.evaluate((r) => ({ ...(r as HTMLElement).dataset }));
@@ -95,6 +99,9 @@ test("clicking a plan applies it to the memory, step, mesh, pipeline and communi
   const mem = '#lab [data-panel="memory"]';
   for (const axis of ["dp", "tp", "pp"]) await expect(page.locator(`${mem} [data-control="${axis}"] input`)).toHaveValue(want[axis]!);
   await expect(page.locator(`${mem} [data-control="model"] select`)).toHaveValue("llama3-8b");
+  // The memory panel's total is the planner's memory for the plan (the plan JSON truncates to whole bytes).
+  const total = Number(await page.locator(mem).getByTestId("total").getAttribute("data-bytes"));
+  expect(Math.abs(total - Number(want.memory))).toBeLessThanOrEqual(1);
   await page.locator("#tsl-tab-step").click();
   await expect(page.locator('#lab [data-panel="step"] [data-control="tp"] input')).toHaveValue(want.tp!);
   // The step panel now holds the plan's whole training shape, so its report gives the planner's step time.

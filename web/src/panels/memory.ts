@@ -136,11 +136,13 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     if (after) view.showTrial(modelStateBytes(replicated), after, Number(trial.dp));
   }
 
-  // A plan applied from the planner sets the controls it names; the rest keep their values.
+  // A plan applied from the planner sets its knobs, and the training defaults the planner ranked it
+  // with (precision, optimizer, Flash, no offload), so the total matches the planner's memory.
   subscribe(({ model, cluster, parallel: p, sp, micro_batch, recompute, schedule: sched, seq_len, global_batch }) => {
+    const { flash, precision, optimizer, offload_opt, offload_act } = defaults;
     writeAll({ model, cluster, dp: String(p.dp), tp: String(p.tp), pp: String(p.pp), vpp: String(p.vpp), ep: String(p.ep),
       cp: String(p.cp), zero: String(p.zero), sp, micro_batch, recompute, schedule: sched, seq_len: Math.log2(seq_len),
-      global_batch: String(global_batch) });
+      global_batch: String(global_batch), flash, precision, optimizer, offload_opt, offload_act });
     view.clearTrial();
     compute();
   });

@@ -97,6 +97,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       tr.dataset.testid = "plan-row";
       tr.dataset.time = String(c.time_s);
       tr.dataset.mb = String(c.micro_batch);
+      tr.dataset.memory = String(c.memory_bytes);
       for (const [k, v] of Object.entries(c.parallel)) tr.dataset[k] = String(v);
       tr.setAttribute("aria-label", `${i + 1}. ${describe(c)}, ${duration(c.time_s)}`);
       const cell = labelled;
