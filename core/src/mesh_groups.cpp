@@ -3,6 +3,8 @@
 // Ranks are visited in increasing order and node = rank / gpus_per_node is monotone, so a group's
 // members on one node arrive consecutively: counting node changes counts the nodes it spans.
 #include <algorithm>
+#include <array>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -154,6 +156,46 @@ void validate_mesh_spec(const mesh_spec& s) {
     parse_axis_order(s.order, s, "parallel.order");
 }
 
+namespace {
+
+// ep and expert-DP factors of each dp·cp index, tabulated once instead of divided per rank.
+struct ep_tables {
+    std::vector<std::int64_t> ep_of, edp_of;
+};
+
+ep_tables tabulate_ep(const detail::mesh_geometry& geo, const mesh_spec& s) {
+    ep_tables t;
+    t.ep_of.resize(static_cast<std::size_t>(s.dp * s.cp));
+    t.edp_of.resize(t.ep_of.size());
+    for (std::int64_t k = 0; k < s.dp * s.cp; ++k) {
+        const std::int64_t v[4] = {0, k % s.cp, k / s.cp, 0};  // any (c, d) with this k under cp_inner
+        const std::int64_t w[4] = {0, k / s.dp, k % s.dp, 0};
+        const rank_coords rc = geo.complete(geo.cp_inner ? v : w);
+        t.ep_of[static_cast<std::size_t>(k)] = rc.ep, t.edp_of[static_cast<std::size_t>(k)] = rc.edp;
+    }
+    return t;
+}
+
+// Odometer over the dense digits in order: the first varies fastest, so rank r comes r-th. Visits
+// the ranks of block 0 only when an outer axis repeats in whole-node blocks (outer_block_of).
+void visit_ranks(const mesh_spec& s, const detail::mesh_geometry& geo, std::array<axis_acc, ax_count>& acc,
+                 const std::vector<int>& active, std::int64_t ranks, std::int64_t edp) {
+    const ep_tables tab = tabulate_ep(geo, s);
+    std::int64_t digit[4] = {0, 0, 0, 0}, tcdp[4] = {0, 0, 0, 0};
+    std::int64_t node = 0, in_node = 0;
+    for (std::int64_t r = 0; r < ranks; ++r) {
+        for (int i = 0; i < 4; ++i) tcdp[geo.which[i]] = digit[i];
+        const auto kk = static_cast<std::size_t>(geo.cp_inner ? tcdp[1] + s.cp * tcdp[2] : tcdp[2] + s.dp * tcdp[1]);
+        const rank_coords rc{tcdp[0], tcdp[1], tab.ep_of[kk], tcdp[2], tcdp[3], tab.edp_of[kk]};
+        const std::int64_t k = rc.ep + s.ep * rc.edp;  // any bijection of the dp·cp index works for grouping
+        for (const int a : active) visit(acc[static_cast<std::size_t>(a)], locate(a, rc, k, s, edp), r, node);
+        for (int i = 0; i < 4 && ++digit[i] == geo.size[i]; ++i) digit[i] = 0;
+        if (++in_node == s.gpus_per_node) in_node = 0, ++node;
+    }
+}
+
+}  // namespace
+
 mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit) {
     check_spec(s);
     mesh_layout m;
@@ -166,40 +208,18 @@ mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit) {
     m.axes.resize(5);
     std::array<axis_acc, ax_count> acc;
     const std::int64_t sizes[ax_count] = {s.tp, s.cp, s.ep, s.dp, s.pp, s.dp * s.cp, edp};
+    std::vector<int> active;  // axes worth a visit: size > 1, internal groups only where they differ from dp / dp·cp
     for (int a = 0; a < ax_count; ++a) {
         axis_groups& out = a < 5 ? m.axes[static_cast<std::size_t>(a)] : a == ax_dpcp ? m.dp_cp : m.edp;
         const char* name = a < 5 ? (a == ax_tp ? "tp" : a == ax_cp ? "cp" : a == ax_ep ? "ep" : a == ax_dp ? "dp" : "pp")
                                  : a == ax_dpcp ? "dp·cp" : "edp";
         init_axis(acc[static_cast<std::size_t>(a)], out, name, sizes[a], m.world, a < 5 ? list_limit : 0);
-    }
-    // Axes worth a visit: size > 1, and the internal groups only where they differ from dp / dp·cp.
-    int active[ax_count], n_active = 0;
-    for (int a = 0; a < ax_count; ++a) {
         const bool same = (a == ax_dpcp && s.cp == 1) || (a == ax_edp && s.ep == 1);
-        if (sizes[a] > 1 && !same) active[n_active++] = a;
+        if (sizes[a] > 1 && !same) active.push_back(a);
     }
-    // Odometer over the dense digits in order: the first varies fastest, so rank r comes r-th.
     const detail::mesh_geometry geo(m);
-    std::int64_t digit[4] = {0, 0, 0, 0}, tcdp[4] = {0, 0, 0, 0};
-    // ep and expert-DP factors of each dp·cp index, tabulated once instead of divided per rank.
-    std::vector<std::int64_t> ep_of(static_cast<std::size_t>(s.dp * s.cp)), edp_of(ep_of.size());
-    for (std::int64_t k = 0; k < s.dp * s.cp; ++k) {
-        const std::int64_t v[4] = {0, k % s.cp, k / s.cp, 0};  // any (c, d) with this k under cp_inner
-        const std::int64_t w[4] = {0, k / s.dp, k % s.dp, 0};
-        const rank_coords rc = geo.complete(geo.cp_inner ? v : w);
-        ep_of[static_cast<std::size_t>(k)] = rc.ep, edp_of[static_cast<std::size_t>(k)] = rc.edp;
-    }
     const outer_block block = outer_block_of(geo, s, acc);
-    std::int64_t node = 0, in_node = 0;
-    for (std::int64_t r = 0; r < (block.axis < 0 ? m.world : block.stride); ++r) {
-        for (int i = 0; i < 4; ++i) tcdp[geo.which[i]] = digit[i];
-        const std::int64_t kk = geo.cp_inner ? tcdp[1] + s.cp * tcdp[2] : tcdp[2] + s.dp * tcdp[1];
-        const rank_coords rc{tcdp[0], tcdp[1], ep_of[static_cast<std::size_t>(kk)], tcdp[2], tcdp[3], edp_of[static_cast<std::size_t>(kk)]};
-        const std::int64_t k = rc.ep + s.ep * rc.edp;  // any bijection of the dp·cp index works for grouping
-        for (int i = 0; i < n_active; ++i) visit(acc[static_cast<std::size_t>(active[i])], locate(active[i], rc, k, s, edp), r, node);
-        for (int i = 0; i < 4 && ++digit[i] == geo.size[i]; ++i) digit[i] = 0;
-        if (++in_node == s.gpus_per_node) in_node = 0, ++node;
-    }
+    visit_ranks(s, geo, acc, active, block.axis < 0 ? m.world : block.stride, edp);
     for (auto& a : acc) finish(a, block.blocks);
     if (block.axis >= 0) finish_outer(acc[static_cast<std::size_t>(block.axis)], block);
     if (s.cp == 1) m.dp_cp = m.axes[ax_dp], m.dp_cp.axis = "dp·cp";
