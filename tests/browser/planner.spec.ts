@@ -1,4 +1,4 @@
-// The planner: a small search reaches 100% with a top table and Pareto points, cancel on a big one, a pick updates the memory panel, keyboard, screenshots.
+// The planner: a small search reaches 100% with a top table and Pareto points, cancel on a big one, a pick updates every other panel, keyboard, screenshots.
 import { expect, test, type Page } from "@playwright/test";
 import { shots, watchConsole } from "./lab";
 
@@ -122,6 +122,7 @@ test("clicking a plan applies it to the memory, step, mesh, pipeline and communi
   await expect(page.locator(`${comm} [data-control="scenario"] select`)).toHaveValue("applied");
   await expect(page.locator(`${comm} [data-control="scenario"] option[value="applied"]`)).toContainText(`llama3-8b DP${want.dp} TP${want.tp} PP${want.pp}`);
   await expect(page.locator(comm).getByTestId("inventory")).toBeVisible();
+  await page.locator(comm).screenshot({ path: `${shots}/planner-applied-comm.png` });
 
   await page.locator("#tsl-tab-planner").click();
   const point = page.getByTestId("pareto-point").first();
