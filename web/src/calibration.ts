@@ -3,15 +3,9 @@ import "./calibration.css";
 import { ScenarioError, type TslabClient } from "./client";
 import { onLangChange, t } from "./i18n";
 import type { LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "./types/calibration";
+import { el } from "./dom";
 
 type Message = { kind: "ok" | "error"; text: () => string } | null;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
 
 const us = (s: number) => (s * 1e6).toPrecision(3);
 /** Bytes in binary units (the sweeps go by powers of two), FLOPs in engineering notation. */

@@ -1,5 +1,6 @@
 // Labelled form controls with an inline error slot, shared by every lab panel.
 import { t, type MessageKey } from "./i18n";
+import { el } from "./dom";
 
 export interface Choice {
   value: string;
@@ -26,13 +27,6 @@ export interface Control {
 }
 
 let serial = 0;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
 
 function makeInput(spec: ControlSpec): HTMLInputElement | HTMLSelectElement {
   if (spec.kind === "select") {

@@ -2,6 +2,8 @@
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { CollectiveResult, CommInReport } from "../types/mesh";
+import { el } from "../dom";
+import { createStatusLines, createTrialBox } from "./view_parts";
 
 export interface CommView {
   render(c: CollectiveResult): void;
@@ -12,13 +14,6 @@ export interface CommView {
   relabel(): void;
   setStale(stale: boolean): void;
   setGeneralError(message: string | null): void;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
 }
 
 function pct(part: number, whole: number): string {
@@ -150,42 +145,24 @@ interface Trial {
 }
 
 /** The one-click trial: a button, and bytes on the wire and exposed time before → after. */
-function createTrialBox(onTrial: () => void) {
-  const box = el("div", "tsl-trial");
-  const button = el("button", "tsl-trial-button");
-  button.type = "button";
-  button.dataset.testid = "comm-trial";
-  button.addEventListener("click", onTrial);
-  const hint = el("small", "tsl-trial-hint");
+function createCommTrialBox(onTrial: () => void) {
   const result = el("p", "tsl-trial-result");
-  result.setAttribute("aria-live", "polite");
   result.dataset.testid = "comm-trial-result";
-  box.append(button, hint, result);
-  const draw = (trial: Trial | null) => {
-    button.textContent = t("comm.trial");
-    hint.textContent = t("comm.trial.hint");
-    result.replaceChildren();
-    result.hidden = !trial;
-    if (!trial) return;
+  return createTrialBox<Trial>({ testid: "comm-trial", labelKey: "comm.trial", hintKey: "comm.trial.hint" }, onTrial, result, (trial) => {
     const { before, after } = trial;
     const same = before.wire_bytes === after.wire_bytes ? ` (${t("comm.trial.same")})` : "";
     result.append(`${t("comm.trial.result", { from: trial.from, to: Math.round(after.overlap * 100) })} · ${t("comm.trial.bytes")} `,
       el("strong", "", `${binaryBytes(before.wire_bytes)} → ${binaryBytes(after.wire_bytes)}${same}`),
       ` · ${t("comm.trial.exposed")} `, el("strong", "", `${duration(before.exposed_s)} → ${duration(after.exposed_s)}`));
-  };
-  return { element: box, draw };
+  });
 }
 
 export function createCommView(host: HTMLElement, onTrial: () => void): CommView {
-  const trialBox = createTrialBox(onTrial);
-  const general = el("p", "tsl-error tsl-general");
-  general.setAttribute("role", "alert");
-  general.hidden = true;
-  const staleNote = el("p", "tsl-stale-note");
-  staleNote.hidden = true;
+  const trialBox = createCommTrialBox(onTrial);
   const body = el("div", "tsl-result-body");
+  const status = createStatusLines(body, "comm.stale");
   const inv = el("div", "tsl-inv-host");
-  host.append(trialBox.element, general, staleNote, body, inv);
+  host.append(trialBox.element, ...status.elements, body, inv);
 
   let last: CollectiveResult | null = null;
   let lastInv: { r: CommInReport | null; error?: string } | null = null;
@@ -208,20 +185,13 @@ export function createCommView(host: HTMLElement, onTrial: () => void): CommView
       if (trial) (trial = null), trialBox.draw(null);
     },
     relabel() {
-      staleNote.textContent = t("comm.stale");
+      status.relabel();
       trialBox.draw(trial);
       if (last) view.render(last);
       if (lastInv) view.renderInventory(lastInv.r, lastInv.error);
     },
-    setStale(stale) {
-      body.classList.toggle("tsl-stale", stale);
-      body.setAttribute("aria-disabled", String(stale));
-      staleNote.hidden = !stale;
-    },
-    setGeneralError(message) {
-      general.textContent = message ?? "";
-      general.hidden = message === null;
-    },
+    setStale: status.setStale,
+    setGeneralError: status.setGeneralError,
   };
   view.relabel();
   return view;

@@ -2,6 +2,8 @@
 import { bothUnits, gb, gib, paramCount } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { MemoryItemId, Report } from "../report";
+import { el } from "../dom";
+import { createStatusLines, createTrialBox } from "./view_parts";
 
 const modelStateIds: readonly MemoryItemId[] = ["params", "grads", "master_params", "optimizer_states"];
 
@@ -19,13 +21,6 @@ const colors: Record<MemoryItemId, string> = {
 
 export function modelStateBytes(r: Report): number {
   return r.memory.items.filter((i) => modelStateIds.includes(i.id)).reduce((s, i) => s + i.bytes, 0);
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
 }
 
 function pct(part: number, whole: number): string {
@@ -165,22 +160,9 @@ interface Trial {
 }
 
 /** The one-click trial: a button, its plan, and the model state before → after next to 16P/N. */
-function createTrialBox(onTrial: () => void) {
-  const box = el("div", "tsl-trial");
-  const button = el("button", "tsl-trial-button");
-  button.type = "button";
-  button.dataset.testid = "trial";
-  button.addEventListener("click", onTrial);
-  const hint = el("small", "tsl-trial-hint");
+function createMemoryTrialBox(onTrial: () => void) {
   const result = el("p", "tsl-trial-result");
-  result.setAttribute("aria-live", "polite");
-  box.append(button, hint, result);
-  const draw = (trial: Trial | null) => {
-    button.textContent = t("mem.trial");
-    hint.textContent = t("mem.trial.hint");
-    result.replaceChildren();
-    result.hidden = !trial;
-    if (!trial) return;
+  return createTrialBox<Trial>({ testid: "trial", labelKey: "mem.trial", hintKey: "mem.trial.hint" }, onTrial, result, (trial) => {
     const p = trial.after.model.params_total;
     const after = modelStateBytes(trial.after);
     const value = el("strong", "", `${gb(after)} GB`);
@@ -189,19 +171,14 @@ function createTrialBox(onTrial: () => void) {
     // ZeRO-3 (arXiv 1910.02054 section 5.3): model state per GPU is 16P/N with mixed-precision Adam.
     result.append(`${t("mem.trial.result")}: 16P = ${gb(trial.before, 1)} GB → `, value,
       ` (${gib(after)} GiB) · ${t("mem.trial.closed")} 16P/N = 16 × ${paramCount(p)} / ${trial.n} = ${gb((16 * p) / trial.n)} GB`);
-  };
-  return { element: box, draw };
+  });
 }
 
 export function createMemoryView(host: HTMLElement, onTrial: () => void): MemoryView {
-  const trialBox = createTrialBox(onTrial);
-  const general = el("p", "tsl-error tsl-general");
-  general.setAttribute("role", "alert");
-  general.hidden = true;
-  const staleNote = el("p", "tsl-stale-note");
-  staleNote.hidden = true;
+  const trialBox = createMemoryTrialBox(onTrial);
   const body = el("div", "tsl-result-body");
-  host.append(trialBox.element, general, staleNote, body);
+  const status = createStatusLines(body, "mem.stale");
+  host.append(trialBox.element, ...status.elements, body);
 
   let last: Report | null = null;
   let trial: Trial | null = null;
@@ -211,19 +188,12 @@ export function createMemoryView(host: HTMLElement, onTrial: () => void): Memory
       body.replaceChildren(statusLine(r), bars(r), ledger(r));
     },
     relabel() {
-      staleNote.textContent = t("mem.stale");
+      status.relabel();
       trialBox.draw(trial);
       if (last) view.render(last);
     },
-    setStale(stale) {
-      body.classList.toggle("tsl-stale", stale);
-      body.setAttribute("aria-disabled", String(stale));
-      staleNote.hidden = !stale;
-    },
-    setGeneralError(message) {
-      general.textContent = message ?? "";
-      general.hidden = message === null;
-    },
+    setStale: status.setStale,
+    setGeneralError: status.setGeneralError,
     showTrial(before, after, n) {
       trial = { before, after, n };
       trialBox.draw(trial);

@@ -2,6 +2,8 @@
 import { duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { LinkClass, MeshAxis, MeshGroup, MeshResult } from "../types/mesh";
+import { el, svg } from "../dom";
+import { createStatusLines, createTrialBox } from "./view_parts";
 
 /** At most this many GPUs are drawn; the tables still count every group. */
 const maxDrawnGpus = 256;
@@ -9,8 +11,6 @@ const maxDrawnNodes = 16;
 const groupsListed = 16;
 const cell = 30;
 const gap = 4;
-const svgNs = "http://www.w3.org/2000/svg";
-
 /** Page palette first (ink, rust, greens, sand), then further hues so neighbouring groups differ. */
 const palette = ["#263b37", "#a45d36", "#8aa79f", "#e2b98f", "#4f7269", "#d08352", "#3e6f8e", "#c79a3c",
   "#6b4f7a", "#b5523b", "#2f8f83", "#7d8c3c"];
@@ -29,19 +29,6 @@ export interface MeshView {
   relabel(): void;
   setStale(stale: boolean): void;
   setGeneralError(message: string | null): void;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const e = document.createElementNS(svgNs, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
 }
 
 /** White text on dark fills, ink on light ones (WCAG relative luminance, threshold near 0.4). */
@@ -243,23 +230,13 @@ function tpCell(key: "mesh.tp.recommended" | "mesh.tp.current", tp: TpTime, test
 type TpPair = { current: TpTime; recommended: TpTime };
 
 /** The trial button and the side-by-side TP times (recommended order vs the current one). */
-function createTrialBox(onTrial: () => void) {
-  const box = el("div", "tsl-trial");
-  const button = el("button", "tsl-trial-button");
-  button.type = "button";
-  button.dataset.testid = "mesh-trial";
-  button.addEventListener("click", onTrial);
-  const hint = el("small", "tsl-trial-hint");
+function createMeshTrialBox(onTrial: () => void) {
   const tpBox = el("div", "tsl-tp");
   tpBox.dataset.testid = "tp-compare";
-  tpBox.setAttribute("aria-live", "polite");
-  box.append(button, hint, tpBox);
-  let tp: TpPair | null = null;
-  let tpError = "";
-  const draw = () => {
-    button.textContent = t("mesh.trial");
-    hint.textContent = t("mesh.trial.hint");
-    tpBox.replaceChildren(el("span", "tsl-tp-title", t("mesh.tp.title")));
+  // Always drawn (never null): the TP times, a note that there is no TP traffic, or the error.
+  const spec = { testid: "mesh-trial", labelKey: "mesh.trial", hintKey: "mesh.trial.hint" } as const;
+  const box = createTrialBox<{ tp: TpPair | null; tpError: string }>(spec, onTrial, tpBox, ({ tp, tpError }) => {
+    tpBox.append(el("span", "tsl-tp-title", t("mesh.tp.title")));
     if (tpError) tpBox.append(el("p", "tsl-error", t("mesh.tp.error") + tpError));
     else if (tp && tp.recommended.count === 0) tpBox.append(el("p", "tsl-tp-none", t("mesh.tp.none")));
     else if (tp) {
@@ -267,9 +244,11 @@ function createTrialBox(onTrial: () => void) {
       tpBox.append(tpCell("mesh.tp.recommended", tp.recommended, "tp-recommended"), tpCell("mesh.tp.current", tp.current, "tp-current"),
         el("p", `tsl-tp-ratio${ratio > 1.05 ? " tsl-worse" : ""}`, t("mesh.tp.ratio", { ratio: ratio.toFixed(2) })));
     }
-  };
-  const set = (next: TpPair | null, error = "") => ((tp = next), (tpError = error), draw());
-  return { element: box, draw, set };
+  });
+  let state = { tp: null as TpPair | null, tpError: "" };
+  const draw = () => box.draw(state);
+  const set = (tp: TpPair | null, tpError = "") => ((state = { tp, tpError }), draw());
+  return { element: box.element, draw, set };
 }
 
 /** The figure: caption, summary, the capped-drawing note, the GPU grid, the focus/hover readout and the legend. */
@@ -292,14 +271,10 @@ function figure(m: MeshResult, axis: MeshAxis, grid: Grid): { element: HTMLEleme
 }
 
 export function createMeshView(host: HTMLElement, onTrial: () => void): MeshView {
-  const trialBox = createTrialBox(onTrial);
-  const general = el("p", "tsl-error tsl-general");
-  general.setAttribute("role", "alert");
-  general.hidden = true;
-  const staleNote = el("p", "tsl-stale-note");
-  staleNote.hidden = true;
+  const trialBox = createMeshTrialBox(onTrial);
   const body = el("div", "tsl-result-body");
-  host.append(trialBox.element, general, staleNote, body);
+  const status = createStatusLines(body, "mesh.stale");
+  host.append(trialBox.element, ...status.elements, body);
 
   let last: { m: MeshResult; axis: MeshAxis } | null = null;
   let focusAt = () => 0;
@@ -314,19 +289,12 @@ export function createMeshView(host: HTMLElement, onTrial: () => void): MeshView
     },
     setTp: (tp, error) => trialBox.set(tp, error),
     relabel() {
-      staleNote.textContent = t("mesh.stale");
+      status.relabel();
       trialBox.draw();
       if (last) view.render(last.m, last.axis);
     },
-    setStale(stale) {
-      body.classList.toggle("tsl-stale", stale);
-      body.setAttribute("aria-disabled", String(stale));
-      staleNote.hidden = !stale;
-    },
-    setGeneralError(message) {
-      general.textContent = message ?? "";
-      general.hidden = message === null;
-    },
+    setStale: status.setStale,
+    setGeneralError: status.setGeneralError,
   };
   view.relabel();
   return view;

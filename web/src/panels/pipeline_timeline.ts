@@ -1,8 +1,7 @@
 // Pipeline timeline drawn from the simulator's ops: one SVG row per rank, blocks keyboard-reachable (roving tabindex).
+import { svg, svgNs } from "../dom";
 import { t } from "../i18n";
 import type { OpKind, ScheduleOp, ScheduleResult } from "../types/pipeline";
-
-const svgNs = "http://www.w3.org/2000/svg";
 
 /** Block colours from the page palette; idle time (bubbles) is the hatched row background (pipeline.css). */
 export const opColors: Record<OpKind, string> = {
@@ -64,13 +63,7 @@ function moveFocus(grid: Grid, from: SVGRectElement, key: string): SVGRectElemen
 }
 
 function rect(x: number, y: number, w: number, h: number, fill: string): SVGRectElement {
-  const e = document.createElementNS(svgNs, "rect");
-  e.setAttribute("x", String(x));
-  e.setAttribute("y", String(y));
-  e.setAttribute("width", String(w));
-  e.setAttribute("height", String(h));
-  e.setAttribute("fill", fill);
-  return e;
+  return svg("rect", { x, y, width: w, height: h, fill });
 }
 
 function rowHeight(ranks: number): number {
@@ -124,17 +117,17 @@ export function drawTimeline(r: ScheduleResult, scaleS: number, onInfo: (text: s
   const ops = r.ops ?? [];
   const rowH = rowHeight(r.ranks.length);
   const height = r.ranks.length * rowH;
-  const svg = document.createElementNS(svgNs, "svg");
-  svg.setAttribute("viewBox", `0 0 ${scaleS} ${height}`);
-  svg.setAttribute("preserveAspectRatio", "none");
-  svg.setAttribute("height", String(height));
-  svg.setAttribute("class", "tsl-pipe-svg");
-  svg.setAttribute("role", "group");
-  svg.setAttribute("tabindex", "-1"); // Chromium would put the svg itself in the Tab order; the blocks are the stops
-  svg.setAttribute("aria-label", t("pipe.timelineLabel", { schedule: r.schedule, ranks: r.ranks.length, makespan: fmtS(r.makespan_s) }));
-  svg.dataset.testid = testid;
+  const root = document.createElementNS(svgNs, "svg");
+  root.setAttribute("viewBox", `0 0 ${scaleS} ${height}`);
+  root.setAttribute("preserveAspectRatio", "none");
+  root.setAttribute("height", String(height));
+  root.setAttribute("class", "tsl-pipe-svg");
+  root.setAttribute("role", "group");
+  root.setAttribute("tabindex", "-1"); // Chromium would put the svg itself in the Tab order; the blocks are the stops
+  root.setAttribute("aria-label", t("pipe.timelineLabel", { schedule: r.schedule, ranks: r.ranks.length, makespan: fmtS(r.makespan_s) }));
+  root.dataset.testid = testid;
   // Past this run's makespan nothing is idle: cover the hatch so only real bubbles show it.
-  if (scaleS > r.makespan_s) svg.append(rect(r.makespan_s, 0, scaleS - r.makespan_s, height, "#fbf8f1"));
+  if (scaleS > r.makespan_s) root.append(rect(r.makespan_s, 0, scaleS - r.makespan_s, height, "#fbf8f1"));
   const grid: Grid = { rows: r.ranks.map(() => []), rects: r.ranks.map(() => []) };
   for (const op of ops) {
     const row = grid.rows[op.rank];
@@ -148,9 +141,9 @@ export function drawTimeline(r: ScheduleResult, scaleS: number, onInfo: (text: s
     block.dataset.kind = op.kind;
     row.push(op);
     grid.rects[op.rank].push(block);
-    svg.append(block);
+    root.append(block);
   }
-  attachNavigation(svg, grid, onInfo);
+  attachNavigation(root, grid, onInfo);
 
   const wrap = document.createElement("div");
   wrap.className = "tsl-pipe-timeline";
@@ -161,7 +154,7 @@ export function drawTimeline(r: ScheduleResult, scaleS: number, onInfo: (text: s
   axis.setAttribute("aria-hidden", "true");
   axis.append(Object.assign(document.createElement("span"), { textContent: "0" }),
     Object.assign(document.createElement("span"), { textContent: `${t("pipe.axis")} ${fmtS(scaleS)}` }));
-  plot.append(svg, axis);
+  plot.append(root, axis);
   wrap.append(rankLabels(r, rowH), plot);
   return wrap;
 }

@@ -2,13 +2,8 @@
 import { t, type MessageKey } from "../i18n";
 import type { ScheduleResult } from "../types/pipeline";
 import { drawCap, drawTimeline, fmtS, legend } from "./pipeline_timeline";
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
+import { el } from "../dom";
+import { createStatusLines, createTrialBox } from "./view_parts";
 
 /** The busiest rank's peak activations (micro-batch-chunks alive, simulator's peak_inflight). */
 export function peakActivations(r: ScheduleResult): number {
@@ -62,21 +57,8 @@ export interface TrialResult {
 }
 
 function trialBox(onTrial: () => void) {
-  const box = el("div", "tsl-trial");
-  const button = el("button", "tsl-trial-button");
-  button.type = "button";
-  button.dataset.testid = "pipe-trial";
-  button.addEventListener("click", onTrial);
-  const hint = el("small", "tsl-trial-hint");
   const result = el("div", "tsl-trial-result");
-  result.setAttribute("aria-live", "polite");
-  box.append(button, hint, result);
-  const draw = (trial: TrialResult | null) => {
-    button.textContent = t("pipe.trial");
-    hint.textContent = t("pipe.trial.hint");
-    result.replaceChildren();
-    result.hidden = !trial;
-    if (!trial) return;
+  return createTrialBox<TrialResult>({ testid: "pipe-trial", labelKey: "pipe.trial", hintKey: "pipe.trial.hint" }, onTrial, result, (trial) => {
     const value = (text: string, testid: string, raw: number) => {
       const s = el("strong", "", text);
       s.dataset.testid = testid;
@@ -92,8 +74,7 @@ function trialBox(onTrial: () => void) {
     act.append(`${t("pipe.trial.act")}: 1F1B `, value(`${pa} = PP`, "pipe-trial-act-a", pa),
       " → DualPipe ", value(`${pb} = PP+${pb - trial.pp}`, "pipe-trial-act-b", pb), ` (PP = ${trial.pp})`);
     result.append(params, act, el("small", "", t("pipe.trial.readme")));
-  };
-  return { element: box, draw };
+  });
 }
 
 export interface PipelineView {
@@ -106,16 +87,12 @@ export interface PipelineView {
 
 export function createPipelineView(host: HTMLElement, onTrial: () => void): PipelineView {
   const trial = trialBox(onTrial);
-  const general = el("p", "tsl-error tsl-general");
-  general.setAttribute("role", "alert");
-  general.hidden = true;
-  const staleNote = el("p", "tsl-stale-note");
-  staleNote.hidden = true;
   const body = el("div", "tsl-pipe-body");
+  const status = createStatusLines(body, "pipe.stale");
   const legendSlot = el("div");
   const runs = el("div", "tsl-pipe-runs");
   body.append(legendSlot, runs);
-  host.append(trial.element, general, staleNote, body);
+  host.append(trial.element, ...status.elements, body);
 
   let last: ScheduleResult[] = [];
   let lastTrial: TrialResult | null = null;
@@ -128,19 +105,12 @@ export function createPipelineView(host: HTMLElement, onTrial: () => void): Pipe
       legendSlot.replaceChildren(legend());
     },
     relabel() {
-      staleNote.textContent = t("pipe.stale");
+      status.relabel();
       trial.draw(lastTrial);
       if (last.length) view.render(last);
     },
-    setStale(stale) {
-      body.classList.toggle("tsl-stale", stale);
-      body.setAttribute("aria-disabled", String(stale));
-      staleNote.hidden = !stale;
-    },
-    setGeneralError(message) {
-      general.textContent = message ?? "";
-      general.hidden = message === null;
-    },
+    setStale: status.setStale,
+    setGeneralError: status.setGeneralError,
     showTrial(next) {
       if (next === lastTrial) return;
       lastTrial = next;

@@ -2,21 +2,7 @@
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { PlanCandidate, PlanResult } from "../types/step";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
-}
+import { el, svg } from "../dom";
 
 /** "DP 8 · TP 2 · PP 4 · ZeRO 1": the axes of a candidate that are not 1 (DP and TP always). */
 export function describe(c: PlanCandidate): string {

@@ -2,6 +2,8 @@
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { StepInReport } from "../types/step";
+import { el } from "../dom";
+import { createStatusLines } from "./view_parts";
 
 export interface Segment {
   key: string;
@@ -45,13 +47,6 @@ export function stepSegments(r: StepInReport): Segment[] {
   return segs;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-}
-
 /** A cell that names its column, for the one-card-per-row layout on phones (step.css). */
 function labelled(cls: string, text: string, key: MessageKey): HTMLTableCellElement {
   const td = el("td", cls, text);
@@ -69,18 +64,15 @@ export interface StepView {
 }
 
 export function createStepView(host: HTMLElement): StepView {
-  const general = el("p", "tsl-error tsl-general");
-  general.setAttribute("role", "alert");
-  general.hidden = true;
-  const stale = el("p", "tsl-stale-note");
-  stale.hidden = true;
   const box = el("section", "tsl-step-box");
   box.dataset.testid = "step-headline";
   const bar = el("section", "tsl-step-barwrap");
   const table = el("section", "tsl-step-ledgers");
   const body = el("div", "tsl-result-body tsl-step-body");
   body.append(box, bar, table);
-  host.append(general, stale, body);
+  const status = createStatusLines(body, "step.stale");
+  status.relabel();
+  host.append(...status.elements, body);
   let last: StepInReport | null = null;
 
   const metric = (key: MessageKey, value: string, testid: string, data: number) => {
@@ -177,18 +169,11 @@ export function createStepView(host: HTMLElement): StepView {
       renderBar(r);
       renderTable(r);
     },
-    setStale(on) {
-      body.classList.toggle("tsl-stale", on);
-      stale.hidden = !on;
-      stale.textContent = t("step.stale");
-    },
-    setGeneralError(message) {
-      general.textContent = message ?? "";
-      general.hidden = message === null;
-    },
+    setStale: status.setStale,
+    setGeneralError: status.setGeneralError,
     relabel() {
       if (last) view.render(last);
-      stale.textContent = t("step.stale");
+      status.relabel();
     },
   };
   return view;
