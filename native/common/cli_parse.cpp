@@ -102,6 +102,9 @@ input_error parse_error(const CLI::App& root, const CLI::ParseError& e) {
     if (dynamic_cast<const CLI::ValidationError*>(&e) && colon != std::string::npos && what[0] == '-')
         return input_error(what.substr(0, colon), what.substr(colon + 2));
     const CLI::App& app = command_of(root);
+    // ArgumentMismatch reads "--format: 1 required json|table missing".
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && colon != std::string::npos && what[0] == '-')
+        return input_error(what.substr(0, colon), "needs a value; see " + full_name(app) + " --help");
     if (&app == &root && dynamic_cast<const CLI::RequiredError*>(&e) && !all_subcommands(root).empty())
         return command_error(root);
     return input_error(app.get_name(), what + "; see " + full_name(app) + " --help");

@@ -31,7 +31,7 @@ check size 2 'error: --minbytes: expected a size such as 8, 64K, 32M or 1G, got 
 check backend 2 'error: --backend: expected cuda or cpu, got "gpu"' -- --backend gpu
 check sizes_order 2 'error: -e: 1K is below -b 64K' -- -b 64K -e 1K
 check op 2 'did you mean allreduce?' -- --ops allredcue
-check no_value 2 '--stepfactor' -- -f
+check no_value 2 'error: --stepfactor: needs a value' -- -f
 [ -e tslab-calibration.json ] && { echo "FAIL a profile was written"; fail=$((fail + 1)); }
 
 echo "calibrate_options: $passed passed, $fail failed"

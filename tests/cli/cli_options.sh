@@ -36,7 +36,7 @@ check report_top 2 '--top: unknown option for report (an option of plan' -- repo
 check schedule_out 2 '--out: unknown option for schedule' -- schedule "$tmp/spec.json" --out x.json
 check misplaced 2 '--top: unknown option for tslab (an option of plan' -- --top 3 plan "$tmp/s.json"
 check extra_file 2 'extra.json: unexpected argument for report' -- report "$tmp/s.json" extra.json
-check no_value 2 '--format' -- report "$tmp/s.json" --format
+check no_value 2 'error: --format: needs a value; see tslab report --help' -- report "$tmp/s.json" --format
 check unknown_command 2 'reprot: unknown command; did you mean report?' -- reprot "$tmp/s.json"
 check no_command 2 'missing; expected one of' -- -f json
 
