@@ -1,4 +1,4 @@
-// The embind facade for the communication and mesh labs: JSON strings in, JSON strings out.
+// The embind facade for the communication and mesh labs: JSON strings in, outcomes (guarded.hpp) out.
 #include <emscripten/bind.h>
 
 #include "guarded.hpp"
@@ -7,11 +7,11 @@
 
 namespace {
 
-std::string collective(const std::string& spec_json) {
+tslab::wasm::outcome collective(const std::string& spec_json) {
     return tslab::wasm::guarded([&] { return tslab::collective_json_text(spec_json); });
 }
 
-std::string mesh(const std::string& spec_json) {
+tslab::wasm::outcome mesh(const std::string& spec_json) {
     return tslab::wasm::guarded([&] { return tslab::mesh_json_text(spec_json); });
 }
 

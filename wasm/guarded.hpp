@@ -1,23 +1,29 @@
-// Calls into the core from JS: any C++ exception is rethrown as a JS Error with its message
-// (Emscripten 3.1.6 otherwise hands JS a bare pointer number).
+// Calls into the core from JS without ever throwing across the boundary: every entry point returns
+// an outcome ({ok, value, error}); the JS side turns a failed one into an Error with its message.
+// (A JS throw from inside a C++ catch unwinds through wasm frames: the stack pointer is never
+// restored and the argument strings leak, until the module breaks; issue 15.)
 #pragma once
 
-#include <emscripten/val.h>
-
+#include <exception>
 #include <string>
 
 namespace tslab::wasm {
 
+struct outcome {
+    bool ok = false;
+    std::string value;  // the JSON text when ok
+    std::string error;  // "path: reason" when not ok
+};
+
 template <class Fn>
-std::string guarded(Fn&& fn) {
+outcome guarded(Fn&& fn) noexcept {
     try {
-        return fn();
+        return outcome{true, fn(), {}};
     } catch (const std::exception& e) {
-        emscripten::val::global("Error").new_(std::string(e.what())).throw_();
+        return outcome{false, {}, e.what()};
     } catch (...) {
-        emscripten::val::global("Error").new_(std::string("internal error")).throw_();
+        return outcome{false, {}, "internal error"};
     }
-    return {};
 }
 
 }  // namespace tslab::wasm

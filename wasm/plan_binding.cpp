@@ -16,6 +16,8 @@
 
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "guarded.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/planner.hpp"
@@ -29,27 +31,31 @@ tslab::plan_search& active() {
     return *current;
 }
 
-std::string plan(const std::string& scenario_json, const std::string& options_json) {
+tslab::wasm::outcome plan(const std::string& scenario_json, const std::string& options_json) {
     return tslab::wasm::guarded([&] { return tslab::plan_json_text(scenario_json, options_json); });
 }
 
-std::string plan_start(const std::string& scenario_json, const std::string& options_json) {
+tslab::wasm::outcome plan_start(const std::string& scenario_json, const std::string& options_json) {
     return tslab::wasm::guarded([&] {
         current.reset();
         const tslab::plan_options o = tslab::parse_plan_options_text(options_json);
-        current = std::make_unique<tslab::plan_search>(tslab::parse_scenario_text(scenario_json), o);
+        const tslab::scenario s = tslab::parse_scenario_text(scenario_json);
+        tslab::check_plan_gpus(s, o);
+        current = std::make_unique<tslab::plan_search>(s, o);
         return tslab::plan_progress_json(current->progress()).dump();
     });
 }
 
-std::string plan_step(double budget) {
+tslab::wasm::outcome plan_step(double budget) {
     return tslab::wasm::guarded([&] {
+        if (!(budget >= 1 && budget <= 1e12))  // also NaN and ±Infinity: no cast of those to an integer
+            throw tslab::input_error("budget", fmt::format("{} is not a number of combinations in [1, 1e12]", budget));
         active().advance(static_cast<std::int64_t>(budget));
         return tslab::plan_progress_json(active().progress()).dump();
     });
 }
 
-std::string plan_result() {
+tslab::wasm::outcome plan_result() {
     return tslab::wasm::guarded([&] { return tslab::plan_to_json(active().result()).dump(2); });
 }
 

@@ -1,4 +1,4 @@
-// The embind facade for pipeline schedules: schedule(specJson) -> result JSON string.
+// The embind facade for pipeline schedules: schedule(specJson) -> outcome with the result JSON.
 #include <emscripten/bind.h>
 
 #include "guarded.hpp"
@@ -6,11 +6,11 @@
 
 namespace {
 
-std::string schedule(const std::string& spec_json) {
+tslab::wasm::outcome schedule(const std::string& spec_json) {
     return tslab::wasm::guarded([&] { return tslab::schedule_json_text(spec_json); });
 }
 
-std::string schedule_trace(const std::string& spec_json) {
+tslab::wasm::outcome schedule_trace(const std::string& spec_json) {
     return tslab::wasm::guarded([&] { return tslab::schedule_trace_text(spec_json); });
 }
 

@@ -1,6 +1,8 @@
 // The calibration profile: serialisation (fixed key order), fitting from samples, lookups, the source line.
 #include "tslab/calibration.hpp"
 
+#include "tslab/json_parse.hpp"
+
 #include <fmt/format.h>
 
 #include "tslab/robust_fit.hpp"
@@ -23,7 +25,7 @@ const collective_fit* calibration_profile::find(collective_op op, std::int64_t n
 
 std::string calibration_profile::source() const {
     std::string device = devices.empty() ? backend : devices.front().name;
-    const std::string date = created.substr(0, 10);
+    const std::string date = utf8_prefix(created, 10);  // never half a UTF-8 character
     return fmt::format("calibrated: {} ×{}, {}{}", device, ranks, date.empty() ? "undated" : date,
                        complete ? "" : ", incomplete");
 }

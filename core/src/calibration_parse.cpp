@@ -3,6 +3,7 @@
 
 #include "tslab/calibration.hpp"
 #include "tslab/errors.hpp"
+#include "tslab/json_parse.hpp"
 #include "calibration_detail.hpp"
 
 namespace tslab {
@@ -103,14 +104,7 @@ calibration_profile parse_calibration(const json& doc, const std::string& path) 
 }
 
 calibration_profile parse_calibration_text(const std::string& text, const std::string& path) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        const bool truncated = e.byte >= text.size();
-        throw input_error(path, fmt::format("{} JSON at byte {}: {}", truncated ? "truncated" : "malformed", e.byte, e.what()));
-    }
-    return parse_calibration(doc, path);
+    return parse_calibration(parse_json(text, path), path);
 }
 
 }  // namespace tslab

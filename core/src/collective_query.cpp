@@ -5,6 +5,7 @@
 
 #include "tslab/collectives.hpp"
 #include "tslab/errors.hpp"
+#include "tslab/json_parse.hpp"
 #include "tslab/presets.hpp"
 
 namespace tslab {
@@ -21,11 +22,7 @@ comm_links links_of(const cluster_spec& c) {
 namespace {
 
 json parse_json_text(const std::string& text) {
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw input_error("", fmt::format("malformed JSON at byte {}: {}", e.byte, e.what()));
-    }
+    return parse_json(text);
 }
 
 collective_op parse_op(field_reader& r) {
@@ -53,6 +50,8 @@ link_spec parse_link_object(const json& obj) {
     l.latency_s = r.number("latency_s", 0, -1e300, 10);
     r.finish();
     if (!(l.bandwidth_Bps > 0)) throw input_error("link.bandwidth_Bps", fmt::format("{:g} must be positive: a link without bandwidth never delivers", l.bandwidth_Bps));
+    if (l.bandwidth_Bps < 1e3)  // as cluster links (scenario.cpp): 5e-324 B/s made every time infinite
+        throw input_error("link.bandwidth_Bps", fmt::format("{:g} is below 1e3 B/s: a link that slow never delivers", l.bandwidth_Bps));
     if (l.latency_s < 0) throw input_error("link.latency_s", fmt::format("{:g} must not be negative", l.latency_s));
     return l;
 }

@@ -6,8 +6,8 @@
 namespace tslab {
 
 input_error::input_error(std::string path, std::string reason)
-    : std::runtime_error(path.empty() ? reason : path + ": " + reason),
-      path_(std::move(path)),
+    : std::runtime_error((path.empty() ? std::string("$") : path) + ": " + reason),
+      path_(path.empty() ? std::string("$") : std::move(path)),
       reason_(std::move(reason)) {}
 
 namespace {
@@ -30,6 +30,7 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string closest_name(const std::string& word, const std::vector<std::string>& candidates) {
     std::string best;
+    if (word.size() > 256) return best;  // no name is that long: skip the quadratic distance
     std::size_t best_d = word.size() / 2 + 2;  // beyond this a suggestion misleads
     for (const auto& c : candidates) {
         const std::size_t d = edit_distance(word, c);

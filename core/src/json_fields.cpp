@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/json_parse.hpp"
 
 namespace tslab {
 
@@ -28,7 +29,7 @@ field_reader::field_reader(const json& obj, std::string path) : obj_(obj), path_
 bool field_reader::has(const char* key) const { return obj_.contains(key); }
 
 std::string field_reader::path_of(const char* key) const {
-    return path_.empty() ? std::string(key) : path_ + "." + key;
+    return join_path(path_, key);
 }
 
 const json* field_reader::lookup(const char* key) {
@@ -89,7 +90,7 @@ std::string field_reader::choice(const char* key, const std::string& def,
     for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
     const std::string near = closest_name(s, allowed);
     throw input_error(path_of(key),
-                      fmt::format("unknown value \"{}\"; expected one of {}{}", s, list,
+                      fmt::format("unknown value \"{}\"; expected one of {}{}", utf8_excerpt(s, 64), list,
                                   near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
 }
 
@@ -108,7 +109,7 @@ void field_reader::finish() const {
         for (const char* k : known_) seen = seen || it.key() == k;
         if (seen) continue;
         const std::string near = closest_name(it.key(), std::vector<std::string>(known_.begin(), known_.end()));
-        throw input_error(path_of(it.key().c_str()),
+        throw input_error(join_path(path_, it.key()),
                           near.empty() ? std::string("unknown field")
                                        : fmt::format("unknown field; did you mean {}?", near));
     }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/json_parse.hpp"
 #include "tslab/mesh.hpp"
 
 namespace tslab {
@@ -88,13 +89,26 @@ json mesh_to_json(const mesh_layout& m) {
     return json::parse(write_json([&](json_writer& w) { write_mesh(w, m); }));
 }
 
-std::string mesh_json_text(const std::string& spec_text) {
-    json doc;
+namespace {
+
+constexpr std::int64_t max_list_limit = 1 << 16;
+
+// build_mesh names scenario paths (parallel.ep, cluster.gpus_per_node); a mesh spec has them at its top.
+mesh_layout build_mesh_for_spec(const mesh_spec& s, std::int64_t limit) {
     try {
-        doc = json::parse(spec_text);
-    } catch (const json::parse_error& e) {
-        throw input_error("", fmt::format("malformed JSON at byte {}: {}", e.byte, e.what()));
+        return build_mesh(s, limit);
+    } catch (const input_error& e) {
+        std::string path = e.path();
+        for (const char* prefix : {"parallel.", "cluster."})
+            if (path.rfind(prefix, 0) == 0) path.erase(0, std::char_traits<char>::length(prefix));
+        throw input_error(path == "parallel" ? "$" : path, e.reason());
     }
+}
+
+}  // namespace
+
+std::string mesh_json_text(const std::string& spec_text) {
+    const json doc = parse_json(spec_text);
     field_reader r(doc, "");
     mesh_spec s;
     constexpr std::int64_t max_degree = 1 << 20;
@@ -109,11 +123,12 @@ std::string mesh_json_text(const std::string& spec_text) {
     s.sp = r.boolean("sp", false);
     s.cp_method = r.choice("cp_method", "ring", {"ring", "ulysses", "usp"});
     s.heads = r.integer("heads", 0, 0, 1 << 16);
-    const std::int64_t limit = r.integer("list_limit", default_list_limit, 1, max_degree);
+    // At most 5 axes × 65536 listed ranks (~3 MB of JSON); 2^20 wrote 54 MB.
+    const std::int64_t limit = r.integer("list_limit", default_list_limit, 1, max_list_limit);
     r.finish();
     if (s.world() > max_degree)
         throw input_error("", fmt::format("dp·tp·pp·cp = {} GPUs exceeds the limit of {}", s.world(), max_degree));
-    const mesh_layout m = build_mesh(s, limit);
+    const mesh_layout m = build_mesh_for_spec(s, limit);
     return write_json([&](json_writer& w) {
         w.begin_object();
         w.field("schema", "tslab/mesh@1");

@@ -2,6 +2,10 @@
 // 12 l h² (1 + 13/(12h) + (V+s)/(12 l h)) plus the final LayerNorm's 2h.
 #include "tslab/params.hpp"
 
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
+
 namespace tslab {
 
 namespace {
@@ -74,6 +78,45 @@ void add_moe(entries& out, const model_spec& m) {
         add_mlp(out, m, "moe.shared", e.expert_ffn_hidden * e.shared_experts, layer_kind::moe);
 }
 
+// The model fields whose product sizes a tensor, for errors (by the tensor's name prefix).
+const char* fields_of(const std::string& name) {
+    static const std::pair<const char*, const char*> table[] = {
+        {"embedding.word", "model.vocab × model.hidden"},
+        {"embedding.position", "model.position_embeddings × model.hidden"},
+        {"attn.q", "model.hidden, model.heads, model.head_dim, model.kv_heads or model.mla ranks"},
+        {"attn.kv", "model.mla.kv_lora_rank × model.heads × head dims"},
+        {"attn.out", "model.heads × model.head_dim × model.hidden"},
+        {"mlp", "model.hidden × model.ffn_hidden"},
+        {"moe.router", "model.moe.experts × model.hidden"},
+        {"moe.experts", "model.moe.experts × model.hidden × model.moe.expert_ffn_hidden"},
+        {"moe.shared", "model.moe.shared_experts × model.moe.expert_ffn_hidden × model.hidden"},
+        {"head", "model.hidden × model.vocab"}};
+    for (const auto& [prefix, fields] : table)
+        if (name.rfind(prefix, 0) == 0) return fields;
+    return "model.hidden";
+}
+
+// Parameters are counted in int64 and memory in doubles cast to int64: both stay exact below this.
+constexpr long double max_params = 1e15L;
+
+// Every product of user sizes, in long double first: a model beyond max_params is an input error
+// naming the fields of its largest tensor, before any int64 product can overflow.
+void check_size(const model_spec& m, const entries& list) {
+    long double total = 0, largest = 0;
+    const tensor_entry* worst = nullptr;
+    for (const auto& t : list) {
+        const long double per = static_cast<long double>(t.rows) * t.cols * t.copies;
+        const long double n = t.site == tensor_site::layer ? per * m.layers : per;
+        total += n;
+        if (n > largest) largest = n, worst = &t;
+    }
+    if (total <= max_params) return;
+    throw input_error("model", fmt::format(
+        "{:.3g} parameters is out of range (the limit is {:.0e}); the largest tensor, {}, is {}{} = {:.3g}",
+        static_cast<double>(total), static_cast<double>(max_params), worst->name, fields_of(worst->name),
+        worst->site == tensor_site::layer ? " × model.layers" : "", static_cast<double>(largest)));
+}
+
 }  // namespace
 
 std::vector<tensor_entry> tensor_list(const model_spec& m) {
@@ -96,6 +139,7 @@ std::vector<tensor_entry> tensor_list(const model_spec& m) {
         add(out, "head", m.hidden, m.vocab, true);
         out.back().site = tensor_site::head;
     }
+    check_size(m, out);
     return out;
 }
 

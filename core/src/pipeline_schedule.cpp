@@ -53,6 +53,13 @@ double schedule_op_estimate(const schedule_request& q) {
     return static_cast<double>(q.microbatches) * stages * per;
 }
 
+double schedule_work_estimate(const schedule_request& q) {
+    if (q.kind != schedule_kind::zbv) return schedule_op_estimate(q);
+    schedule_request padded = q;  // ZB-V generates 2p − 1 micro-batches at least, then drops the padding
+    padded.microbatches = std::max<std::int64_t>(q.microbatches, 2 * q.ranks - 1);
+    return schedule_op_estimate(padded);
+}
+
 void check_schedule_request(const schedule_request& q) {
     if (q.ranks < 1) throw input_error("ranks", fmt::format("must be at least 1, got {}", q.ranks));
     if (q.microbatches < 1) throw input_error("microbatches", fmt::format("must be at least 1, got {}", q.microbatches));
@@ -71,10 +78,13 @@ void check_schedule_request(const schedule_request& q) {
     // ZB-V has no precondition beyond m ≥ 1: the authors' handcrafted generator pads m up to the
     // 2p − 1 micro-batches of its steady state and drops the padding (pipeline_schedule_zbv.cpp).
     if (q.kind == schedule_kind::dualpipe || q.kind == schedule_kind::dualpipev) check_dual(q);
-    const double ops = schedule_op_estimate(q);
+    const double ops = schedule_work_estimate(q);
     if (ops > static_cast<double>(max_schedule_ops))
-        throw input_error("microbatches", fmt::format("{} with ranks {} · m {} · vpp {} needs {:.4g} ops, over the cap of {} ops",
-                                                      to_string(q.kind), q.ranks, q.microbatches, q.vpp, ops, max_schedule_ops));
+        throw input_error(q.microbatches == 1 ? "ranks" : "microbatches",
+                          fmt::format("{} with ranks {} · m {} · vpp {} needs {:.4g} ops{}, over the cap of {} ops",
+                                      to_string(q.kind), q.ranks, q.microbatches, q.vpp, ops,
+                                      q.kind == schedule_kind::zbv && q.microbatches < 2 * q.ranks - 1 ? " (ZB-V generates at least 2·ranks − 1 micro-batches)" : "",
+                                      max_schedule_ops));
 }
 
 pipeline_schedule generate_schedule(const schedule_request& q) {
@@ -92,7 +102,7 @@ pipeline_schedule generate_schedule(const schedule_request& q) {
     s.param_copies = q.kind == schedule_kind::dualpipe ? 2.0 : 1.0;
     s.stage_params_per_device = static_cast<double>(s.chunks_per_rank);
     s.rank_ops.resize(static_cast<std::size_t>(q.ranks));
-    const double per_rank = schedule_op_estimate(q) / static_cast<double>(q.ranks);
+    const double per_rank = schedule_work_estimate(q) / static_cast<double>(q.ranks);
     for (auto& ops : s.rank_ops) ops.reserve(static_cast<std::size_t>(per_rank) + 1);
     switch (q.kind) {
         case schedule_kind::interleaved: detail::generate_interleaved(s, q.extra_warmup); break;

@@ -185,11 +185,29 @@ plan_search::cached_model plan_search::with_vpp(const cached_model& base, std::i
     return cm;
 }
 
-plan_result run_plan(const scenario& s, const plan_options& o) {
+void check_plan_gpus(const scenario& s, const plan_options& o) {
+    const std::int64_t gpus = o.gpus > 0 ? o.gpus : s.parallel.world();
+    if (gpus > max_plan_gpus)
+        throw input_error(o.gpus > 0 ? "options.gpus" : "parallel", fmt::format("{} GPUs to plan for is over the limit of {}", gpus, max_plan_gpus));
+}
+
+plan_result run_plan(const scenario& s, const plan_options& o, const plan_progress_fn& on_progress) {
+    check_plan_gpus(s, o);
     plan_search search(s, o);
-    while (!search.advance(1'000'000)) {
+    const auto start = std::chrono::steady_clock::now();
+    auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    double reported = 0;
+    while (!search.advance(20'000)) {  // ~10 ms slices: the budget is checked often
+        if (on_progress && seconds() - reported >= 1) on_progress(search.progress(), reported = seconds());
+        if (seconds() > o.max_seconds) break;
     }
-    return search.result();
+    plan_result r = search.result();
+    if (!r.progress.done) {
+        r.progress.capped = true;
+        r.message = fmt::format("search stopped after {:.1f} s (options.max_seconds = {:g}): {} of {} layouts searched; the result is partial",
+                                seconds(), o.max_seconds, r.progress.groups_done, r.progress.groups_total);
+    }
+    return r;
 }
 
 }  // namespace tslab

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/json_parse.hpp"
 #include "tslab/planner.hpp"
 #include "tslab/report.hpp"
 
@@ -112,9 +113,10 @@ plan_options parse_plan_options(const json& doc) {
     field_reader r(doc, "options");
     plan_options o;
     o.top = r.integer("top", o.top, 1, 1000);
-    o.gpus = r.integer("gpus", 0, 0, 1 << 20);
+    o.gpus = r.integer("gpus", 0, 0, max_plan_gpus);
     o.max_candidates = r.integer("max_candidates", o.max_candidates, 1, 1'000'000'000);
     o.simulate_ops = r.integer("simulate_ops", o.simulate_ops, 0, max_schedule_ops);
+    o.max_seconds = r.number("max_seconds", o.max_seconds, 0.001, 86400);
     r.finish();
     return o;
 }
@@ -169,15 +171,7 @@ std::string plan_table(const plan_result& r) {
 }
 
 plan_options parse_plan_options_text(const std::string& text) {
-    json opts = json::object();
-    if (!text.empty()) {
-        try {
-            opts = json::parse(text);
-        } catch (const json::exception& e) {
-            throw input_error("options", fmt::format("malformed JSON: {}", e.what()));
-        }
-    }
-    return parse_plan_options(opts);
+    return parse_plan_options(text.empty() ? json::object() : parse_json(text, "options"));
 }
 
 std::string plan_json_text(const std::string& scenario_text, const std::string& options_text) {

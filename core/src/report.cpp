@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "tslab/errors.hpp"
 #include "tslab/step_model.hpp"
 
 namespace tslab {
@@ -50,7 +53,12 @@ report build_report(const scenario& s, std::int64_t list_limit) {
 
 namespace {
 
-std::int64_t whole(double bytes) { return static_cast<std::int64_t>(std::llround(bytes)); }
+// Bytes as an integer; parameters are capped (params.cpp), so only activations can leave int64.
+std::int64_t whole(double bytes) {
+    if (!(std::fabs(bytes) < 9e18))
+        throw input_error("training", fmt::format("{:.3g} bytes of memory is out of range (the limit is 9e18): training.seq_len × training.micro_batch × model.hidden × model.layers is too large", bytes));
+    return static_cast<std::int64_t>(std::llround(bytes));
+}
 
 void write_parallel(json_writer& w, const parallel_spec& p) {
     w.key("parallel").begin_object();

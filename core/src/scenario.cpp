@@ -8,7 +8,9 @@
 
 #include "tslab/calibration_summary.hpp"
 #include "tslab/errors.hpp"
+#include "tslab/json_parse.hpp"
 #include "tslab/presets.hpp"
+#include "tslab/profile_store.hpp"
 
 namespace tslab {
 
@@ -149,6 +151,12 @@ void apply_calibration(cluster_spec& c, calibration_profile p) {
     c.profile = std::move(p);
 }
 
+// A profile loaded before by name (profile_store.hpp); the CLI loads a file path under its name.
+const calibration_profile& loaded_profile(const std::string& name) {
+    if (const calibration_profile* p = stored_profile(name)) return *p;
+    throw input_error("cluster.calibration", fmt::format("no profile \"{}\" is loaded (the tslab CLI reads a file path; in the lab load the profile first, or give the profile object)", utf8_excerpt(name, 80)));
+}
+
 std::string part_source(const json& part) {
     if (part.is_string()) return "preset: " + part.get<std::string>();
     auto it = part.is_object() ? part.find("preset") : part.end();
@@ -170,10 +178,11 @@ cluster_spec parse_cluster(const json& part) {
     c.host = parse_link(r.object("host"), "cluster.host", {32e9, 10e-6});
     c.source = part_source(part);
     const json* cal = r.raw("calibration");
-    if (cal && cal->is_string())
-        throw input_error("cluster.calibration", "a file path is only read by the tslab CLI; in JSON give the profile object");
     r.finish();
-    if (cal) {
+    if (cal && cal->is_string()) {
+        c.calibration = *cal;
+        apply_calibration(c, loaded_profile(cal->get<std::string>()));
+    } else if (cal) {
         c.calibration = *cal;
         apply_calibration(c, parse_calibration(*cal, "cluster.calibration"));
     }
@@ -208,15 +217,7 @@ scenario parse_scenario(const json& doc) {
 }
 
 scenario parse_scenario_text(const std::string& text) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw input_error("", fmt::format("malformed JSON at byte {}: {}", e.byte, e.what()));
-    } catch (const json::exception& e) {
-        throw input_error("", fmt::format("malformed JSON: {}", e.what()));
-    }
-    return parse_scenario(doc);
+    return parse_scenario(parse_json(text));
 }
 
 double gpu_spec::peak_flops(dtype t) const {

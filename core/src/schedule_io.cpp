@@ -4,17 +4,14 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/json_parse.hpp"
 
 namespace tslab {
 
 namespace {
 
 json parse_text(const std::string& text) {
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw input_error("spec", fmt::format("not valid JSON ({})", e.what()));
-    }
+    return parse_json(text);
 }
 
 pipeline_costs parse_costs(field_reader& top) {
@@ -28,6 +25,15 @@ pipeline_costs parse_costs(field_reader& top) {
     c.FB = r.number("FB", -1, 0, 2e6);
     r.finish();
     return c;
+}
+
+// The exact op count against the cap on listed ops, before anything is generated.
+void check_listed_ops(const schedule_request& q, const char* path, const char* hint) {
+    check_schedule_request(q);
+    const double ops = schedule_op_estimate(q);
+    if (ops > static_cast<double>(max_listed_ops))
+        throw input_error(path, fmt::format("{} with ranks {} · m {} · vpp {} lists {:.4g} ops, over the cap of {} listed ops; {}",
+                                            to_string(q.kind), q.ranks, q.microbatches, q.vpp, ops, max_listed_ops, hint));
 }
 
 }  // namespace
@@ -135,10 +141,14 @@ std::string schedule_table(const schedule_run& run) {
 }
 
 std::string schedule_json_text(const std::string& spec_text) {
-    return schedule_to_json(run_schedule(parse_schedule_spec(parse_text(spec_text)))).dump(2);
+    const schedule_spec spec = parse_schedule_spec(parse_text(spec_text));
+    if (spec.timeline) check_listed_ops(spec.request, "timeline", "set \"timeline\": false for the summary without ops[]");
+    return schedule_to_json(run_schedule(spec)).dump(2);
 }
 std::string schedule_trace_text(const std::string& spec_text) {
-    return schedule_to_trace(run_schedule(parse_schedule_spec(parse_text(spec_text)))).dump();
+    schedule_spec spec = parse_schedule_spec(parse_text(spec_text));
+    check_listed_ops(spec.request, "$", "a trace lists every op");
+    return schedule_to_trace(run_schedule(spec)).dump();
 }
 std::string schedule_table_text(const std::string& spec_text) {
     return schedule_table(run_schedule(parse_schedule_spec(parse_text(spec_text))));

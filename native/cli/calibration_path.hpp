@@ -1,4 +1,5 @@
-// CLI convenience: `cluster.calibration` may name a profile file; it is read and inlined before parsing.
+// CLI convenience: `cluster.calibration` may name a profile file; it is read, checked and loaded
+// under that name (profile_store.hpp) before the core parses the scenario.
 #pragma once
 
 #include <string>
@@ -7,12 +8,14 @@
 
 namespace tslab::cli {
 
-// Read and validate a profile file; errors read "FILE: collectives[2].alpha_s: reason".
+// Read and validate a profile file (regular, within the input limit); errors read
+// "FILE: collectives[2].alpha_s: reason" and never quote the file's bytes.
 calibration_profile read_profile(const std::string& path);
 
-// Returns `scenario_text` with a string cluster.calibration replaced by the parsed file it names
-// (relative paths resolve against the scenario file's folder). Unparseable text passes through
-// unchanged so that the core reports the error with its path.
-std::string inline_calibration_path(const std::string& scenario_text, const std::string& scenario_path);
+// When the scenario's cluster.calibration is a string, loads the file it names (relative paths
+// resolve against the scenario file's folder) under that string; errors read
+// "cluster.calibration: FILE: reason". Unparseable text is left to the core to report.
+// Returns the scenario text unchanged.
+std::string load_calibration_path(std::string scenario_text, const std::string& scenario_path);
 
 }  // namespace tslab::cli

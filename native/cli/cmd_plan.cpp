@@ -15,7 +15,14 @@ namespace {
 
 struct plan_args : file_and_format {
     std::int64_t top = 0, gpus = 0, max_candidates = 0;
+    double max_seconds = 0;
 };
+
+// A line on standard error about once a second while a long search runs.
+void print_progress(const plan_progress& p, double elapsed_s) {
+    std::cerr << "plan: " << p.groups_done << " of " << p.groups_total << " layouts, " << p.considered
+              << " combinations considered, " << static_cast<std::int64_t>(elapsed_s) << " s\n";
+}
 
 // Only the options given go to the core, which checks their ranges ("options.top: 0 is out of range").
 json plan_options(const plan_args& a, const CLI::App& sub) {
@@ -23,6 +30,7 @@ json plan_options(const plan_args& a, const CLI::App& sub) {
     if (sub.count("--top")) opts["top"] = a.top;
     if (sub.count("--gpus")) opts["gpus"] = a.gpus;
     if (sub.count("--max-candidates")) opts["max_candidates"] = a.max_candidates;
+    if (sub.count("--max-seconds")) opts["max_seconds"] = a.max_seconds;
     return opts;
 }
 
@@ -32,12 +40,14 @@ command_action define_plan(CLI::App& sub) {
     sub.add_option("--top", a->top, "how many plans to list (default 10)")->check(native::whole_number())->type_name("K");
     sub.add_option("--gpus", a->gpus, "GPUs to plan for (default: the scenario's world)")->check(native::whole_number())->type_name("N");
     sub.add_option("--max-candidates", a->max_candidates, "candidates evaluated before the search stops (default 20000000)")->check(native::whole_number())->type_name("N");
+    sub.add_option("--max-seconds", a->max_seconds, "wall-clock budget; a longer search stops with a partial result that says so (default 60)")->type_name("S");
     add_format(sub, a->format, {"json", "table"});
     return [a, &sub] {
-        const std::string text = inline_calibration_path(read_input(a->path), a->path);
+        const std::string text = load_calibration_path(read_input(a->path), a->path);
         const json opts = plan_options(*a, sub);
-        if (a->format == "table") std::cout << plan_table(run_plan(parse_scenario_text(text), parse_plan_options(opts)));
-        else std::cout << plan_json_text(text, opts.dump()) << "\n";
+        const plan_result r = run_plan(parse_scenario_text(text), parse_plan_options(opts), print_progress);
+        if (a->format == "table") std::cout << plan_table(r);
+        else std::cout << plan_to_json(r).dump(2) << "\n";
     };
 }
 

@@ -17,7 +17,7 @@ command_action define_report(CLI::App& sub) {
     add_input(sub, o->path, "SCENARIO.json", "the tslab/scenario@1 file");
     add_format(sub, o->format, {"json", "table"});
     return [o] {
-        const std::string text = inline_calibration_path(read_input(o->path), o->path);
+        const std::string text = load_calibration_path(read_input(o->path), o->path);
         if (o->format == "table") std::cout << report_table(build_report(parse_scenario_text(text)));
         else std::cout << report_json_text(text) << "\n";
     };

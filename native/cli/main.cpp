@@ -7,9 +7,12 @@
 #include <memory>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "cli_parse.hpp"
 #include "command.hpp"
 #include "tslab/errors.hpp"
+#include "tslab/json_parse.hpp"
 #include "version.hpp"
 
 namespace tslab::cli {
@@ -40,16 +43,28 @@ void add_format(CLI::App& sub, std::string& format, const std::vector<std::strin
         ->type_name(names);
 }
 
-std::string read_input(const std::string& path) {
-    std::stringstream ss;
-    if (path == "-") {
-        ss << std::cin.rdbuf();
-        return ss.str();
+namespace {
+// At most the input limit plus one byte of `in`: a larger input (or /dev/zero) stops right there.
+std::string read_bounded(std::istream& in, const std::string& path) {
+    const std::size_t limit = input_limits().max_bytes;
+    std::string text;
+    char buf[1 << 16];
+    while (in && text.size() <= limit) {
+        in.read(buf, sizeof buf);
+        text.append(buf, static_cast<std::size_t>(in.gcount()));
     }
+    if (text.size() > limit)
+        throw input_error(path, fmt::format("more than {} bytes: over the input limit (--max-input-bytes)", limit));
+    return text;
+}
+}  // namespace
+
+std::string read_input(const std::string& path) {
+    if (path == "-") return read_bounded(std::cin, "standard input");
+    if (path.empty()) throw input_error("$", "an empty file name");
     std::ifstream f(path, std::ios::binary);
     if (!f) throw input_error(path, "cannot open file");
-    ss << f.rdbuf();
-    return ss.str();
+    return read_bounded(f, path);
 }
 
 }  // namespace tslab::cli
@@ -79,6 +94,9 @@ std::unique_ptr<command_line> build_command_line() {
     for (const auto& c : cli::commands()) {
         CLI::App* sub = cl->app.add_subcommand(c.name, c.summary);
         sub->set_version_flag("--version", version, "print the version and git revision, then exit");
+        sub->add_option("--max-input-bytes", input_limits().max_bytes,
+                        "largest JSON input read, in bytes (default 4194304); nesting depth 64 and 1024 fields per object are fixed")
+            ->check(CLI::Range(std::size_t{2}, std::size_t{1} << 30))->type_name("N");
         cl->actions.emplace_back(sub, c.define(*sub));
     }
     return cl;

@@ -22,7 +22,7 @@ expect_error world '{"parallel":{"dp":3},"cluster":{"preset":"dgx-h100","nodes":
 expect_error negative '{"parallel":{"pp":-1}}' 'parallel.pp: -1 is out of range'
 expect_error huge '{"training":{"seq_len":1e12}}' 'training.seq_len: 1000000000000 is out of range'
 expect_error preset '{"model":"deepseek-v2"}' 'unknown model preset "deepseek-v2"; did you mean deepseek-v3?'
-expect_error malformed '{"model":' 'malformed JSON'
+expect_error malformed '{"model":' '$: truncated JSON'
 expect_error typo '{"parallel":{"zer0":1}}' 'parallel.zer0: unknown field; did you mean zero?'
 
 out=$("$tslab" report "$tmp/missing.json" 2>&1); rc=$?

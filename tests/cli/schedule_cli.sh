@@ -28,7 +28,7 @@ expect_error zero_ranks '{"ranks":0}' 'error: ranks: 0 is out of range'
 expect_error unknown '{"schedule":"2f2b"}' 'error: schedule: unknown value "2f2b"'
 expect_error typo '{"microbatch":8}' 'microbatch: unknown field; did you mean microbatches?'
 expect_error absurd '{"schedule":"dualpipev","ranks":64,"microbatches":1000000000}' 'over the cap of 2000000 ops'
-expect_error malformed '{"schedule":' 'spec: not valid JSON'
+expect_error malformed '{"schedule":' '$: truncated JSON'
 
 spec='{"schedule":"1f1b","ranks":4,"microbatches":8,"costs":{"F":1,"B":2}}'
 out=$(echo "$spec" | "$tslab" schedule - --format yaml 2>&1); rc=$?

@@ -64,15 +64,18 @@ const errorCases = [
   ["ranks not filling nodes", "collective", { op: "allreduce", bytes: 1024, ranks: 12 }, "ranks", "not a multiple of ranks_per_node = 8"],
   ["one rank", "collective", { op: "allgather", bytes: 1024, ranks: 1 }, "ranks", "at least 2"],
   ["bandwidth 0", "collective", { op: "allreduce", bytes: 1024, ranks: 8, link: { bandwidth_Bps: 0, latency_s: 1e-6 } }, "link.bandwidth_Bps", "must be positive"],
-  ["unknown axis in order", "mesh", { tp: 2, order: "tp-cp-ep-dq-pp" }, "parallel.order", "unknown axis \"dq\""],
-  ["ep not dividing dp·cp", "mesh", { dp: 4, ep: 3 }, "parallel.ep", "expert-DP rule"],
-  ["world larger than the nodes", "mesh", { dp: 4, tp: 8, nodes: 2 }, "parallel", "≠ world size 16"],
+  ["unknown axis in order", "mesh", { tp: 2, order: "tp-cp-ep-dq-pp" }, "order", "unknown axis \"dq\""],
+  ["ep not dividing dp·cp", "mesh", { dp: 4, ep: 3 }, "ep", "expert-DP rule"],
+  ["world larger than the nodes", "mesh", { dp: 4, tp: 8, nodes: 2 }, "$", "≠ world size 16"],
+  ["link bandwidth 5e-324", "collective", { op: "allreduce", bytes: 1024, ranks: 8, link: { bandwidth_Bps: 5e-324, latency_s: 0 } }, "link.bandwidth_Bps", "below 1e3 B/s"],
+  ["list_limit 2^20", "mesh", { dp: 1 << 20, list_limit: 1 << 20 }, "list_limit", "out of range [1, 65536]"],
+  ["number overflow", "collective", '{"op":"allreduce","bytes":1e400,"ranks":8}', "bytes", "1e400 is out of range"],
   ["gpus_per_node 0", "mesh", { dp: 2, gpus_per_node: 0 }, "gpus_per_node", "out of range"],
 ];
 
 for (const [name, fn, spec, path, fragment] of errorCases) {
   test(`${fn} error: ${name}`, () => {
-    const text = JSON.stringify(spec);
+    const text = typeof spec === "string" ? spec : JSON.stringify(spec);
     let caught;
     try {
       tslab[fn](text);

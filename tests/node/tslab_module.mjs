@@ -9,10 +9,29 @@ export const repoRoot = resolve(fileURLToPath(new URL("../..", import.meta.url))
 export const wasmDir = resolve(repoRoot, process.env.TSLAB_WASM_DIR ?? "web/src/wasm");
 export const cliPath = resolve(repoRoot, process.env.TSLAB_CLI ?? "build/native/tslab");
 
-/** The emscripten module, instantiated from bytes (Node 20 cannot fetch() a file path). */
-export async function loadTslab() {
+/** The raw emscripten module, instantiated from bytes (Node 20 cannot fetch() a file path). */
+export async function loadRawTslab() {
   const { default: createTslab } = await import(pathToFileURL(join(wasmDir, "tslab.mjs")).href);
   return createTslab({ wasmBinary: readFileSync(join(wasmDir, "tslab.wasm")) });
+}
+
+/** The facade's entry points that return an Outcome { ok, value, error } (web/src/tslab.d.ts). */
+export const outcomeFunctions = ["report", "presets", "collective", "mesh", "validateProfile", "validation",
+  "schedule", "scheduleTrace", "plan", "planStart", "planStep", "planResult", "loadProfile", "loadedValidation"];
+
+/** An Outcome's value, or an Error with its message (what web/src/client.ts does). */
+export function unwrap(outcome) {
+  if (!outcome.ok) throw new Error(outcome.error);
+  return outcome.value;
+}
+
+/** The module with each Outcome function returning its text or throwing Error; `raw` is the module itself. */
+export async function loadTslab() {
+  const raw = await loadRawTslab();
+  const api = { raw, planCancel: () => raw.planCancel(), dropProfile: (n) => raw.dropProfile(n),
+    memoryStats: () => JSON.parse(raw.memoryStats()), inputLimits: () => JSON.parse(raw.inputLimits()) };
+  for (const name of outcomeFunctions) api[name] = (...args) => unwrap(raw[name](...args));
+  return api;
 }
 
 const scratch = mkdtempSync(join(tmpdir(), "tslab-node-"));

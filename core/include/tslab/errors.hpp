@@ -8,7 +8,7 @@
 namespace tslab {
 
 // A problem with user input. what() is "path: reason", e.g.
-// "parallel.tp: 12 does not divide model.heads = 32".
+// "parallel.tp: 12 does not divide model.heads = 32"; an empty path is "$", the whole document.
 class input_error : public std::runtime_error {
 public:
     input_error(std::string path, std::string reason);

@@ -60,6 +60,10 @@ inline constexpr std::int64_t max_schedule_ops = 2'000'000;
 // Closed-form op count of a request (before generation), as a double so absurd sizes cannot overflow.
 double schedule_op_estimate(const schedule_request& q);
 
+// Ops generated on the way, exactly: the op estimate, with ZB-V's padding to 2p − 1 micro-batches
+// (O(ranks²) for few micro-batches). The op cap applies to this.
+double schedule_work_estimate(const schedule_request& q);
+
 // Stages on every micro-batch's path: p·v interleaved, 2p V-shaped (ZBV, DualPipeV), else p.
 std::int64_t schedule_stages(const schedule_request& q);
 

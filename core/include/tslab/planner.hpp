@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,7 +30,15 @@ struct plan_options {
     // Schedules larger than this many ops are timed by the closed forms during the search (the
     // top entries are then re-timed by the full report, simulator included).
     std::int64_t simulate_ops = 20'000;
+    // Wall-clock budget of run_plan in seconds: a search cut short returns what it found, marked
+    // capped and partial, with a message naming options.max_seconds.
+    double max_seconds = 60;
 };
+
+// The most GPUs a plan is searched for (options.gpus, or the scenario's world): 2^20 ran for minutes.
+inline constexpr std::int64_t max_plan_gpus = 65536;
+// Throws input_error when the GPUs to plan for exceed max_plan_gpus, before any search work.
+void check_plan_gpus(const scenario& s, const plan_options& o);
 
 // {"top", "gpus", "max_candidates"} read strictly (input_error at options.<field>).
 plan_options parse_plan_options(const json& doc);
@@ -171,7 +180,9 @@ private:
     pipeline_timing timing_of(const schedule_request& q, const pipeline_costs& c);
 };
 
-plan_result run_plan(const scenario& s, const plan_options& o);
+// Called about once a second during run_plan with the progress and the seconds elapsed.
+using plan_progress_fn = std::function<void(const plan_progress&, double elapsed_s)>;
+plan_result run_plan(const scenario& s, const plan_options& o, const plan_progress_fn& on_progress = {});
 
 // The top K's order: step time, then memory (of equally fast plans the leaner first), then search
 // order, so the choice among exact ties does not depend on the standard library's heap (native

@@ -19,6 +19,10 @@ struct schedule_spec {
 
 schedule_spec parse_schedule_spec(const json& doc);
 
+// The most ops a timeline (ops[]) or a trace lists: ~16 MB of JSON; 2M ops took 330 MB (and 2 GiB
+// of wasm memory as a JSON tree). Larger runs give their summary with "timeline": false.
+inline constexpr std::int64_t max_listed_ops = 100'000;
+
 struct schedule_run {
     schedule_spec spec;
     pipeline_schedule schedule;
