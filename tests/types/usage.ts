@@ -1,5 +1,5 @@
 // Compile-only check of the hand-kept facade types (web/src/tslab.d.ts): run by `npm run test:types`.
-import createTslab, { type PlanProgress, type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
+import createTslab, { type Outcome, type PlanProgress, type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
 import { defaultCluster, ScenarioError, splitErrorMessage, withCalibration, type TslabClient } from "../../web/src/client";
 import type { CalibrationSummary, LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "../../web/src/types/calibration";
 import type { Presets, Report, Scenario } from "../../web/src/report";
@@ -11,8 +11,8 @@ import { applyConfig, currentConfig, subscribe } from "../../web/src/state";
 export async function usage(bytes: Uint8Array): Promise<number> {
   const options: TslabModuleOptions = { wasmBinary: bytes, locateFile: (p, dir) => dir + p };
   const mod: TslabModule = await createTslab(options);
-  const text: string = mod.report(JSON.stringify({ model: "llama3-70b" }));
-  const presets: string = mod.presets();
+  const text: string = mod.report(JSON.stringify({ model: "llama3-70b" })).value;
+  const presets: string = mod.presets().value;
   // @ts-expect-error report takes JSON text, not an object
   mod.report({ model: "llama3-70b" });
   // @ts-expect-error presets takes no argument
@@ -21,12 +21,22 @@ export async function usage(bytes: Uint8Array): Promise<number> {
   mod.delete();
   // @ts-expect-error wasmBinary is bytes, not a path
   await createTslab({ wasmBinary: "tslab.wasm" });
-  const summary: string = mod.validateProfile("{}");
-  const check: string = mod.validation("{}", "");
+  const summary: string = mod.validateProfile("{}").value;
+  const check: string = mod.validation("{}", "").value;
   // @ts-expect-error validation needs the scenario text ("" for none)
   mod.validation("{}");
   // @ts-expect-error validateProfile takes JSON text, not a parsed object
   mod.validateProfile({ schema: "tslab/calibration@1" });
+  // Every entry point returns an Outcome: never a throw across the wasm boundary.
+  const outcome: Outcome = mod.loadProfile("lab", "{}");
+  const failed: string = outcome.ok ? "" : outcome.error;
+  const kept: Outcome = mod.loadedValidation("lab", "");
+  mod.dropProfile("lab");
+  const limits: { max_bytes: number } = JSON.parse(mod.inputLimits());
+  const stats: { stack_pointer: number; heap_in_use: number } = JSON.parse(mod.memoryStats());
+  // @ts-expect-error an Outcome is not the JSON text itself
+  const notText: string = mod.report("{}");
+  void [failed, kept, limits, stats, notText];
   return text.length + presets.length + summary.length + check.length;
 }
 
@@ -51,8 +61,8 @@ export function calibrationUsage(client: TslabClient, scenario: Scenario, text: 
 }
 
 export function collectiveUsage(mod: TslabModule): number {
-  const c: string = mod.collective(JSON.stringify({ op: "allreduce", bytes: 1 << 20, ranks: 8 }));
-  const m: string = mod.mesh(JSON.stringify({ dp: 2, tp: 8, order: "tp-cp-ep-dp-pp" }));
+  const c: string = mod.collective(JSON.stringify({ op: "allreduce", bytes: 1 << 20, ranks: 8 })).value;
+  const m: string = mod.mesh(JSON.stringify({ dp: 2, tp: 8, order: "tp-cp-ep-dp-pp" })).value;
   // @ts-expect-error collective takes JSON text, not an object
   mod.collective({ op: "allreduce", bytes: 1, ranks: 2 });
   // @ts-expect-error mesh takes one JSON argument
@@ -77,10 +87,10 @@ export function meshClientUsage(client: TslabClient, scenario: Scenario): number
 }
 
 export function planUsage(mod: TslabModule): number {
-  const planned: string = mod.plan(JSON.stringify({ model: "gpt-1.7b" }), JSON.stringify({ top: 3, gpus: 8 }));
-  let progress: PlanProgress = JSON.parse(mod.planStart(JSON.stringify({ model: "gpt-1.7b" }), ""));
-  while (!progress.done) progress = JSON.parse(mod.planStep(20000));
-  const partial: string = mod.planResult();
+  const planned: string = mod.plan(JSON.stringify({ model: "gpt-1.7b" }), JSON.stringify({ top: 3, gpus: 8 })).value;
+  let progress: PlanProgress = JSON.parse(mod.planStart(JSON.stringify({ model: "gpt-1.7b" }), "").value);
+  while (!progress.done) progress = JSON.parse(mod.planStep(20000).value);
+  const partial: string = mod.planResult().value;
   mod.planCancel();
   // @ts-expect-error plan needs the options text too ("" for defaults)
   mod.plan(JSON.stringify({ model: "gpt-1.7b" }));
@@ -103,8 +113,8 @@ export function clientUsage(client: TslabClient, scenario: Scenario): number {
 
 export async function scheduleUsage(mod: TslabModule, client: TslabClient): Promise<number> {
   const spec: ScheduleSpec = { schedule: "dualpipe", ranks: 4, microbatches: 8, costs: { F: 1, B: 2, W: 1 }, p2p_s: 0 };
-  const text: string = mod.schedule(JSON.stringify(spec));
-  const trace: string = mod.scheduleTrace(JSON.stringify(spec));
+  const text: string = mod.schedule(JSON.stringify(spec)).value;
+  const trace: string = mod.scheduleTrace(JSON.stringify(spec)).value;
   // @ts-expect-error schedule takes JSON text, not an object
   mod.schedule(spec);
   const r: ScheduleResult = client.schedule({ ...spec, timeline: true });
@@ -121,7 +131,7 @@ export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabMod
   const ids: LedgerId[] = r.step.ledgers.map((l) => l.id);
   // @ts-expect-error the ledgers are L1..L9 only
   const bad: LedgerId = "L10";
-  const plan: PlanResult = JSON.parse(mod.plan(JSON.stringify(scenario), JSON.stringify({ gpus: 8, max_candidates: 1000 })));
+  const plan: PlanResult = JSON.parse(mod.plan(JSON.stringify(scenario), JSON.stringify({ gpus: 8, max_candidates: 1000 })).value);
   const req: PlannerRequest = { type: "run", id: 1, scenario: { model: "llama3-8b" }, options: { gpus: 64 } };
   const reply: PlannerReply = { type: "result", id: 1, plan };
   const off = subscribe((c) => c.parallel.dp);

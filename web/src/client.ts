@@ -1,5 +1,5 @@
 // The one typed client over the wasm module: panels call this, never the raw module.
-import createTslab, { type TslabModule } from "@tslab/wasm";
+import createTslab, { type Outcome, type TslabModule } from "@tslab/wasm";
 import wasmUrl from "./wasm/tslab.wasm?url";
 import type { Presets, Report, Scenario } from "./report";
 import type { CalibrationSummary, LoadedCalibration, Validation } from "./types/calibration";
@@ -55,11 +55,11 @@ export interface TslabClient {
 export const defaultCluster = "dgx-a100-80gb";
 
 /**
- * spec with `cluster.calibration` = profile. A preset name becomes { preset, calibration }, an
+ * spec with `cluster.calibration` = profile (an object, or the name of one loaded in the core). A preset name becomes { preset, calibration }, an
  * object keeps its fields; a spec without a cluster gets the core's default one (report) or,
  * with requireCluster = false, none.
  */
-export function withCalibration<T extends object>(spec: T, profile: object, requireCluster = true): T {
+export function withCalibration<T extends object>(spec: T, profile: object | string, requireCluster = true): T {
   const cluster = (spec as { cluster?: unknown }).cluster;
   if (cluster === undefined && !requireCluster) return spec;
   const base = cluster === undefined ? { preset: defaultCluster }
@@ -69,13 +69,17 @@ export function withCalibration<T extends object>(spec: T, profile: object, requ
   return { ...spec, cluster: { ...base, calibration: profile } };
 }
 
-function call<T>(fn: () => string): T {
-  try {
-    return JSON.parse(fn()) as T;
-  } catch (e) {
-    throw new ScenarioError(e instanceof Error ? e.message : String(e));
-  }
+/** The facade never throws across the wasm boundary (that leaked its stack): it returns an Outcome, made an Error here. */
+export function call<T>(fn: () => Outcome): T {
+  const r = fn();
+  if (!r.ok) throw new ScenarioError(r.error);
+  return JSON.parse(r.value) as T;
 }
+
+/** Profiles over the core's input limit are refused before any parsing (json_parse.hpp, 4 MiB). */
+export const maxProfileBytes = 4 << 20;
+/** The name a loaded profile is kept under in the module; scenarios carry it as cluster.calibration. */
+export const profileName = "lab";
 
 function wrap(mod: TslabModule): TslabClient {
   let cachedPresets: Presets | undefined;
@@ -83,7 +87,7 @@ function wrap(mod: TslabModule): TslabClient {
   const listeners = new Set<(c: LoadedCalibration | null) => void>();
   const changed = () => listeners.forEach((fn) => fn(loaded));
   const calibrated = <T extends object>(spec: T, requireCluster = false): T =>
-    loaded ? withCalibration(spec, loaded.profile, requireCluster) : spec;
+    loaded ? withCalibration(spec, profileName, requireCluster) : spec;
   return {
     report(scenario) {
       return call<Report>(() => mod.report(JSON.stringify(calibrated(scenario, true))));
@@ -93,19 +97,23 @@ function wrap(mod: TslabModule): TslabClient {
     scheduleTrace: (spec) => call<ScheduleTrace>(() => mod.scheduleTrace(JSON.stringify(spec))),
     mesh: (spec) => call<MeshResult>(() => mod.mesh(JSON.stringify(spec))),
     presets() {
-      cachedPresets ??= JSON.parse(mod.presets()) as Presets;
+      cachedPresets ??= call<Presets>(() => mod.presets());
       return cachedPresets;
     },
     validateProfile(profileText) {
       return call<CalibrationSummary>(() => mod.validateProfile(profileText));
     },
     loadCalibration(profileText, fileName) {
-      const summary = this.validateProfile(profileText);
+      const bytes = new TextEncoder().encode(profileText).length;
+      if (bytes > maxProfileBytes) throw new ScenarioError(`$: the profile is ${bytes} bytes; the limit is ${maxProfileBytes} bytes`);
+      // Parsed and kept once in the core; every later call names it instead of re-sending it.
+      const summary = call<CalibrationSummary>(() => mod.loadProfile(profileName, profileText));
       loaded = { profile: JSON.parse(profileText) as Record<string, unknown>, summary, fileName };
       changed();
       return loaded;
     },
     clearCalibration() {
+      mod.dropProfile(profileName);
       loaded = null;
       changed();
     },
@@ -115,8 +123,7 @@ function wrap(mod: TslabModule): TslabClient {
     },
     validation(scenario) {
       if (!loaded) throw new ScenarioError("cluster.calibration: no calibration profile is loaded");
-      const profile = JSON.stringify(loaded.profile);
-      return call<Validation>(() => mod.validation(profile, scenario ? JSON.stringify(scenario) : ""));
+      return call<Validation>(() => mod.loadedValidation(profileName, scenario ? JSON.stringify(scenario) : ""));
     },
     calibrated: (spec) => calibrated(spec),
   };

@@ -1,5 +1,5 @@
 // The planner's Web Worker: its own wasm instance runs the sliced search (planStart/planStep) so the page stays responsive.
-import createTslab, { type PlanProgress, type TslabModule } from "@tslab/wasm";
+import createTslab, { type Outcome, type PlanProgress, type TslabModule } from "@tslab/wasm";
 import wasmUrl from "./wasm/tslab.wasm?url";
 import type { PlannerReply, PlannerRequest } from "./types/step";
 
@@ -10,15 +10,20 @@ let module: Promise<TslabModule> | undefined;
 let running = 0; // the id of the search in progress; 0 when none
 
 const post = (reply: PlannerReply) => (self as unknown as Worker).postMessage(reply);
+/** An Outcome's parsed value, or an Error with its message (the facade never throws). */
+function value<T>(r: Outcome): T {
+  if (!r.ok) throw new Error(r.error);
+  return JSON.parse(r.value) as T;
+}
 
 function loop(mod: TslabModule, id: number): void {
   if (running !== id) return;
   try {
-    const progress = JSON.parse(mod.planStep(sliceBudget)) as PlanProgress;
+    const progress = value<PlanProgress>(mod.planStep(sliceBudget));
     post({ type: "progress", id, progress });
     if (progress.done) {
       running = 0;
-      post({ type: "result", id, plan: JSON.parse(mod.planResult()) });
+      post({ type: "result", id, plan: value(mod.planResult()) });
       mod.planCancel();
       return;
     }
@@ -41,7 +46,7 @@ self.addEventListener("message", (event: MessageEvent<PlannerRequest>) => {
   module.then(
     (mod) => {
       try {
-        const progress = JSON.parse(mod.planStart(JSON.stringify(msg.scenario), JSON.stringify(msg.options))) as PlanProgress;
+        const progress = value<PlanProgress>(mod.planStart(JSON.stringify(msg.scenario), JSON.stringify(msg.options)));
         running = msg.id;
         post({ type: "progress", id: msg.id, progress });
         loop(mod, msg.id);

@@ -10,42 +10,65 @@ declare module "@tslab/wasm" {
     printErr?: (text: string) => void;
   }
 
-  /** The embind functions. Each takes and returns JSON text; bad input throws an Error "path: reason". */
+  /**
+   * What every entry point returns: the JSON text, or the error "path: reason". Nothing throws across
+   * the wasm boundary (a throw there would leak the wasm stack); web/src/client.ts turns !ok into an Error.
+   */
+  export interface Outcome {
+    ok: boolean;
+    /** The result's JSON text when ok, else "". */
+    value: string;
+    /** "path: reason" when not ok ("$" is the whole document), else "". */
+    error: string;
+  }
+
+  /** The embind functions. Each takes JSON text and returns an Outcome holding JSON text. */
   export interface TslabModule {
     /** tslab/scenario@1 JSON in, tslab/report@1 JSON out (byte-identical to `tslab report`). */
-    report(scenarioJson: string): string;
+    report(scenarioJson: string): Outcome;
     /** tslab/presets@1 JSON: { schema, models, clusters, gpus }, each a name → object map. */
-    presets(): string;
+    presets(): Outcome;
     /** tslab/collective@1: {op, bytes, ranks, algorithm?, link?, cluster?, ranks_per_node?, overlap?} in;
      *  time_s, alpha_s, beta_s, algbw_Bps, busbw_Bps, algorithm, candidates[] out (byte-identical to `tslab collective`). */
-    collective(specJson: string): string;
+    collective(specJson: string): Outcome;
     /** tslab/mesh@1: {dp, tp, pp, ep, cp, order?, gpus_per_node?, nodes?, sp?, cp_method?, heads?, list_limit?} in;
      *  {order, world, nodes, gpus_per_node, groups[], warnings[], axes[], truncated} out (byte-identical to `tslab mesh`). */
-    mesh(specJson: string): string;
+    mesh(specJson: string): Outcome;
     /** tslab/calibration@1 JSON in, tslab/calibration-summary@1 JSON out (source, backend, ranks, nodes,
      *  complete, devices, probes, replaces[]); a bad profile throws Error "path: reason". */
-    validateProfile(profileJson: string): string;
+    validateProfile(profileJson: string): Outcome;
     /** Predicted vs measured per probe (tslab/validation@1, as `tslab validate --format json`); scenarioJson ""
      *  predicts by the profile's own fits, else by that scenario's cluster. */
-    validation(profileJson: string, scenarioJson: string): string;
+    validation(profileJson: string, scenarioJson: string): Outcome;
     /** tslab/schedule@1: SPEC JSON { schedule, ranks, microbatches, vpp, costs, p2p_s, timeline } in,
      *  the simulated timeline out (byte-identical to `tslab schedule --format json`). */
-    schedule(specJson: string): string;
+    schedule(specJson: string): Outcome;
     /** The same SPEC in, Chrome trace-event JSON out (`tslab schedule --format trace`), one tid per rank. */
-    scheduleTrace(specJson: string): string;
+    scheduleTrace(specJson: string): Outcome;
     /**
      * The planner in one call: scenario JSON and options JSON ({ top?, gpus?, max_candidates?,
      * simulate_ops? }, "" for defaults) in, tslab/plan@1 JSON out (as `tslab plan --format json`).
      */
-    plan(scenarioJson: string, optionsJson: string): string;
+    plan(scenarioJson: string, optionsJson: string): Outcome;
     /** Starts a sliced search (one per module instance); returns PlanProgress JSON. */
-    planStart(scenarioJson: string, optionsJson: string): string;
+    planStart(scenarioJson: string, optionsJson: string): Outcome;
     /** Runs at least `budget` more combinations; returns PlanProgress JSON. */
-    planStep(budget: number): string;
+    planStep(budget: number): Outcome;
     /** tslab/plan@1 JSON of the search so far (partial until done). */
-    planResult(): string;
-    /** Drops the search; later planStep/planResult throw. */
+    planResult(): Outcome;
+    /** Drops the search; later planStep/planResult fail. */
     planCancel(): void;
+    /** Parses and checks a tslab/calibration@1 profile once and keeps it under `name` in the module;
+     *  a scenario's cluster.calibration = name then uses it. Value: tslab/calibration-summary@1. */
+    loadProfile(name: string, profileJson: string): Outcome;
+    /** Forgets a profile kept by loadProfile. */
+    dropProfile(name: string): void;
+    /** validation() for a profile kept by loadProfile (no profile text is sent again). */
+    loadedValidation(name: string, scenarioJson: string): Outcome;
+    /** JSON { max_bytes, max_depth, max_keys }: the parser's limits on every JSON input. */
+    inputLimits(): string;
+    /** JSON { stack_pointer, heap_in_use, memory_bytes }, for leak tests. */
+    memoryStats(): string;
   }
 
   /** What planStart/planStep return (parsed). */
