@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: native Catch2 + CLI checks (ctest), the same under ASan+UBSan, node tests of the
-# wasm build, type checks of the facade, and Playwright tests of the built site in Chromium.
+# wasm build, type checks of the facade, libFuzzer runs of every entry point (tests/fuzz.sh), and
+# Playwright tests of the built site in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tests/setup.sh
@@ -19,6 +20,9 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEB
 cmake --build build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j2
+
+step "fuzzing: each entry point for 20 s under ASan + UBSan (libFuzzer, clang)"
+bash tests/fuzz.sh all "${TSLAB_FUZZ_SECONDS:-20}"
 
 step "wasm build"
 bash tests/build_wasm.sh

@@ -168,3 +168,10 @@ TEST_CASE("Links from a calibration profile name the profile as their source", "
     CHECK(l.intra.bandwidth_Bps != 450e9);  // no longer the DGX H100 datasheet's NVLink figure
     CHECK(links_of(parse_scenario(json{{"cluster", "dgx-h100"}}).cluster).source == "preset: dgx-h100");
 }
+
+TEST_CASE("a link too slow to deliver is refused, never a null time", "[collectives]") {
+    // Issue 15, finding 7: 5e-324 B/s was accepted and every time printed as null.
+    CHECK_THROWS_WITH(collective_json_text(R"({"op":"allreduce","bytes":1e9,"ranks":8,"link":{"bandwidth_Bps":5e-324,"latency_s":0}})"),
+                      Catch::StartsWith("link.bandwidth_Bps: 4.94066e-324 is below 1e3 B/s"));
+    CHECK_THROWS_WITH(collective_json_text(R"({"op":"allreduce","bytes":1e400,"ranks":8})"), Catch::StartsWith("bytes: the number 1e400"));
+}

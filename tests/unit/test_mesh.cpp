@@ -214,3 +214,11 @@ TEST_CASE("group statistics equal a naive count over every rank (one pass over t
             }
         }
 }
+
+TEST_CASE("tslab mesh names its own spec's fields and caps the listing", "[mesh]") {
+    // Issue 15, findings 3 and 7: list_limit 2^20 wrote 54 MB; errors named parallel.ep for "ep".
+    CHECK_THROWS_WITH(mesh_json_text(R"({"dp":1048576,"list_limit":1048576})"), Contains("list_limit: 1048576 is out of range [1, 65536]"));
+    CHECK_THROWS_WITH(mesh_json_text(R"({"dp":4,"ep":3})"), Catch::StartsWith("ep: 3 does not divide"));
+    CHECK_THROWS_WITH(mesh_json_text(R"({"tp":2,"order":"tp-tp-dp"})"), Catch::StartsWith("order: "));
+    CHECK_THROWS_WITH(mesh_json_text(R"({"dp":1e400})"), Catch::StartsWith("dp: the number 1e400"));
+}

@@ -73,3 +73,13 @@ TEST_CASE("MLA and expert tensors by hand (DeepSeek-V3 layer)", "[params]") {
     CHECK(count_params(m).per_moe_layer == attn + moe + 2 * h);
     CHECK(count_params(m).per_dense_layer == attn + 3 * h * 18432 + 2 * h);
 }
+
+TEST_CASE("a model whose parameter product leaves int64 is an input error naming the fields", "[params]") {
+    // Issue 15, finding 5: this printed params_total 7240820367112011776 and total_bytes INT64_MIN.
+    const json doc = {{"model", {{"layers", 100000}, {"hidden", 1048576}, {"heads", 1}, {"ffn_hidden", 1000000000}}}};
+    CHECK_THROWS_WITH(count_params(parse_scenario(doc).model),
+                      Catch::StartsWith("model: ") && Catch::Contains("out of range") &&
+                          Catch::Contains("model.hidden × model.ffn_hidden × model.layers"));
+    const json moe = {{"model", {{"hidden", 1 << 20}, {"heads", 1}, {"moe", {{"experts", 65536}, {"top_k", 1}, {"expert_ffn_hidden", 1000000000}}}}}};
+    CHECK_THROWS_WITH(count_params(parse_scenario(moe).model), Catch::Contains("model.moe.experts"));
+}

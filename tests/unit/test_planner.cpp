@@ -155,3 +155,19 @@ TEST_CASE("planner: without training.global_batch it ranks for >= 4M tokens and 
     CHECK(j["seq_len"] == 2048);
     CHECK_THAT(j["global_batch_source"].get<std::string>(), Catch::StartsWith("planner default"));
 }
+
+TEST_CASE("the planner caps its GPUs before searching and stops at its time budget with a partial result", "[planner]") {
+    // Issue 15, finding 3: --gpus 1048576 ran for minutes.
+    const std::string s = R"({"model":"llama3-8b"})";
+    CHECK_THROWS_WITH(plan_json_text(s, R"({"gpus":1048576})"), "options.gpus: 1048576 is out of range [0, 65536]");
+    CHECK_THROWS_WITH(plan_json_text(R"({"parallel":{"dp":131072}})", ""), Catch::Contains("over the limit of 65536"));
+    int calls = 0;
+    plan_options o;
+    o.gpus = 65536;
+    o.max_seconds = 0.05;
+    const plan_result r = run_plan(parse_scenario_text(R"({"model":"kimi-k2"})"), o, [&](const plan_progress&, double) { ++calls; });
+    CHECK(r.progress.capped);
+    CHECK_THAT(r.message, Catch::Contains("options.max_seconds") && Catch::Contains("the result is partial"));
+    CHECK(plan_to_json(r)["complete"] == false);
+    CHECK_THROWS_WITH(parse_plan_options_text(R"({"max_seconds":0})"), Catch::StartsWith("options.max_seconds"));
+}

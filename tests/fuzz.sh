@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Fuzzes the core's entry points with libFuzzer under ASan + UBSan (Debian clang).
+# Usage: tests/fuzz.sh TARGET|all [SECONDS]   (TARGET: report schedule collective mesh plan profile)
+# Builds build-fuzz/ with clang, seeds a scratch corpus from tests/fuzz/seeds (and the calibration
+# test data), runs each target for SECONDS (default 20) and fails on any crash, sanitizer report,
+# input slower than 5 s or using more than 2 GiB. Findings land in build-fuzz/findings/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: tests/fuzz.sh TARGET|all [SECONDS]}
+seconds=${2:-20}
+all=(report schedule collective mesh plan profile)
+if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+    echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-14-dev); skipped"
+    exit 0
+fi
+if [ ! -f build-fuzz/build.ninja ]; then
+    CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DTSLAB_FUZZ=ON >/dev/null
+fi
+targets=("$target"); [ "$target" = all ] && targets=("${all[@]}")
+cmake --build build-fuzz --target "${targets[@]/#/fuzz_}"
+mkdir -p build-fuzz/findings
+status=0
+for t in "${targets[@]}"; do
+    corpus=build-fuzz/corpus/$t
+    mkdir -p "$corpus"
+    cp -n tests/fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
+    log=build-fuzz/findings/$t.log
+    echo "fuzz: $t for ${seconds}s"
+    if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        build-fuzz/tests/fuzz/fuzz_"$t" "$corpus" -dict=tests/fuzz/fields.dict -max_len=65536 \
+        -timeout=5 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 \
+        -artifact_prefix=build-fuzz/findings/"$t"- >"$log" 2>&1; then
+        echo "fuzz: $t FAILED (see $log):"; grep -E "ERROR|SUMMARY|runtime error|timeout|rss" "$log" | head -5
+        status=1
+    fi
+    grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|cov:" "$log" | tail -3 | sed "s/^/fuzz: $t /"
+done
+exit $status
