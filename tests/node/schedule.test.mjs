@@ -66,8 +66,8 @@ for (const [name, spec, path, fragment] of errors) {
   });
 }
 
-test("malformed SPEC JSON is an Error on the spec path", () => {
-  assert.throws(() => tslab.schedule('{"schedule":'), (e) => e instanceof Error && e.message.startsWith("spec: not valid JSON"));
+test("malformed SPEC JSON is an Error on the document path $", () => {
+  assert.throws(() => tslab.schedule('{"schedule":'), (e) => e instanceof Error && e.message.startsWith("$: truncated JSON"));
 });
 
 test("trace export parses, has one named track per rank, and matches the CLI byte for byte", () => {

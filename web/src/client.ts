@@ -19,9 +19,9 @@ export class ScenarioError extends Error {
   }
 }
 
-/** The core words every user-facing error as "path: reason" (ARCHITECTURE.md, "Errors"). */
+/** The core words every user-facing error as "path: reason" (ARCHITECTURE.md, "Errors"); "$" is the whole document. */
 export function splitErrorMessage(message: string): { path: string; reason: string } {
-  const m = /^([A-Za-z_][\w.[\]]*): ([\s\S]*)$/.exec(message);
+  const m = /^((?:\$|[A-Za-z_])(?:[\w.-]|\[\d+\]|\["[^"]*"\])*): ([\s\S]*)$/.exec(message);
   return m ? { path: m[1], reason: m[2] } : { path: "", reason: message };
 }
 
