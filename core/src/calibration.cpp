@@ -1,10 +1,9 @@
 // The calibration profile: serialisation (fixed key order), fitting from samples, lookups, the source line.
 #include "tslab/calibration.hpp"
 
-#include "tslab/json_parse.hpp"
-
 #include <fmt/format.h>
 
+#include "tslab/json_parse.hpp"
 #include "tslab/robust_fit.hpp"
 
 namespace tslab {
