@@ -183,6 +183,12 @@ export function t(key: MessageKey, vars: Record<string, string | number> = {}): 
   return dictionaries[current][key].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? `{${k}}`));
 }
 
+/** The message for a key built from a core name ("opt.full"), or fallback (the core's own label) when no dictionary has it. */
+export function tOr(key: string, fallback: string): string {
+  const text = (dictionaries[current] as Record<string, string>)[key];
+  return text ?? fallback;
+}
+
 export function setLang(next: Lang): void {
   if (next === current) return;
   current = next;
