@@ -3,7 +3,7 @@ import type { TslabClient } from "./client";
 import { numberOrText as num, type Control, type ControlSpec } from "./controls";
 import type { MessageKey } from "./i18n";
 import type { Scenario } from "./report";
-import { editScenario, subscribe, valueAt, type ScenarioEvent } from "./state";
+import { editScenario, scenario, subscribe, valueAt, type ScenarioEvent } from "./state";
 import type { Vocabulary } from "./types/vocabulary";
 import { choicesOf, defaultOf, vocabularyOf } from "./vocabulary";
 
@@ -93,6 +93,8 @@ export function bindScenarioControls(panelId: string, form: HTMLFormElement, con
   };
   const onEdit = (e: Event) => {
     const key = (e.target as HTMLElement).closest<HTMLElement>("[data-control]")?.dataset.control;
+    // A change fired on the form itself (the lab after a calibration load or removal): same scenario, new figures.
+    if (!key) return changed(scenario(), { kind: "edit", source: "" });
     const field = key ? fields.get(key) : undefined;
     if (field && controls.has(key!)) editScenario(field.changes(controls.get(key!)!.read()), panelId);
   };
