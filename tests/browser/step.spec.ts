@@ -61,6 +61,10 @@ test("full recompute: the step gets longer, a recompute segment appears and the 
 
 test("TP across nodes moves the bottleneck to the TP collectives (L5)", async ({ page }) => {
   await openStep(page);
+  // The issue's case: 64 sequences of 2048 tokens (at the 4M-token auto batch compute still binds, only later).
+  await field(page, "seq_len").locator("input").fill("11");
+  await field(page, "global_batch").locator("input").fill("64");
+  await expect(page.getByTestId("step-global-batch")).toHaveAttribute("data-value", "64");
   await page.getByTestId("trial-tp").click();
   await expect(page.getByTestId("trial-after")).toContainText("L5");
   await expect(page.getByTestId("trial-before")).toContainText("L3");
