@@ -94,7 +94,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   };
   const showDone = (plan: PlanResult) => {
     const batch = t("plan.batch", { batch: plan.global_batch, seq: plan.seq_len, tokens: compactCount(plan.global_batch * plan.seq_len),
-      source: t(plan.global_batch_source === "scenario" ? "plan.batch.scenario" : "plan.batch.default") });
+      source: plan.global_batch_source === "auto" ? t("plan.batch.auto", { rule: plan.global_batch_rule }) : t("plan.batch.scenario") });
     const done = t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated,
       fitting: plan.candidates_fitting, timed: plan.candidates_timed, elapsed: duration(plan.elapsed_s) });
     view.status(`${done} · ${batch}`);

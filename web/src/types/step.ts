@@ -86,8 +86,9 @@ export interface PlanResult {
   /** The training shape every candidate was ranked with (global_batch in sequences). */
   seq_len: number;
   global_batch: number;
-  /** "scenario" when training.global_batch was given, else the planner's default rule in words. */
-  global_batch_source: string;
+  /** "given" when training.global_batch was given, else "auto" (the core's one rule, `global_batch_rule`). */
+  global_batch_source: "given" | "auto";
+  global_batch_rule: string;
   sp: boolean;
   complete: boolean;
   capped: boolean;
