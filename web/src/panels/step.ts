@@ -45,7 +45,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   const trials = createStepTrials((which) => runTrial(which));
   host.append(form, results);
   results.append(trials.element);
-  const view = createStepView(results);
+  const view = createStepView(results, new Set(vocabularyOf(client).mesh_axes.map((a) => a.name)));
 
   let lastError: ScenarioError | null = null;
   let last: StepInReport | null = null;

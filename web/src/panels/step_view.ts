@@ -5,14 +5,16 @@ import type { StepInReport, StepSegment } from "../types/step";
 import { el } from "../dom";
 import { createStatusLines } from "./view_parts";
 
-/** A segment's label: its translation when the lab has one, else "{AXIS} communication" for L5, else the core's id. */
-function segmentLabel(g: StepSegment): string {
-  const fallback = g.ledger === "L5" ? t("step.seg.comm", { axis: g.id.toUpperCase() }) : g.id;
-  return tOr(`step.seg.${g.id}`, fallback);
+/** Communication segments: the L5 collectives and any segment named after a mesh axis (EP on L6, CP on L7). */
+const isComm = (g: StepSegment, axes: ReadonlySet<string>) => g.ledger === "L5" || axes.has(g.id);
+
+/** A segment's label: its translation when the lab has one, else "{AXIS} communication" for a collective, else the core's id. */
+function segmentLabel(g: StepSegment, axes: ReadonlySet<string>): string {
+  return tOr(`step.seg.${g.id}`, isComm(g, axes) ? t("step.seg.comm", { axis: g.id.toUpperCase() }) : g.id);
 }
 
 /** The CSS class of a segment: the communication colours are one class told apart by data-axis. */
-const segmentClass = (g: StepSegment) => (g.ledger === "L5" ? "tsl-seg-comm" : `tsl-seg-${g.id}`);
+const segmentClass = (g: StepSegment, axes: ReadonlySet<string>) => (isComm(g, axes) ? "tsl-seg-comm" : `tsl-seg-${g.id}`);
 
 /** A cell that names its column, for the one-card-per-row layout on phones (step.css). */
 function labelled(cls: string, text: string, key: MessageKey): HTMLTableCellElement {
@@ -43,7 +45,8 @@ export interface StepView {
   relabel(): void;
 }
 
-export function createStepView(host: HTMLElement): StepView {
+/** axes: the mesh axis names (presets().vocabulary.mesh_axes), which name the communication segments. */
+export function createStepView(host: HTMLElement, axes: ReadonlySet<string>): StepView {
   const box = el("section", "tsl-step-box");
   box.dataset.testid = "step-headline";
   const bar = el("section", "tsl-step-barwrap");
@@ -89,23 +92,24 @@ export function createStepView(host: HTMLElement): StepView {
     track.dataset.testid = "step-bar";
     const legend = el("ul", "tsl-legend tsl-step-legend");
     for (const g of r.step.segments) {
-      const item = el("div", `tsl-step-seg ${segmentClass(g)}`);
+      const comm = isComm(g, axes);
+      const item = el("div", `tsl-step-seg ${segmentClass(g, axes)}`);
       item.setAttribute("role", "listitem");
       item.dataset.seg = g.id;
       item.dataset.ledger = g.ledger;
       item.dataset.seconds = String(g.time_s);
       item.style.flexGrow = String(Math.max(g.share, 0));
       item.hidden = g.time_s <= 0;
-      const tip = `${segmentLabel(g)}: ${duration(g.time_s)} (${pct(g.share)})`;
+      const tip = `${segmentLabel(g, axes)}: ${duration(g.time_s)} (${pct(g.share)})`;
       item.title = tip;
       item.tabIndex = g.time_s > 0 ? 0 : -1;
       item.setAttribute("aria-label", tip);
-      if (g.ledger === "L5") item.dataset.axis = g.id;
+      if (comm) item.dataset.axis = g.id;
       track.append(item);
       if (g.time_s <= 0) continue;
       const li = el("li", "");
-      const sw = el("span", `tsl-swatch ${segmentClass(g)}`);
-      if (g.ledger === "L5") sw.dataset.axis = g.id;
+      const sw = el("span", `tsl-swatch ${segmentClass(g, axes)}`);
+      if (comm) sw.dataset.axis = g.id;
       li.append(sw, document.createTextNode(tip));
       legend.append(li);
     }
