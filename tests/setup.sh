@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 web_pkgs=(emscripten nodejs npm libfmt-dev nlohmann-json3-dev cmake ninja-build g++)
-all_pkgs=("${web_pkgs[@]}" catch2 libbenchmark-dev libopenmpi-dev openmpi-bin chromium fonts-wqy-microhei)
+all_pkgs=("${web_pkgs[@]}" catch2 libcli11-dev libbenchmark-dev libopenmpi-dev openmpi-bin chromium fonts-wqy-microhei)
 pkgs=("${all_pkgs[@]}")
 [ "${1:-}" = "--web-only" ] && pkgs=("${web_pkgs[@]}")
 

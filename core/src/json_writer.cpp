@@ -82,12 +82,15 @@ void json_writer::null_value() {
     out_ += "null";
 }
 
+// A finite double prints as nlohmann's public dump() of it: its Grisu2 digits in its layout
+// ("1.0", "0.0001", "1e+20", "1.5e-07", "-0.0"). A shortest round-trip formatter (std::to_chars,
+// fmt's Dragonbox) cannot stand in: Grisu2 is not always shortest (dump() prints 31.15808 as
+// 31.158080000000002, about 1 random double in 800), and Emscripten 3.1.6's libc++ 13 has no
+// floating-point std::to_chars at all.
 void json_writer::value(double d) {
     if (!std::isfinite(d)) return null_value();
     separate();
-    char buf[64];
-    const char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, d);
-    out_.append(buf, static_cast<std::size_t>(end - buf));
+    out_ += json(d).dump();
 }
 
 void json_writer::integer(std::int64_t v) {

@@ -9,6 +9,7 @@
 #include <array>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "tslab/errors.hpp"
 
@@ -36,7 +37,7 @@ void require_expert_dp_rule(std::int64_t ep, std::int64_t dp, std::int64_t cp, c
 
 namespace {
 
-const std::vector<std::string> axis_names = {"tp", "cp", "ep", "dp", "pp"};
+const std::vector<std::string> axis_names = row_names(mesh_axis_rows);
 
 std::int64_t degree_of(const mesh_spec& s, const std::string& a) {
     if (a == "tp") return s.tp;
@@ -60,7 +61,7 @@ std::vector<std::string> parse_axis_order(const std::string& order, const mesh_s
         const std::string tok = order.substr(start, dash - start);
         if (std::find(axis_names.begin(), axis_names.end(), tok) == axis_names.end()) {
             const std::string near = closest_name(tok, axis_names);
-            throw input_error(path, fmt::format("unknown axis \"{}\" in \"{}\"; axes are tp, cp, ep, dp, pp{}", tok, order,
+            throw input_error(path, fmt::format("unknown axis \"{}\" in \"{}\"; axes are {}{}", tok, order, fmt::join(axis_names, ", "),
                                                 near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
         }
         if (std::find(out.begin(), out.end(), tok) != out.end())

@@ -107,7 +107,7 @@ std::string mesh_json_text(const std::string& spec_text) {
     s.gpus_per_node = r.integer("gpus_per_node", 8, 1, 1024);
     s.nodes = r.integer("nodes", 0, 0, max_degree);
     s.sp = r.boolean("sp", false);
-    s.cp_method = r.choice("cp_method", "ring", {"ring", "ulysses", "usp"});
+    s.cp_method = r.choice("cp_method", s.cp_method, row_names(cp_method_rows));
     s.heads = r.integer("heads", 0, 0, 1 << 16);
     const std::int64_t limit = r.integer("list_limit", default_list_limit, 1, max_degree);
     r.finish();

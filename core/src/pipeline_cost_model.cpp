@@ -34,21 +34,13 @@ pipeline_timing closed_form_pipeline(const schedule_request& q, const pipeline_c
     const double per_rank = static_cast<double>(schedule_stages(q)) / p;
     pipeline_timing t;
     t.busy_s = m * (c.F + c.B) * per_rank;
-    switch (q.kind) {
-        case schedule_kind::zb_h1:
-        case schedule_kind::zb_h2:
-        case schedule_kind::zbv:  // F + B − 2W = F + I − W: (p − 1)F at F = I = W (ZB-H2, ZB-V parallelograms)
-            t.bubble_s = (p - 1) * (c.F + c.B - 2 * c.W);
-            break;
-        case schedule_kind::dualpipe: t.bubble_s = (p / 2 - 1) * (c.fb() + c.B - 3 * c.W); break;
-        case schedule_kind::dualpipev: t.bubble_s = (p - 1) * (c.fb() + c.B - 3 * c.W); break;
-        default: t.bubble_s = (p - 1) * (c.F + c.B);
-    }
+    const schedule_desc& d = describe(q.kind);
+    t.bubble_s = d.bubble({p, c.F, c.B, c.W, c.fb()});
     t.bubble_s = std::max(0.0, t.bubble_s);
     t.p2p_exposed_s = 2 * (p - 1) * c.p2p_s;
     t.makespan_s = t.busy_s + t.bubble_s + t.p2p_exposed_s;
     t.bubble_fraction = t.makespan_s > 0 ? 1 - t.busy_s / t.makespan_s : 0;
-    t.param_copies = q.kind == schedule_kind::dualpipe ? 2 : 1;
+    t.param_copies = d.param_copies;
     return t;
 }
 
@@ -64,12 +56,9 @@ double busiest(const pipeline_timeline& t) {
 
 pipeline_timing time_pipeline(const schedule_request& q, const pipeline_costs& c) {
     if (schedule_op_estimate(q) > static_cast<double>(max_schedule_ops)) return closed_form_pipeline(q, c);
-    pipeline_schedule sched;
-    try {
-        sched = generate_schedule(q);
-    } catch (const input_error&) {
-        return closed_form_pipeline(q, c);  // a precondition the scenario rules do not share (e.g. odd m for DualPipe)
-    }
+    // The scenario rules check the same preconditions (schedule_rules.hpp): a request that reaches
+    // here is generated, or the error names the broken rule.
+    const pipeline_schedule sched = generate_schedule(q);
     const pipeline_timeline with = simulate_pipeline(sched, c);
     pipeline_timing t;
     t.simulated = true;

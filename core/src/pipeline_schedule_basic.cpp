@@ -48,17 +48,27 @@ void zero_bubble_rank(rank_builder rb, std::int64_t r, std::int64_t m, std::int6
 
 }  // namespace
 
-void generate_basic(pipeline_schedule& s) {
-    const std::int64_t p = s.ranks, m = s.microbatches;
-    for (std::int64_t r = 0; r < p; ++r) {
-        rank_builder rb{s.rank_ops[static_cast<std::size_t>(r)]};
-        switch (s.kind) {
-            case schedule_kind::gpipe: gpipe_rank(rb, r, m); break;
-            case schedule_kind::zb_h1: zero_bubble_rank(rb, r, m, p - r, r); break;
-            case schedule_kind::zb_h2: zero_bubble_rank(rb, r, m, 2 * (p - r) - 1, 2 * r); break;
-            default: one_f_one_b_rank(rb, r, p, m); break;
-        }
-    }
+namespace {
+
+// Runs `rank_ops(rb, r, p, m)` for every rank r of the schedule.
+template <class F>
+void each_rank(pipeline_schedule& s, F&& rank_ops) {
+    for (std::int64_t r = 0; r < s.ranks; ++r) rank_ops(rank_builder{s.rank_ops[static_cast<std::size_t>(r)]}, r, s.ranks, s.microbatches);
+}
+
+}  // namespace
+
+void generate_gpipe(pipeline_schedule& s, const schedule_request&) {
+    each_rank(s, [](rank_builder rb, std::int64_t r, std::int64_t, std::int64_t m) { gpipe_rank(rb, r, m); });
+}
+void generate_one_f_one_b(pipeline_schedule& s, const schedule_request&) { each_rank(s, one_f_one_b_rank); }
+void generate_zb_h1(pipeline_schedule& s, const schedule_request&) {
+    each_rank(s, [](rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m) { zero_bubble_rank(rb, r, m, p - r, r); });
+}
+void generate_zb_h2(pipeline_schedule& s, const schedule_request&) {
+    each_rank(s, [](rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m) {
+        zero_bubble_rank(rb, r, m, 2 * (p - r) - 1, 2 * r);
+    });
 }
 
 }  // namespace tslab::detail

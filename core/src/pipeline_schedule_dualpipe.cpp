@@ -84,7 +84,7 @@ void emit_rank(phase_emitter& e, std::int64_t chunks_per_direction, bool pivot) 
 
 }  // namespace
 
-void generate_dualpipe(pipeline_schedule& s) {
+void generate_dualpipe(pipeline_schedule& s, const schedule_request&) {
     const bool dual = s.placement == stage_placement::dual;
     const std::int64_t p = s.ranks, n = dual ? p / 2 : p;
     // M: micro-batches per direction (DualPipe half_num_chunks) or all of them (DualPipeV).

@@ -27,7 +27,8 @@ virtual_step virtual_of(std::int64_t k, std::int64_t p, std::int64_t v, bool for
 
 }  // namespace
 
-void generate_interleaved(pipeline_schedule& s, std::int64_t extra_warmup) {
+void generate_interleaved(pipeline_schedule& s, const schedule_request& q) {
+    const std::int64_t extra_warmup = q.extra_warmup;
     const std::int64_t p = s.ranks, m = s.microbatches, v = s.vpp, total = m * v;
     for (std::int64_t r = 0; r < p; ++r) {
         rank_builder rb{s.rank_ops[static_cast<std::size_t>(r)]};

@@ -54,7 +54,7 @@ void zbv_rank_ops(zbv_rank& z, std::int64_t r, std::int64_t p) {
 
 // Per rank: F0 and F1 each M times (phases 1–5), I and W likewise (3–9), so 6M ops before the
 // padding is dropped and 6m after.
-void generate_zbv(pipeline_schedule& s) {
+void generate_zbv(pipeline_schedule& s, const schedule_request&) {
     const std::int64_t p = s.ranks;
     for (std::int64_t r = 0; r < p; ++r) {
         zbv_rank z{rank_builder{s.rank_ops[static_cast<std::size_t>(r)]}, {r, 2 * p - 1 - r}, s.microbatches};

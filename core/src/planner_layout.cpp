@@ -15,15 +15,16 @@ namespace tslab {
 
 namespace {
 
-// (schedule, vpp) pairs: every schedule once, interleaved with each vpp ≥ 2 the layers allow.
+// (schedule, vpp) pairs: every schedule row that allows pp stages (min_pp; the other preconditions,
+// schedule_rules.hpp, are checked per plan by plan_rules_hold), once, or with each vpp ≥ 2 the
+// layers allow where the row's chunks are parallel.vpp.
 std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_t pp, std::int64_t layers) {
     std::vector<std::pair<schedule_kind, std::int64_t>> out;
-    if (pp == 1) return {{schedule_kind::gpipe, 1}, {schedule_kind::one_f_one_b, 1}};  // the rest need pp ≥ 2 (scenario_rules.cpp)
-    for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k) {
-        const auto kind = static_cast<schedule_kind>(k);
-        if (kind != schedule_kind::interleaved) out.push_back({kind, 1});
+    for (const schedule_desc& d : schedule_rows) {
+        if (pp < d.min_pp) continue;
+        if (d.chunks != chunks_rule::vpp) out.push_back({d.kind, 1});
         else
-            for (std::int64_t v = 2; pp * v <= layers; ++v) out.push_back({kind, v});
+            for (std::int64_t v = 2; pp * v <= layers; ++v) out.push_back({d.kind, v});
     }
     return out;
 }
@@ -140,7 +141,7 @@ void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models
     cached_model& cm = *slot;
     if (!cannot_place(memory_bytes, cm.bound_compute_s)) {
         if (!cm.has_comm) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);
-        const bool dual = s.training.schedule == schedule_kind::dualpipe || s.training.schedule == schedule_kind::dualpipev;
+        const bool dual = describe(s.training.schedule).ep_overlap;
         if (!cannot_place(memory_bytes, dual ? cm.bound_dual_s : cm.bound_s)) return place(s, memory_bytes, cm, mbs.m, *mbs.imbalance);
     }
     ++progress_.fitting;  // counted as consider() would; it would change nothing else
@@ -150,7 +151,7 @@ void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models
 void plan_search::place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance) {
     ++progress_.timed;
     const cached_model c = with_vpp(base, s.parallel.vpp);
-    const bool dual = s.training.schedule == schedule_kind::dualpipe || s.training.schedule == schedule_kind::dualpipev;
+    const bool dual = describe(s.training.schedule).ep_overlap;
     const schedule_request sq = scenario_schedule_request(s, m);
     const pipeline_timing t = timing_of(sq, chunk_costs(c.compute, sq, c.pp_exposed_s));
     plan_entry e = entry_of(s, memory_bytes);

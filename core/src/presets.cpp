@@ -184,6 +184,7 @@ json presets_json() {
     for (const auto& n : models()) out["models"][n.name] = n.value;
     for (const auto& n : clusters()) out["clusters"][n.name] = n.value;
     for (const auto& n : gpus()) out["gpus"][n.name] = n.value;
+    out["vocabulary"] = vocabulary_json();
     return out;
 }
 

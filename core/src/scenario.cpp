@@ -199,8 +199,8 @@ scenario parse_scenario(const json& doc) {
     const json* p = r.raw("parallel");
     const json* t = r.raw("training");
     r.finish();
-    s.model = parse_model(m ? *m : json("gpt-1.7b"));
-    s.cluster = parse_cluster(c ? *c : json("dgx-a100-80gb"));
+    s.model = parse_model(m ? *m : json(default_model_preset));
+    s.cluster = parse_cluster(c ? *c : json(default_cluster_preset));
     s.parallel = parse_parallel(p ? *p : empty);
     s.training = parse_training(t ? *t : empty, s.parallel);
     check_cross_rules(s);
@@ -224,8 +224,10 @@ double gpu_spec::peak_flops(dtype t) const {
         case dtype::fp32: return flops_tf32 > 0 ? flops_tf32 : flops_fp32;
         case dtype::fp16: return flops_fp16;
         case dtype::fp8: return flops_fp8 > 0 ? flops_fp8 : flops_bf16;
-        default: return flops_bf16;
+        case dtype::bf16:
+        case dtype::none: return flops_bf16;
     }
+    return flops_bf16;
 }
 
 const gemm_curve* gpu_spec::measured_curve(dtype t) const {

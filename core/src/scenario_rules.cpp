@@ -6,6 +6,7 @@
 #include "tslab/errors.hpp"
 #include "tslab/mesh.hpp"
 #include "tslab/scenario.hpp"
+#include "tslab/schedule_rules.hpp"
 
 namespace tslab {
 
@@ -75,28 +76,16 @@ bool pipeline_ok(const scenario& s, const sink& k) {
     const auto& p = s.parallel;
     const auto sched = s.training.schedule;
     const std::int64_t m = s.training.microbatches(p);
-    // With one stage there is no pipeline: every schedule but GPipe and 1F1B would be a duplicate
-    // of 1F1B (or, for interleaving and the V shapes, split one device's layers for nothing).
-    if (p.pp == 1 && sched != schedule_kind::gpipe && sched != schedule_kind::one_f_one_b)
-        return k.fail("training.schedule", [&] {
-            return fmt::format("{} is a pipeline schedule and needs parallel.pp ≥ 2; with one stage use 1f1b", to_string(sched));
-        });
-    if (p.vpp > 1 && sched != schedule_kind::interleaved)
-        return k.fail("parallel.vpp", [&] { return fmt::format("{} needs training.schedule = interleaved, not {}", p.vpp, to_string(sched)); });
-    if (sched == schedule_kind::interleaved) {
-        if (p.vpp < 2) return k.fail("parallel.vpp", [] { return std::string("interleaved 1F1B needs vpp ≥ 2"); });
-        if (m % p.pp != 0)
-            return k.fail("training.global_batch",
-                          [&] { return fmt::format("interleaved 1F1B needs micro-batches m = {} divisible by pp = {}", m, p.pp); });
+    // The schedule's own preconditions (schedule_rules.hpp), the same check `tslab schedule` makes.
+    const schedule_rule rule = broken_schedule_rule(sched, p.pp, m, p.vpp);
+    if (rule != schedule_rule::ok) {
+        if (k.why) {
+            schedule_rule_text t = explain_schedule_rule(rule, sched, p.pp, m, p.vpp, scenario_paths);
+            *k.why = {std::move(t.path), std::move(t.reason)};
+        }
+        return false;
     }
-    if (sched == schedule_kind::dualpipe || sched == schedule_kind::dualpipev) {
-        if (sched == schedule_kind::dualpipe && p.pp % 2 != 0)
-            return k.fail("parallel.pp", [&] { return fmt::format("DualPipe needs an even pp, got {}", p.pp); });
-        if (m < 2 * p.pp)
-            return k.fail("training.global_batch",
-                          [&] { return fmt::format("{} needs m ≥ 2·pp = {} micro-batches, got {}", to_string(sched), 2 * p.pp, m); });
-    }
-    const std::int64_t chunks = p.pp * p.vpp * ((sched == schedule_kind::zbv || sched == schedule_kind::dualpipev) ? 2 : 1);
+    const std::int64_t chunks = path_stages(describe(sched), p.pp, p.vpp);  // the model is cut into the stages of the path
     if (chunks > s.model.layers)
         return k.fail("parallel.pp", [&] { return fmt::format("{} pipeline chunks exceed model.layers = {}", chunks, s.model.layers); });
     return true;

@@ -10,54 +10,37 @@ namespace {
 
 constexpr std::int64_t max_degree = 1 << 20;
 
-const std::vector<std::string> dtype_names = {"fp32", "bf16", "fp16", "fp8", "none"};
-const std::vector<std::string> schedule_names = {"gpipe", "1f1b", "interleaved", "zb-h1",
-                                                 "zb-h2", "zbv", "dualpipe", "dualpipev"};
-
-dtype dtype_of(const std::string& s) {
-    for (std::size_t i = 0; i < dtype_names.size(); ++i)
-        if (dtype_names[i] == s) return static_cast<dtype>(i);
-    return dtype::none;
+std::vector<std::string> allowed_dtypes(const precision_field_desc& f) {
+    std::vector<std::string> out;
+    for (const auto& d : dtype_rows)
+        if (f.allowed[static_cast<std::size_t>(d.kind)]) out.emplace_back(d.name);
+    return out;
 }
 
-// Named recipes: {params, grads, master, optimizer, activations, gemm}.
-precision_spec recipe(const std::string& name) {
+// A named recipe's dtypes (vocabulary.hpp recipe_rows).
+precision_spec recipe(const recipe_desc& d) {
     precision_spec p;
-    p.recipe = name;
-    auto set = [&](dtype a, dtype b, dtype c, dtype d, dtype e, dtype f) {
-        p.params = a, p.grads = b, p.master = c, p.optimizer = d, p.activations = e, p.gemm = f;
-    };
-    // ZeRO (arXiv 1910.02054 section 3.1): fp16/bf16 params and grads, fp32 master + 2 moments = 16P.
-    if (name == "bf16-mixed") set(dtype::bf16, dtype::bf16, dtype::fp32, dtype::fp32, dtype::bf16, dtype::bf16);
-    // Megatron-LM default: gradients accumulated and reduced in fp32 (18P with Adam).
-    if (name == "bf16-fp32-grads") set(dtype::bf16, dtype::fp32, dtype::fp32, dtype::fp32, dtype::bf16, dtype::bf16);
-    if (name == "fp16-mixed") set(dtype::fp16, dtype::fp16, dtype::fp32, dtype::fp32, dtype::fp16, dtype::fp16);
-    // DeepSeek-V3 (arXiv 2412.19437 section 3.3): FP8 GEMMs, bf16 moments, fp32 master and grads,
-    // FP8-cached activations.
-    if (name == "fp8-mixed") set(dtype::bf16, dtype::fp32, dtype::fp32, dtype::bf16, dtype::fp8, dtype::fp8);
-    if (name == "fp32") set(dtype::fp32, dtype::fp32, dtype::none, dtype::fp32, dtype::fp32, dtype::fp32);
+    p.recipe = d.name;
+    p.params = d.params, p.grads = d.grads, p.master = d.master;
+    p.optimizer = d.optimizer, p.activations = d.activations, p.gemm = d.gemm;
     return p;
 }
 
-const std::vector<std::string> recipe_names = {"bf16-mixed", "bf16-fp32-grads", "fp16-mixed", "fp8-mixed", "fp32"};
-
 precision_spec parse_precision(const json* v) {
-    if (!v) return recipe("bf16-mixed");
+    if (!v) return recipe(*find_row(recipe_rows, precision_spec{}.recipe));
     if (v->is_string()) {
         json wrap = {{"recipe", *v}};
         return parse_precision(&wrap);
     }
     field_reader r(*v, "training.precision");
-    precision_spec p = recipe(r.choice("recipe", "bf16-mixed", recipe_names));
-    auto pick = [&](const char* key, dtype def, std::vector<std::string> allowed) {
-        return dtype_of(r.choice(key, to_string(def), allowed));
-    };
-    p.params = pick("params", p.params, {"fp32", "bf16", "fp16", "fp8"});
-    p.grads = pick("grads", p.grads, {"fp32", "bf16", "fp16"});
-    p.master = pick("master", p.master, {"fp32", "none"});
-    p.optimizer = pick("optimizer", p.optimizer, {"fp32", "bf16", "fp8"});
-    p.activations = pick("activations", p.activations, {"fp32", "bf16", "fp16", "fp8"});
-    p.gemm = pick("gemm", p.gemm, {"fp32", "bf16", "fp16", "fp8"});
+    static const std::vector<std::string> recipes = row_names(recipe_rows);
+    precision_spec p = recipe(*find_row(recipe_rows, r.choice("recipe", precision_spec{}.recipe, recipes)));
+    dtype* fields[] = {&p.params, &p.grads, &p.master, &p.optimizer, &p.activations, &p.gemm};
+    static_assert(sizeof(fields) / sizeof(fields[0]) == precision_field_rows.size(), "one precision field row per precision_spec dtype");
+    for (std::size_t i = 0; i < precision_field_rows.size(); ++i) {
+        const auto& f = precision_field_rows[i];
+        *fields[i] = find_row(dtype_rows, r.choice(f.name, to_string(*fields[i]), allowed_dtypes(f)))->kind;
+    }
     r.finish();
     if (p.params == dtype::fp32) p.master = dtype::none;  // the params are the master copy
     return p;
@@ -67,11 +50,11 @@ overlap_spec parse_overlap(const json* v) {
     overlap_spec o;
     if (!v) return o;
     field_reader r(*v, "training.overlap");
-    o.dp = r.number("dp", 0, 0, 1);
-    o.tp = r.number("tp", 0, 0, 1);
-    o.pp = r.number("pp", 0, 0, 1);
-    o.ep = r.number("ep", 0, 0, 1);
-    o.cp = r.number("cp", 0, 0, 1);
+    o.dp = r.number("dp", o.dp, 0, 1);
+    o.tp = r.number("tp", o.tp, 0, 1);
+    o.pp = r.number("pp", o.pp, 0, 1);
+    o.ep = r.number("ep", o.ep, 0, 1);
+    o.cp = r.number("cp", o.cp, 0, 1);
     r.finish();
     return o;
 }
@@ -80,8 +63,8 @@ offload_spec parse_offload(const json* v) {
     offload_spec o;
     if (!v) return o;
     field_reader r(*v, "training.offload");
-    o.optimizer = r.number("optimizer", 0, 0, 1);
-    o.activations = r.number("activations", 0, 0, 1);
+    o.optimizer = r.number("optimizer", o.optimizer, 0, 1);
+    o.activations = r.number("activations", o.activations, 0, 1);
     r.finish();
     return o;
 }
@@ -90,10 +73,10 @@ moe_training_spec parse_moe_training(const json* v) {
     moe_training_spec m;
     if (!v) return m;
     field_reader r(*v, "training.moe");
-    m.imbalance = r.number("imbalance", 0, 0, 1e4);
+    m.imbalance = r.number("imbalance", m.imbalance, 0, 1e4);
     if (m.imbalance > 0 && m.imbalance < 1)
         throw input_error("training.moe.imbalance", fmt::format("{:g} is below 1 (busiest / mean load; 0 = uniform routing)", m.imbalance));
-    m.redundant_experts = r.integer("redundant_experts", 0, 0, 1 << 16);
+    m.redundant_experts = r.integer("redundant_experts", m.redundant_experts, 0, 1 << 16);
     r.finish();
     return m;
 }
@@ -106,7 +89,7 @@ reliability_spec parse_reliability(const json* v) {
     if (rate && mtbf)
         throw input_error("training.reliability.job_mtbf_s", "give either gpu_failure_rate_per_hour or job_mtbf_s, not both");
     o.gpu_failure_rate_per_hour = r.number("gpu_failure_rate_per_hour", o.gpu_failure_rate_per_hour, 1e-12, 1);
-    o.job_mtbf_s = r.number("job_mtbf_s", 0, 1, 1e12);
+    o.job_mtbf_s = r.number("job_mtbf_s", o.job_mtbf_s, 1, 1e12);
     o.checkpoint_storage_Bps = r.number("checkpoint_storage_Bps", o.checkpoint_storage_Bps, 1e6, 1e16);
     o.restart_s = r.number("restart_s", o.restart_s, 0, 1e7);
     r.finish();
@@ -115,19 +98,21 @@ reliability_spec parse_reliability(const json* v) {
 
 }  // namespace
 
+// Every default below is the member initializer of parallel_spec / training_spec (scenario.hpp).
 parallel_spec parse_parallel(const json& part) {
     field_reader r(part, "parallel");
     parallel_spec p;
-    p.dp = r.integer("dp", 1, 1, max_degree);
-    p.tp = r.integer("tp", 1, 1, 4096);
-    p.pp = r.integer("pp", 1, 1, 4096);
-    p.vpp = r.integer("vpp", 1, 1, 1024);
-    p.ep = r.integer("ep", 1, 1, max_degree);
-    p.etp = r.integer("etp", 1, 1, 4096);
-    p.cp = r.integer("cp", 1, 1, 4096);
-    p.cp_method = r.choice("cp_method", "ring", {"ring", "ulysses", "usp"});
-    p.sp = r.boolean("sp", false);
-    p.zero = static_cast<int>(r.integer("zero", 0, 0, 3));
+    p.dp = r.integer("dp", p.dp, 1, max_degree);
+    p.tp = r.integer("tp", p.tp, 1, 4096);
+    p.pp = r.integer("pp", p.pp, 1, 4096);
+    p.vpp = r.integer("vpp", p.vpp, 1, 1024);
+    p.ep = r.integer("ep", p.ep, 1, max_degree);
+    p.etp = r.integer("etp", p.etp, 1, 4096);
+    p.cp = r.integer("cp", p.cp, 1, 4096);
+    static const std::vector<std::string> cp_methods = row_names(cp_method_rows);
+    p.cp_method = r.choice("cp_method", p.cp_method, cp_methods);
+    p.sp = r.boolean("sp", p.sp);
+    p.zero = static_cast<int>(r.integer("zero", p.zero, 0, 3));
     p.order = r.text("order", p.order);
     r.finish();
     if (p.world() > max_degree)
@@ -138,49 +123,23 @@ parallel_spec parse_parallel(const json& part) {
 training_spec parse_training(const json& part, const parallel_spec& p) {
     field_reader r(part, "training");
     training_spec t;
-    t.seq_len = r.integer("seq_len", 2048, 1, 100'000'000);
-    t.micro_batch = r.integer("micro_batch", 1, 1, 1'000'000);
+    t.seq_len = r.integer("seq_len", t.seq_len, 1, 100'000'000);
+    t.micro_batch = r.integer("micro_batch", t.micro_batch, 1, 1'000'000);
     // Default: 2 micro-batches per pipeline stage, enough to fill a 1F1B pipeline.
     t.global_batch_given = part.is_object() && part.contains("global_batch");
     t.global_batch = r.integer("global_batch", t.micro_batch * p.dp * 2 * p.pp, 1, 1'000'000'000);
-    const std::string rc = r.choice("recompute", "none", {"none", "selective", "full"});
-    t.recompute = rc == "full" ? recompute_kind::full : rc == "selective" ? recompute_kind::selective : recompute_kind::none;
-    t.flash_attention = r.boolean("flash_attention", true);
+    static const std::vector<std::string> recomputes = row_names(recompute_rows), optimizers = row_names(optimizer_rows);
+    t.recompute = find_row(recompute_rows, r.choice("recompute", to_string(t.recompute), recomputes))->kind;
+    t.flash_attention = r.boolean("flash_attention", t.flash_attention);
     t.precision = parse_precision(r.raw("precision"));
-    const std::string opt = r.choice("optimizer", "adamw", {"adamw", "adam", "sgd", "muon", "adafactor"});
-    const std::vector<std::string> opts = {"adamw", "adam", "sgd", "muon", "adafactor"};
-    for (std::size_t i = 0; i < opts.size(); ++i)
-        if (opts[i] == opt) t.optimizer = static_cast<optimizer_kind>(i);
+    t.optimizer = find_row(optimizer_rows, r.choice("optimizer", to_string(t.optimizer), optimizers))->kind;
     t.offload = parse_offload(r.object("offload"));
-    const std::string sched = r.choice("schedule", "1f1b", schedule_names);
-    for (std::size_t i = 0; i < schedule_names.size(); ++i)
-        if (schedule_names[i] == sched) t.schedule = static_cast<schedule_kind>(i);
+    t.schedule = *schedule_from_name(r.choice("schedule", to_string(t.schedule), schedule_names()));
     t.overlap = parse_overlap(r.object("overlap"));
     t.moe = parse_moe_training(r.object("moe"));
     t.reliability = parse_reliability(r.object("reliability"));
     r.finish();
     return t;
-}
-
-const char* to_string(dtype t) {
-    static const char* names[] = {"fp32", "bf16", "fp16", "fp8", "none"};
-    return names[static_cast<int>(t)];
-}
-const char* to_string(schedule_kind s) {
-    static const char* names[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zbv", "dualpipe", "dualpipev"};
-    return names[static_cast<int>(s)];
-}
-const char* to_string(recompute_kind r) {
-    static const char* names[] = {"none", "selective", "full"};
-    return names[static_cast<int>(r)];
-}
-const char* to_string(optimizer_kind o) {
-    static const char* names[] = {"adamw", "adam", "sgd", "muon", "adafactor"};
-    return names[static_cast<int>(o)];
-}
-std::int64_t dtype_bytes(dtype t) {
-    static const std::int64_t bytes[] = {4, 2, 2, 1, 0};
-    return bytes[static_cast<int>(t)];
 }
 
 }  // namespace tslab

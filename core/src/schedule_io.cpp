@@ -24,7 +24,9 @@ pipeline_costs parse_costs(field_reader& top) {
     field_reader r(*obj, top.path_of("costs"));
     c.F = r.number("F", c.F, 0, 1e6);
     c.B = r.number("B", c.B, 0, 1e6);
-    c.W = r.number("W", c.W, 0, 1e6);
+    // W defaults to half of the B given, the ratio of the defaults (F = 1, B = 2, W = 1: F = I = W,
+    // Qi et al. arXiv 2401.10241 section 3), so a spec with F and B only never breaks W ≤ B.
+    c.W = r.number("W", c.B / 2, 0, 1e6);
     c.FB = r.number("FB", -1, 0, 2e6);
     r.finish();
     return c;
@@ -35,9 +37,7 @@ pipeline_costs parse_costs(field_reader& top) {
 schedule_spec parse_schedule_spec(const json& doc) {
     field_reader r(doc, "");
     schedule_spec s;
-    const std::string name = r.choice("schedule", "1f1b", pipeline_schedule_names());
-    for (std::size_t i = 0; i < pipeline_schedule_names().size(); ++i)
-        if (pipeline_schedule_names()[i] == name) s.request.kind = static_cast<schedule_kind>(i);
+    s.request.kind = *schedule_from_name(r.choice("schedule", to_string(s.request.kind), schedule_names()));
     // Counts are read with wide ranges on purpose: the op cap turns absurd sizes into one clear error.
     s.request.ranks = r.integer("ranks", 4, 1, 1 << 16);
     s.request.microbatches = r.integer("microbatches", 8, 1, 1'000'000'000'000);

@@ -20,7 +20,7 @@ std::vector<axis_comm> axis_totals(const comm_inventory& c, schedule_kind k, dou
         at->exposed_s += it.step_exposed_s();
         at->bytes += it.call.bytes * it.count;
     }
-    if (k == schedule_kind::dualpipe || k == schedule_kind::dualpipev)
+    if (describe(k).ep_overlap)
         for (auto& a : out)
             if (a.axis == "ep") a.exposed_s = std::max(0.0, a.exposed_s - step_compute_s);
     return out;

@@ -31,7 +31,7 @@ scenario narayanan_scenario(const narayanan_row& r) {
                 {"training", {{"seq_len", 2048}, {"micro_batch", 1}, {"global_batch", r.batch},
                               {"recompute", "full"}, {"flash_attention", false},
                               {"precision", "fp16-mixed"},
-                              {"schedule", r.vpp > 1 ? "interleaved" : "1f1b"}}}};
+                              {"schedule", to_string(r.vpp > 1 ? schedule_kind::interleaved : schedule_kind::one_f_one_b)}}}};
     return parse_scenario(doc);
 }
 

@@ -9,8 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "cli_parse.hpp"
 #include "probes.hpp"
 #include "tslab/errors.hpp"
+#include "version.hpp"
 
 using namespace tslab;
 using namespace tslab::calibrate;
@@ -43,7 +45,7 @@ calibration_profile identity(const world& w, const options& o, const device_iden
     p.software = d.software;
     p.software.emplace_back("mpi", w.mpi ? w.mpi_version : "none");
     p.software.emplace_back("compiler", __VERSION__);
-    p.software.emplace_back("tslab", TSLAB_VERSION);
+    p.software.emplace_back("tslab", native::project_version());
     return p;
 }
 
@@ -63,7 +65,7 @@ void watchdog(const world& w, recorder& rec, const options& o, const std::atomic
         } else {
             std::this_thread::sleep_for(std::chrono::seconds(2));  // let rank 0 finish writing
         }
-        std::_Exit(3);
+        std::_Exit(native::exit_stopped);
     }
 }
 
@@ -127,12 +129,13 @@ int run(world& w, options& o) {
         run_probes(w, o, d, wl, rec);
     }
     const bool complete = !stopper().agreed(w);
-    if (w.rank != 0) return complete ? 0 : 3;
+    const int status = complete ? native::exit_ok : native::exit_stopped;
+    if (w.rank != 0) return status;
     std::string err;
     if (!rec.write(o.out, complete, err)) throw input_error("--out", err);
     const char* why = stopper().signal_number() ? "stopped by a signal" : "stopped by --timeout";
     say(w, fmt::format("profile written to {} (complete: {}{})", o.out, complete, complete ? "" : fmt::format(", {}", why)));
-    return complete ? 0 : 3;
+    return status;
 }
 
 }  // namespace
@@ -143,25 +146,29 @@ int main(int argc, char** argv) {
     say(w, "tslab-calibrate: " + note);
     if (!w.same_everywhere(args_hash(argc, argv))) {
         if (w.rank == 0) std::fprintf(stderr, "error: ranks disagree on their arguments; every rank must get the same flags\n");
-        w.abort(2);
+        w.abort(native::exit_input);
     }
-    int code = 0;
+    int code = native::exit_ok;
     std::string error;
     try {
         options o = parse_options(argc, argv);
-        if (o.help) {
-            if (w.rank == 0) std::fputs(usage().c_str(), stdout);
+        if (o.help || o.version) {
+            if (w.rank == 0) std::fputs(o.help ? usage().c_str() : (native::version_line("tslab-calibrate") + "\n").c_str(), stdout);
         } else {
             code = run(w, o);
         }
+    } catch (const input_error& e) {
+        error = e.what();
+        code = native::exit_input;
     } catch (const std::exception& e) {
         error = e.what();
-        code = 2;
+        code = native::exit_internal;
     }
     // Errors come from the flags or the machine, so every rank meets them at the same point.
-    if (w.any(code == 2)) {
-        if (w.rank == 0) std::fprintf(stderr, "error: %s\n", error.empty() ? "another rank failed" : error.c_str());
-        code = 2;
-    }
+    for (const auto& [status, label] : {std::pair{native::exit_input, "error"}, std::pair{native::exit_internal, "internal error"}})
+        if (w.any(code == status)) {
+            if (w.rank == 0) std::fprintf(stderr, "%s: %s\n", label, code != status ? "another rank failed" : error.c_str());
+            return status;
+        }
     return code;
 }

@@ -1,4 +1,4 @@
-// Parsing tslab-calibrate's flags; --quick fills in a short sweep for anything not given explicitly.
+// tslab-calibrate's flags (CLI11); --quick fills in a short sweep for anything not given explicitly.
 #include "options.hpp"
 
 #include <algorithm>
@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "cli_parse.hpp"
+#include "version.hpp"
+
 #include "tslab/errors.hpp"
 
 namespace tslab::calibrate {
@@ -14,16 +17,10 @@ namespace tslab::calibrate {
 namespace {
 
 std::int64_t parse_int(const std::string& flag, const std::string& v, std::int64_t lo, std::int64_t hi) {
-    std::size_t used = 0;
-    long long x = 0;
-    try {
-        x = std::stoll(v, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used == 0 || used != v.size()) throw input_error(flag, fmt::format("expected an integer, got \"{}\"", v));
-    if (x < lo || x > hi) throw input_error(flag, fmt::format("{} is out of range [{}, {}]", x, lo, hi));
-    return x;
+    std::string text = v;
+    const std::string err = native::whole_number(lo, hi)(text);
+    if (!err.empty()) throw input_error(flag, err);
+    return std::stoll(v);
 }
 
 std::vector<std::string> op_names() {
@@ -58,14 +55,12 @@ void parse_ops(options& o, const std::string& list) {
 }  // namespace
 
 std::int64_t parse_size(const std::string& flag, const std::string& text) {
-    if (text.empty()) throw input_error(flag, "expected a size such as 8, 64K, 32M or 1G");
-    std::int64_t unit = 1;
-    std::string digits = text;
-    const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
-    if (last == 'K' || last == 'M' || last == 'G' || last == 'T') {
-        unit = last == 'K' ? 1LL << 10 : last == 'M' ? 1LL << 20 : last == 'G' ? 1LL << 30 : 1LL << 40;
-        digits.pop_back();
-    }
+    const char last = text.empty() ? '0' : static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
+    const int shift = last == 'K' ? 10 : last == 'M' ? 20 : last == 'G' ? 30 : last == 'T' ? 40 : 0;
+    const std::string digits = shift ? text.substr(0, text.size() - 1) : text;
+    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        throw input_error(flag, fmt::format("expected a size such as 8, 64K, 32M or 1G, got \"{}\"", text));
+    const std::int64_t unit = std::int64_t{1} << shift;
     return parse_int(flag, digits, 1, (1LL << 50) / unit) * unit;
 }
 
@@ -77,46 +72,95 @@ std::string format_size(std::int64_t b) {
     return fmt::format("{}", b);
 }
 
-options parse_options(int argc, char** argv) {
-    options o;
-    std::optional<std::int64_t> b, e, f;
-    std::optional<int> n, w, r;
-    for (int i = 1; i < argc; ++i) {
-        const std::string flag = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw input_error(flag, "needs a value");
-            return argv[++i];
-        };
-        if (flag == "-h" || flag == "--help") o.help = true;
-        else if (flag == "-b" || flag == "--minbytes") b = parse_size(flag, value());
-        else if (flag == "-e" || flag == "--maxbytes") e = parse_size(flag, value());
-        else if (flag == "-f" || flag == "--stepfactor") f = parse_int(flag, value(), 2, 1024);
-        else if (flag == "-n" || flag == "--iters") n = static_cast<int>(parse_int(flag, value(), 1, 1'000'000));
-        else if (flag == "-w" || flag == "--warmup_iters") w = static_cast<int>(parse_int(flag, value(), 0, 1'000'000));
-        else if (flag == "-r" || flag == "--repeats") r = static_cast<int>(parse_int(flag, value(), 1, 1000));
-        else if (flag == "--ops") parse_ops(o, value());
-        else if (flag == "--quick") o.quick = true;
-        else if (flag == "--out") o.out = value();
-        else if (flag == "--scenario") o.scenario = value();
-        else if (flag == "--timeout") o.timeout_s = static_cast<double>(parse_int(flag, value(), 0, 7 * 86400));
-        else if (flag == "--backend") {
-            o.backend = value();
-            if (o.backend != "cuda" && o.backend != "cpu")
-                throw input_error(flag, fmt::format("expected cuda or cpu, got \"{}\"", o.backend));
-        } else throw input_error(flag, "unknown flag; see --help");
-    }
+namespace {
+
+// The flags as given; fill_in() turns them into options, --quick supplying what was not given.
+struct flag_values {
+    std::string min_bytes = "8", max_bytes, ops;
+    std::int64_t step_factor = 2, timeout_s = 0;
+    int iters = 20, warmup = 5, repeats = 5;
+};
+
+CLI::Validator size_value() {
+    auto check = [](std::string& v) -> std::string {
+        try {
+            parse_size("", v);
+            return {};
+        } catch (const input_error& e) {
+            return e.reason();
+        }
+    };
+    return CLI::Validator(check, "");
+}
+
+const char* const footer =
+    "Launch with mpirun or srun, one rank per GPU; without a launcher it runs as one rank.\n\n"
+    "Exit status: 0 complete; 3 stopped early by SIGINT/SIGTERM or --timeout (the profile is written\n"
+    "with \"complete\": false); 2 bad input (a flag or value, sizes beyond memory, ranks given different\n"
+    "flags); 70 internal error (a bug, or a CUDA, NCCL or MPI failure).";
+
+void define_flags(CLI::App& app, options& o, flag_values& v) {
+    app.name("tslab-calibrate");
+    app.description("tslab-calibrate: measures collectives, GEMMs and memory copies on this machine and writes a\n"
+                    "tslab/calibration@1 profile (nccl-tests' -b -e -f -n -w flags).");
+    app.footer(footer);
+    app.set_version_flag("--version", native::version_line("tslab-calibrate"), "print the version and git revision, then exit");
+    app.add_option("--backend", o.backend, "cuda where a GPU is found, else cpu")->check(native::one_of({"cuda", "cpu"}))->type_name("cuda|cpu");
+    app.add_option("-b,--minbytes", v.min_bytes, "smallest message: 8, 64K, 32M, 1G (default 8)")->check(size_value())->type_name("SIZE");
+    app.add_option("-e,--maxbytes", v.max_bytes, "largest message (default 32M, --quick 1M)")->check(size_value())->type_name("SIZE");
+    app.add_option("-f,--stepfactor", v.step_factor, "size multiplier between steps (default 2, --quick 4)")
+        ->check(native::whole_number(2, 1024))->type_name("FACTOR");
+    app.add_option("-n,--iters", v.iters, "timed iterations per repeat (default 20, --quick 5)")
+        ->check(native::whole_number(1, 1'000'000))->type_name("ITERS");
+    app.add_option("-w,--warmup_iters", v.warmup, "warm-up iterations (default 5, --quick 2)")
+        ->check(native::whole_number(0, 1'000'000))->type_name("WARMUP");
+    app.add_option("-r,--repeats", v.repeats, "repeats (default 5, --quick 3)")->check(native::whole_number(1, 1000))->type_name("REPEATS");
+    app.add_option("--ops", v.ops, "comma list of " + fmt::format("{}", fmt::join(op_names(), ",")) +
+                                       " (default: all but reduce, and gemm on cuda)")->type_name("LIST");
+    app.add_flag("--quick", o.quick, "a short sweep for whatever is not given (8 .. 1M, ×4, 5/2/3 iterations)");
+    app.add_option("--scenario", o.scenario, "also measure a tslab/scenario@1's per-rank GEMM shapes and message sizes")->type_name("FILE");
+    app.add_option("--timeout", v.timeout_s, "stop after S seconds and keep what was measured (\"complete\": false)")
+        ->check(native::whole_number(0, 7 * 86400))->type_name("S");
+    app.add_option("--out", o.out, "profile path, written atomically (default tslab-calibration.json)")->type_name("FILE");
+}
+
+void fill_in(options& o, const flag_values& v, const CLI::App& app) {
+    const auto given = [&](const char* flag) { return app.count(flag) > 0; };
+    o.ops_given = given("--ops");
+    if (o.ops_given) parse_ops(o, v.ops);
+    else o.ops = {collective_op::allreduce, collective_op::reducescatter, collective_op::allgather,
+                  collective_op::alltoall, collective_op::broadcast, collective_op::sendrecv};
     if (o.ops.empty() && !o.gemm && !o.memory) throw input_error("--ops", "selects nothing to measure");
-    for (int i = 1; i < argc; ++i) o.ops_given = o.ops_given || std::string(argv[i]) == "--ops";
-    if (!o.ops_given) o.ops = {collective_op::allreduce, collective_op::reducescatter, collective_op::allgather,
-                             collective_op::alltoall, collective_op::broadcast, collective_op::sendrecv};
-    o.min_bytes = b.value_or(8);
-    o.max_bytes = e.value_or(o.quick ? 1 << 20 : 32 << 20);
-    o.step_factor = f.value_or(o.quick ? 4 : 2);
-    o.iters = n.value_or(o.quick ? 5 : 20);
-    o.warmup = w.value_or(o.quick ? 2 : 5);
-    o.repeats = r.value_or(o.quick ? 3 : 5);
+    o.min_bytes = parse_size("-b", v.min_bytes);
+    o.max_bytes = given("-e") ? parse_size("-e", v.max_bytes) : o.quick ? 1 << 20 : 32 << 20;
+    o.step_factor = given("-f") ? v.step_factor : o.quick ? 4 : 2;
+    o.iters = given("-n") ? v.iters : o.quick ? 5 : 20;
+    o.warmup = given("-w") ? v.warmup : o.quick ? 2 : 5;
+    o.repeats = given("-r") ? v.repeats : o.quick ? 3 : 5;
+    o.timeout_s = static_cast<double>(v.timeout_s);
     if (o.max_bytes < o.min_bytes)
         throw input_error("-e", fmt::format("{} is below -b {}", format_size(o.max_bytes), format_size(o.min_bytes)));
+}
+
+}  // namespace
+
+options parse_options(int argc, char** argv) {
+    options o;
+    flag_values v;
+    CLI::App app;
+    define_flags(app, o, v);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForVersion&) {
+        o.version = true;
+        return o;
+    } catch (const CLI::Success&) {  // --help
+        o.help = true;
+        return o;
+    } catch (const CLI::ParseError& e) {
+        throw native::parse_error(app, e);
+    }
+    fill_in(o, v, app);
     return o;
 }
 
@@ -141,16 +185,11 @@ std::uint64_t args_hash(int argc, char** argv) {
 }
 
 std::string usage() {
-    return "usage: tslab-calibrate [--backend cuda|cpu] [-b SIZE] [-e SIZE] [-f FACTOR] [-n ITERS] [-w WARMUP]\n"
-           "                       [-r REPEATS] [--ops LIST] [--quick] [--out FILE] [--scenario FILE] [--timeout S]\n\n"
-           "  -b, -e       smallest and largest message (8, 64K, 32M, 1G; default 8 .. 32M, --quick 8 .. 1M)\n"
-           "  -f           size multiplier between steps (default 2, --quick 4)\n"
-           "  -n, -w, -r   timed iterations per repeat, warm-up iterations, repeats (20/5/5, --quick 5/2/3)\n"
-           "  --ops        comma list of allreduce,reducescatter,allgather,alltoall,broadcast,reduce,sendrecv,gemm,memory\n"
-           "  --scenario   also measure a tslab/scenario@1's per-rank GEMM shapes and message sizes\n"
-           "  --timeout    stop after S seconds and keep what was measured (\"complete\": false)\n"
-           "  --out        profile path (default tslab-calibration.json), written atomically\n\n"
-           "Launch with mpirun or srun, one rank per GPU; without a launcher it runs as one rank.\n";
+    options o;
+    flag_values v;
+    CLI::App app;
+    define_flags(app, o, v);
+    return app.help();
 }
 
 }  // namespace tslab::calibrate

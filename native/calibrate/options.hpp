@@ -21,10 +21,12 @@ struct options {
     std::string scenario;  // measure this scenario's GEMM shapes and message sizes too
     double timeout_s = 0;  // 0: none
     std::string backend;   // "cuda" or "cpu"; empty until resolved
-    bool help = false;
+    bool help = false;     // --help: print usage() and exit
+    bool version = false;  // --version
 };
 
-// Throws input_error naming the flag ("--ops: unknown op \"allredcue\"; did you mean allreduce?").
+// Throws input_error naming the flag ("--ops: unknown op \"allredcue\"; did you mean allreduce?",
+// "--bogus: unknown option for tslab-calibrate; see tslab-calibrate --help").
 options parse_options(int argc, char** argv);
 std::string usage();
 

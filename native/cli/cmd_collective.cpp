@@ -1,32 +1,37 @@
 // `tslab collective` and `tslab mesh`: one collective timed, and the device mesh of a plan.
 #include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
 
 #include "command.hpp"
 #include "tslab/collectives.hpp"
-#include "tslab/errors.hpp"
 #include "tslab/mesh.hpp"
 
 namespace tslab::cli {
 namespace {
 
-int run_collective(const args& a) {
-    const std::string text = read_input(need_file(a, "a SPEC.json path (or '-')"));
-    if (a.format == "table") std::cout << collective_table_text(text);
-    else if (a.format == "json") std::cout << collective_json_text(text) << "\n";
-    else throw input_error("--format", "expected json or table, got \"" + a.format + "\"");
-    return 0;
+command_action define_collective(CLI::App& sub) {
+    auto o = std::make_shared<file_and_format>();
+    add_input(sub, o->path, "SPEC.json", "the collective spec");
+    add_format(sub, o->format, {"json", "table"});
+    return [o] {
+        const std::string text = read_input(o->path);
+        if (o->format == "table") std::cout << collective_table_text(text);
+        else std::cout << collective_json_text(text) << "\n";
+    };
 }
 
-int run_mesh(const args& a) {
-    const std::string text = read_input(need_file(a, "a MESH.json path (or '-')"));
-    if (a.format != "json") throw input_error("--format", "mesh prints json only, got \"" + a.format + "\"");
-    std::cout << mesh_json_text(text) << "\n";
-    return 0;
+command_action define_mesh(CLI::App& sub) {
+    auto o = std::make_shared<file_and_format>();
+    add_input(sub, o->path, "MESH.json", "the mesh spec");
+    add_format(sub, o->format, {"json"});
+    return [o] { std::cout << mesh_json_text(read_input(o->path)) << "\n"; };
 }
 
 const bool registered =
-    register_command({"collective", "collective SPEC.json [--format json|table]  time one collective (alpha-beta model)", run_collective}) &&
-    register_command({"mesh", "mesh MESH.json                              rank map, process groups and links of a plan", run_mesh});
+    register_command({"collective", "time one collective with the alpha-beta model (json|table)", define_collective}) &&
+    register_command({"mesh", "rank map, process groups and links of a plan (json)", define_mesh});
 
 }  // namespace
 }  // namespace tslab::cli

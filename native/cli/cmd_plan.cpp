@@ -1,41 +1,49 @@
 // `tslab plan`: the best parallel plans of a scenario's model and cluster (core planner.hpp).
-#include <charconv>
+#include <cstdint>
 #include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
 
 #include "calibration_path.hpp"
+#include "cli_parse.hpp"
 #include "command.hpp"
-#include "tslab/errors.hpp"
 #include "tslab/planner.hpp"
 
 namespace tslab::cli {
 namespace {
 
-std::int64_t whole_number(const std::string& key, const std::string& v) {
-    std::int64_t out = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-    if (ec != std::errc() || end != v.data() + v.size()) throw input_error("--" + key, "expected a whole number, got \"" + v + "\"");
-    return out;
+struct plan_args : file_and_format {
+    std::int64_t top = 0, gpus = 0, max_candidates = 0;
+};
+
+// Only the options given go to the core, which checks their ranges ("options.top: 0 is out of range").
+json plan_options(const plan_args& a, const CLI::App& sub) {
+    json opts = json::object();
+    if (sub.count("--top")) opts["top"] = a.top;
+    if (sub.count("--gpus")) opts["gpus"] = a.gpus;
+    if (sub.count("--max-candidates")) opts["max_candidates"] = a.max_candidates;
+    return opts;
 }
 
-int run_plan_command(const args& a) {
-    const std::string& path = need_file(a, "a SCENARIO.json path (or '-')");
-    const std::string text = inline_calibration_path(read_input(path), path);
-    json opts = json::object();
-    for (const auto& [k, v] : a.options) {
-        if (k == "top") opts["top"] = whole_number(k, v);
-        else if (k == "gpus") opts["gpus"] = whole_number(k, v);
-        else if (k == "max-candidates") opts["max_candidates"] = whole_number(k, v);
-        else throw input_error("--" + k, "unknown option for plan; expected --top, --gpus, --max-candidates or --format");
-    }
-    if (a.format == "json") std::cout << plan_json_text(text, opts.dump()) << "\n";
-    else if (a.format == "table") std::cout << plan_table(run_plan(parse_scenario_text(text), parse_plan_options(opts)));
-    else throw input_error("--format", "expected json or table, got \"" + a.format + "\"");
-    return 0;
+command_action define_plan(CLI::App& sub) {
+    auto a = std::make_shared<plan_args>();
+    add_input(sub, a->path, "SCENARIO.json", "the tslab/scenario@1 file (its model, cluster and training)");
+    sub.add_option("--top", a->top, "how many plans to list (default 10)")->check(native::whole_number())->type_name("K");
+    sub.add_option("--gpus", a->gpus, "GPUs to plan for (default: the scenario's world)")->check(native::whole_number())->type_name("N");
+    sub.add_option("--max-candidates", a->max_candidates, "candidates evaluated before the search stops (default 20000000)")->check(native::whole_number())->type_name("N");
+    add_format(sub, a->format, {"json", "table"});
+    return [a, &sub] {
+        const std::string text = inline_calibration_path(read_input(a->path), a->path);
+        const json opts = plan_options(*a, sub);
+        if (a->format == "table") std::cout << plan_table(run_plan(parse_scenario_text(text), parse_plan_options(opts)));
+        else std::cout << plan_json_text(text, opts.dump()) << "\n";
+    };
 }
 
 const bool registered = register_command(
-    {"plan", "plan SCENARIO.json [--top K] [--gpus N] [--max-candidates N]   search dp/tp/pp/vpp/ep/cp/zero/mb/recompute/schedule",
-     run_plan_command});
+    {"plan", "search dp/tp/pp/vpp/ep/cp/zero/micro-batch/recompute/schedule for the fastest plans that fit (json|table)",
+     define_plan});
 
 }  // namespace
 }  // namespace tslab::cli

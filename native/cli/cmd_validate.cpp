@@ -1,31 +1,39 @@
 // `tslab validate PROFILE.json [--scenario S]`: predicted versus measured for every probe of a profile.
 #include <iostream>
+#include <memory>
+#include <optional>
+
+#include <CLI/CLI.hpp>
 
 #include "calibration_path.hpp"
 #include "command.hpp"
 #include "tslab/calibration_check.hpp"
-#include "tslab/errors.hpp"
 
 namespace tslab::cli {
 namespace {
 
-int run_validate(const args& a) {
-    const std::string& path = need_file(a, "a calibration PROFILE.json path (or '-')");
-    const calibration_profile profile = read_profile(path);
-    std::optional<scenario> s;
-    if (const std::string* sc = a.option("scenario")) s = parse_scenario_text(inline_calibration_path(read_input(*sc), *sc));
-    for (const auto& [k, v] : a.options)
-        if (k != "scenario") throw input_error("--" + k, "unknown option for validate; expected --scenario or --format");
-    const check_report c = check_profile(profile, s ? &s->cluster : nullptr);
-    if (a.format == "table") std::cout << check_table(c);
-    else if (a.format == "json") std::cout << check_to_json(c).dump(2) << "\n";
-    else throw input_error("--format", "expected json or table, got \"" + a.format + "\"");
-    return 0;
+struct validate_args : file_and_format {
+    std::string scenario;
+};
+
+command_action define_validate(CLI::App& sub) {
+    auto a = std::make_shared<validate_args>();
+    add_input(sub, a->path, "PROFILE.json", "the tslab/calibration@1 profile");
+    sub.add_option("--scenario", a->scenario, "predict with this scenario's cluster instead of the profile's fits")
+        ->type_name("SCENARIO.json");
+    add_format(sub, a->format, {"json", "table"});
+    return [a, &sub] {
+        const calibration_profile profile = read_profile(a->path);
+        std::optional<scenario> s;
+        if (sub.count("--scenario")) s = parse_scenario_text(inline_calibration_path(read_input(a->scenario), a->scenario));
+        const check_report c = check_profile(profile, s ? &s->cluster : nullptr);
+        if (a->format == "table") std::cout << check_table(c);
+        else std::cout << check_to_json(c).dump(2) << "\n";
+    };
 }
 
 const bool registered = register_command(
-    {"validate", "validate PROFILE.json [--scenario S]        predicted vs measured per probe of a calibration profile",
-     run_validate});
+    {"validate", "predicted vs measured for every probe of a calibration profile (json|table)", define_validate});
 
 }  // namespace
 }  // namespace tslab::cli

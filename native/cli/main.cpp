@@ -1,19 +1,18 @@
-// tslab: the command-line face of the core. It only reads files, calls the core and prints.
-#include <cstdio>
+// tslab: the command-line face of the core. It only parses the command line (CLI11), reads
+// files, calls the core and prints.
+#include <algorithm>
+#include <cassert>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
+#include "cli_parse.hpp"
 #include "command.hpp"
 #include "tslab/errors.hpp"
+#include "version.hpp"
 
 namespace tslab::cli {
-
-const std::string* args::option(const std::string& key) const {
-    for (const auto& [k, v] : options)
-        if (k == key) return &v;
-    return nullptr;
-}
 
 namespace {
 std::vector<command_info>& registry() {
@@ -29,6 +28,18 @@ bool register_command(const command_info& c) {
 
 const std::vector<command_info>& commands() { return registry(); }
 
+void add_input(CLI::App& sub, std::string& path, const char* name, const char* what) {
+    sub.add_option(name, path, std::string(what) + ", or - for standard input")->required()->type_name("");
+}
+
+void add_format(CLI::App& sub, std::string& format, const std::vector<std::string>& allowed) {
+    std::string names;
+    for (const auto& a : allowed) names += (names.empty() ? "" : "|") + a;
+    sub.add_option("-f,--format", format, "output format (default " + allowed.front() + ")")
+        ->check(native::one_of(allowed))
+        ->type_name(names);
+}
+
 std::string read_input(const std::string& path) {
     std::stringstream ss;
     if (path == "-") {
@@ -41,64 +52,71 @@ std::string read_input(const std::string& path) {
     return ss.str();
 }
 
-const std::string& need_file(const args& a, const char* what) {
-    if (a.positional.empty()) throw input_error("arguments", a.command + " needs " + what);
-    return a.positional.front();
-}
-
 }  // namespace tslab::cli
 
 namespace {
 
-using tslab::cli::args;
+using namespace tslab;
 
-std::string usage() {
-    std::string u = "usage: tslab <command> [args] [--format json|table]\n\ncommands:\n";
-    for (const auto& c : tslab::cli::commands()) u += std::string("  ") + c.usage + "\n";
-    u += "  --help    this text\n\nJSON inputs may be '-' for standard input. Errors name the JSON path and\n"
-         "the reason, and exit with status 2.\n";
-    return u;
-}
+const char* const footer =
+    "JSON inputs may be '-' for standard input. Errors name the JSON path (or the option) and the\n"
+    "reason.\n\n"
+    "Exit status: 0 success; 2 bad input (a file, JSON path, option or value); 70 internal error\n"
+    "(a bug: please report it with the command line).";
 
-args parse_args(int argc, char** argv) {
-    args a;
-    for (int i = 1; i < argc; ++i) {
-        std::string v = argv[i];
-        if (v.size() > 2 && v.rfind("--", 0) == 0) {
-            std::string key = v.substr(2), value;
-            const auto eq = key.find('=');
-            if (eq != std::string::npos) value = key.substr(eq + 1), key = key.substr(0, eq);
-            else if (i + 1 < argc) value = argv[++i];
-            else throw tslab::input_error(v, "needs a value");
-            if (key == "format") a.format = value;
-            else a.options.emplace_back(key, value);
-        } else if (a.command.empty()) {
-            a.command = v;
-        } else {
-            a.positional.push_back(v);
-        }
+struct command_line {
+    CLI::App app{"tslab: one LLM training step, modelled (memory, time, communication, pipeline).", "tslab"};
+    std::vector<std::pair<CLI::App*, cli::command_action>> actions;
+};
+
+// Every registered command as a subcommand with --help and --version.
+std::unique_ptr<command_line> build_command_line() {
+    auto cl = std::make_unique<command_line>();
+    const std::string version = native::version_line("tslab");
+    cl->app.footer(footer);
+    cl->app.set_version_flag("--version", version, "print the version and git revision, then exit");
+    cl->app.require_subcommand(1);
+    for (const auto& c : cli::commands()) {
+        CLI::App* sub = cl->app.add_subcommand(c.name, c.summary);
+        sub->set_version_flag("--version", version, "print the version and git revision, then exit");
+        cl->actions.emplace_back(sub, c.define(*sub));
     }
-    return a;
+    return cl;
 }
 
-int dispatch(const args& a) {
-    for (const auto& c : tslab::cli::commands())
-        if (a.command == c.name) return c.run(a);
-    throw tslab::input_error("command", "unknown command \"" + a.command + "\"; see tslab --help");
+// `tslab help [COMMAND]` reads as `tslab [COMMAND] --help`.
+std::vector<std::string> arguments(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && args.front() == "help") args.erase(args.begin()), args.emplace_back("--help");
+    std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+    return args;
+}
+
+int run_parsed(const command_line& cl) {
+    for (const auto& [sub, action] : cl.actions)
+        if (sub->parsed()) return action(), native::exit_ok;
+    assert(false && "require_subcommand(1) lets no parse through without a command");
+    return native::exit_internal;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::string first = argc > 1 ? argv[1] : "";
-    if (argc < 2 || first == "--help" || first == "-h" || first == "help") {
-        std::fputs(usage().c_str(), argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
-    }
+    const auto cl = build_command_line();
+    if (argc < 2) return std::cerr << cl->app.help(), native::exit_input;
     try {
-        return dispatch(parse_args(argc, argv));
-    } catch (const std::exception& e) {
+        std::vector<std::string> args = arguments(argc, argv);
+        cl->app.parse(args);
+        return run_parsed(*cl);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return cl->app.exit(e);  // --help or --version, on standard output
+        std::cerr << "error: " << native::parse_error(cl->app, e).what() << "\n";
+        return native::exit_input;
+    } catch (const input_error& e) {
         std::cerr << "error: " << e.what() << "\n";
-        return 2;
+        return native::exit_input;
+    } catch (const std::exception& e) {
+        std::cerr << "internal error: " << e.what() << "\n";
+        return native::exit_internal;
     }
 }

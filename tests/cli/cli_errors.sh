@@ -33,7 +33,7 @@ out=$(echo '{}' | "$tslab" report - --format yaml 2>&1); rc=$?
 [ "$rc" -eq 2 ] && grep -qF -- '--format' <<<"$out" && passed=$((passed + 1)) || { echo "FAIL format: $out"; fail=$((fail + 1)); }
 out=$(echo '{"model":"llama3-70b"}' | "$tslab" report - --format table); rc=$?
 [ "$rc" -eq 0 ] && grep -qF 'GiB' <<<"$out" && passed=$((passed + 1)) || { echo "FAIL table: $out"; fail=$((fail + 1)); }
-"$tslab" --help | grep -qF 'report SCENARIO.json' && passed=$((passed + 1)) || { echo "FAIL help"; fail=$((fail + 1)); }
+"$tslab" report --help | grep -qF 'Usage: tslab report [OPTIONS] SCENARIO.json' && passed=$((passed + 1)) || { echo "FAIL help"; fail=$((fail + 1)); }
 
 echo "cli_errors: $passed passed, $fail failed"
 [ "$fail" -eq 0 ]

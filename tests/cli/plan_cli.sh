@@ -32,8 +32,8 @@ check bad_number 2 '--gpus: expected a whole number, got "many"' -- plan "$tmp/s
 check bad_option 2 '--topk: unknown option for plan' -- plan "$tmp/small.json" --topk 3
 check bad_format 2 '--format: expected json or table' -- plan "$tmp/small.json" --format yaml
 check bad_scenario 2 'parallel.tp: 12 does not divide model.heads' -- plan <(printf '%s' '{"model":"llama3-8b","parallel":{"tp":12}}')
-check no_file 2 'a SCENARIO.json path' -- plan
-"$tslab" --help | grep -qF 'plan SCENARIO.json' && passed=$((passed + 1)) || { echo "FAIL help"; fail=$((fail + 1)); }
+check no_file 2 'SCENARIO.json is required' -- plan
+"$tslab" plan --help | grep -qF 'Usage: tslab plan [OPTIONS] SCENARIO.json' && passed=$((passed + 1)) || { echo "FAIL help"; fail=$((fail + 1)); }
 
 # Top entries are sorted by step time and carry their bottleneck ledger and headroom.
 out=$("$tslab" plan "$tmp/small.json" --top 4)

@@ -53,7 +53,7 @@ out=$(echo "$spec" | "$tslab" schedule - --format trace); rc=$?
     grep -qF '"args":{"name":"rank 3"}' <<<"$out"
 check trace $? "${out:0:300}"
 
-"$tslab" --help | grep -qF 'schedule SPEC.json'; check help $? "help"
+"$tslab" schedule --help | grep -qF 'Usage: tslab schedule [OPTIONS] SPEC.json'; check help $? "help"
 
 echo "schedule_cli: $passed passed, $fail failed"
 [ "$fail" -eq 0 ]

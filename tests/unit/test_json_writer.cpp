@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 
 #include "tslab/json_writer.hpp"
 #include "tslab/presets.hpp"
@@ -47,6 +48,17 @@ TEST_CASE("json_writer: doubles over random bit patterns print as dump() does", 
         INFO(bits);
         REQUIRE(out == json(d).dump());  // NaN and inf print as null in both
     }
+}
+
+// Why the writer calls dump() rather than a shortest round-trip formatter: Grisu2's digits are not
+// always the shortest, and the report must print what dump(2) prints.
+TEST_CASE("json_writer: doubles keep dump()'s Grisu2 digits where shorter ones round-trip", "[json_writer]") {
+    std::string out;
+    json_writer(out).value(31.15808);
+    CHECK(out == "31.158080000000002");
+    CHECK(std::stod("31.15808") == 31.15808);
+    for (const double d : {1.0, -0.0, 1e20, 1e15, 1e16, 1.5e-7, 1e-4, 1e-5, 123456789012345.0})
+        CHECK(streamed(json(d)) == json(d).dump());
 }
 
 TEST_CASE("json_writer: typed fields match the tree nlohmann builds from the same C++ values", "[json_writer]") {

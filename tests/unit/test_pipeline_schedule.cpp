@@ -5,6 +5,7 @@
 
 #include "tslab/errors.hpp"
 #include "tslab/pipeline_schedule.hpp"
+#include "tslab/schedule_rules.hpp"
 
 using namespace tslab;
 
@@ -41,10 +42,10 @@ TEST_CASE("every generated schedule validates over a grid of p, m, v") {
     for (std::int64_t p : {1, 2, 3, 4, 6, 8}) {
         for (std::int64_t mult : {1, 2, 3}) {
             const std::int64_t m = 2 * p * mult;  // meets every precondition (m ≥ 2p, even, p | m)
-            for (int k = 0; k < 8; ++k) {
-                const auto kind = static_cast<schedule_kind>(k);
-                if (kind == schedule_kind::dualpipe && p % 2 != 0) continue;
-                const std::int64_t v = kind == schedule_kind::interleaved ? 2 + mult % 2 : 1;
+            for (const schedule_desc& d : schedule_rows) {
+                const auto kind = d.kind;
+                const std::int64_t v = d.chunks == chunks_rule::vpp ? 2 + mult % 2 : 1;
+                if (broken_schedule_rule(kind, p, m, v) != schedule_rule::ok) continue;  // e.g. DualPipe on odd p
                 INFO(to_string(kind) << " p=" << p << " m=" << m << " v=" << v);
                 const auto s = make(kind, p, m, v);
                 REQUIRE_NOTHROW(validate_schedule(s));
@@ -128,7 +129,8 @@ TEST_CASE("preconditions name the rule") {
     CHECK_THAT(error_of(schedule_kind::dualpipev, 4, 7), Catch::Contains("m ≥ 2·ranks = 8"));
     CHECK_THAT(error_of(schedule_kind::interleaved, 4, 6, 2), Catch::Contains("divisible by ranks = 4"));
     CHECK_THAT(error_of(schedule_kind::interleaved, 4, 8, 1), Catch::Contains("vpp ≥ 2"));
-    CHECK_THAT(error_of(schedule_kind::one_f_one_b, 4, 8, 2), Catch::Contains("needs schedule interleaved"));
+    CHECK_THAT(error_of(schedule_kind::one_f_one_b, 4, 8, 2), Catch::Contains("vpp: 2 needs schedule = interleaved, not 1f1b"));
+    CHECK_THAT(error_of(schedule_kind::zbv, 1, 8), Catch::Contains("schedule: zbv is a pipeline schedule and needs ranks ≥ 2"));
     CHECK_THAT(error_of(schedule_kind::one_f_one_b, 0, 8), Catch::Contains("ranks: must be at least 1"));
     CHECK_THAT(error_of(schedule_kind::one_f_one_b, 4, -3), Catch::Contains("microbatches: must be at least 1"));
 }

@@ -42,7 +42,7 @@ std::vector<std::int64_t> steady_ms(std::int64_t p) { return {2 * p - 1, 2 * p, 
 //     6mt + (p − 1)t,
 // the same parallelogram offset as ZB-H2 (test_pipeline_zero_bubble.cpp), with half-stage chunks.
 TEST_CASE("ZB-V: F = I = W and p2p = 0 leave no rank idle inside its span; makespan 6mt + (p − 1)t", "[zbv]") {
-    for (std::int64_t p = 1; p <= 8; ++p)
+    for (std::int64_t p = 2; p <= 8; ++p)  // ZB-V needs p ≥ 2 (schedule_table.hpp min_pp)
         for (std::int64_t m : steady_ms(p))
             for (double t : {1.0, 0.5, 2.5}) {
                 INFO("p=" << p << " m=" << m << " t=" << t);
@@ -56,7 +56,7 @@ TEST_CASE("ZB-V: F = I = W and p2p = 0 leave no rank idle inside its span; makes
 // first rank, Table 1's p·M_B) and, because both of a worker's chunks hold the same layers' worth,
 // the same peak on every worker. A chunk is half a stage, so that is 2p micro-batch-chunks per rank.
 TEST_CASE("ZB-V: every rank peaks at 2p chunks in flight, 1F1B's p full stages; one parameter copy", "[zbv]") {
-    for (std::int64_t p = 1; p <= 8; ++p)
+    for (std::int64_t p = 2; p <= 8; ++p)  // ZB-V needs p ≥ 2 (schedule_table.hpp min_pp)
         for (std::int64_t m : steady_ms(p)) {
             INFO("p=" << p << " m=" << m);
             const auto r = run_zbv(p, m, 1.0, 2.0, 1.0);
@@ -70,7 +70,7 @@ TEST_CASE("ZB-V: every rank peaks at 2p chunks in flight, 1F1B's p full stages; 
 // rank and chunk that hold the stage (stage s < p on rank s chunk 0, else rank 2p − 1 − s chunk 1),
 // with no full B and no overlapped FB; the validator then checks dependencies and deadlock.
 TEST_CASE("ZB-V: every micro-batch gets F, I and W once on every stage, on the V's rank and chunk", "[zbv]") {
-    for (std::int64_t p = 1; p <= 8; ++p)
+    for (std::int64_t p = 2; p <= 8; ++p)  // ZB-V needs p ≥ 2 (schedule_table.hpp min_pp)
         for (std::int64_t m = 1; m <= 3 * p + 1; ++m) {
             INFO("p=" << p << " m=" << m);
             schedule_request q;
@@ -96,7 +96,7 @@ TEST_CASE("ZB-V: every micro-batch gets F, I and W once on every stage, on the V
 // of chunk 0, then r pairs F1 F0, then the first input-gradient on chunk 1 (the V turns on rank 0
 // first: stage 2p − 1 is rank 0's chunk 1), followed at once by its W.
 TEST_CASE("ZB-V: warm-up is 2(p − r) − 1 F0, r × F1F0, then F1 I1 W1", "[zbv]") {
-    for (std::int64_t p = 1; p <= 8; ++p)
+    for (std::int64_t p = 2; p <= 8; ++p)  // ZB-V needs p ≥ 2 (schedule_table.hpp min_pp)
         for (std::int64_t m : steady_ms(p)) {
             INFO("p=" << p << " m=" << m);
             schedule_request q;
@@ -122,7 +122,7 @@ TEST_CASE("ZB-V: warm-up is 2(p − r) − 1 F0, r × F1F0, then F1 I1 W1", "[zb
 // when r < m, the first F1 of the F1 I1 W1 phase, i.e. min(2p, 2m, m + r + 1) chunks. The memory
 // ledger's closed form (schedule_shape.cpp) must give the same count.
 TEST_CASE("ZB-V with any m: peak min(2p, 2m, m + r + 1) per rank, equal to the ledger's closed form", "[zbv]") {
-    for (std::int64_t p = 1; p <= 8; ++p)
+    for (std::int64_t p = 2; p <= 8; ++p)  // ZB-V needs p ≥ 2 (schedule_table.hpp min_pp)
         for (std::int64_t m = 1; m <= 3 * p; ++m) {
             INFO("p=" << p << " m=" << m);
             const auto run = run_zbv(p, m, 1.0, 2.0, 1.0);

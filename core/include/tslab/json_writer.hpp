@@ -27,7 +27,7 @@ public:
     void value(const char* s) { value(std::string_view(s)); }
     void value(const std::string& s) { value(std::string_view(s)); }
     void value(bool b);
-    void value(double d);  // Grisu2 as dump() does; NaN and ±inf print as null
+    void value(double d);  // exactly as dump() prints it; NaN and ±inf print as null
     template <std::signed_integral T>
     void value(T v) { integer(static_cast<std::int64_t>(v)); }
     template <std::unsigned_integral T>

@@ -9,6 +9,7 @@
 
 #include "tslab/json_fields.hpp"
 #include "tslab/json_writer.hpp"
+#include "tslab/vocabulary.hpp"
 
 namespace tslab {
 
@@ -19,11 +20,11 @@ const char* to_string(link_class l);
 // facts the warnings look at.
 struct mesh_spec {
     std::int64_t dp = 1, tp = 1, pp = 1, ep = 1, cp = 1;
-    std::string order = "tp-cp-ep-dp-pp";  // Megatron-Core default; first axis varies fastest
+    std::string order = recommended_order;  // Megatron-Core default; first axis varies fastest
     std::int64_t gpus_per_node = 8;
     std::int64_t nodes = 0;  // 0: as many as the plan needs
     bool sp = false;
-    std::string cp_method = "ring";
+    std::string cp_method = cp_method_rows[0].name;
     std::int64_t heads = 0;  // 0: unknown (no Ulysses head check)
     std::int64_t world() const { return dp * tp * pp * cp; }
 };

@@ -22,7 +22,7 @@ schedule_request scenario_schedule_request(const scenario& s, std::int64_t micro
 pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s);
 
 struct pipeline_timing {
-    bool simulated = false;   // false: closed forms (above max_schedule_ops, or a refused request)
+    bool simulated = false;   // false: closed forms (above max_schedule_ops)
     double makespan_s = 0;    // first op start to last op end over all ranks
     double busy_s = 0;        // op time of the busiest rank
     double bubble_s = 0;      // its idle time without P2P: makespan(p2p = 0) − busy
@@ -32,8 +32,9 @@ struct pipeline_timing {
     std::vector<double> peak_inflight;  // per rank (simulated only)
 };
 
-// Simulates the schedule (twice when p2p_s > 0, to separate the bubble from P2P). Above the op cap
-// or when the generator refuses the request, closed forms: busy = m·(F + B)·stages/ranks, the
+// Simulates the schedule (twice when p2p_s > 0, to separate the bubble from P2P); throws input_error
+// when the request breaks a schedule precondition. Above the op cap, closed forms (the row's bubble,
+// schedule_table.hpp): busy = m·(F + B)·stages/ranks, the
 // DualPipe README bubble with chunk costs (GPipe, 1F1B, interleaved (p−1)(F+B); ZB-H1 (p−1)(F+B−2W);
 // ZB-H2 and ZB-V the same (p−1)(F+I−W), exact at F = I = W where it is the (p−1)F start offset of
 // their parallelogram (arXiv 2401.10241 sections 3.1 and 6: no idle inside any rank's span), an

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tslab/scenario.hpp"
+#include "tslab/schedule_table.hpp"
 
 namespace tslab {
 
@@ -24,12 +24,6 @@ struct pipeline_op {
     op_kind kind = op_kind::F;
     std::uint8_t chunk = 0, b_chunk = 0;
 };
-
-// How stages map to (rank, chunk): linear s -> (s mod p, s div p) covers GPipe, 1F1B, ZB-H1/H2
-// and interleaved; v_shape puts stage s < p on rank s and s ≥ p on rank 2p−1−s (ZBV, DualPipeV);
-// dual runs two pipelines in opposite directions (DualPipe: the second half of the micro-batches
-// enters at the last rank).
-enum class stage_placement : std::uint8_t { linear, v_shape, dual };
 
 struct schedule_request {
     schedule_kind kind = schedule_kind::one_f_one_b;
@@ -63,7 +57,8 @@ double schedule_op_estimate(const schedule_request& q);
 // Stages on every micro-batch's path: p·v interleaved, 2p V-shaped (ZBV, DualPipeV), else p.
 std::int64_t schedule_stages(const schedule_request& q);
 
-// Checks the schedule's preconditions (throws input_error naming the rule) and the op cap.
+// Checks the schedule's preconditions (check_schedule_preconditions, schedule_rules.hpp, with the
+// spec's paths), the Kimi K2 extra warm-up and the op cap; throws input_error naming the rule.
 void check_schedule_request(const schedule_request& q);
 
 // Generates the per-rank op lists. Throws input_error on a broken precondition or the op cap.
@@ -81,9 +76,6 @@ stage_slot locate(const pipeline_schedule& s, std::int64_t mb, std::int64_t stag
 // ("schedule: ...") naming the first violation.
 void validate_schedule(const pipeline_schedule& s);
 
-// Schedule names as used in JSON ("gpipe", "1f1b", ...), in schedule_kind order.
-const std::vector<std::string>& pipeline_schedule_names();
-
 namespace detail {
 // Builders shared by the generator files: they append ops to one rank's list.
 struct rank_builder {
@@ -92,10 +84,6 @@ struct rank_builder {
     void b(op_kind k, std::int64_t stage, std::int64_t mb, std::int64_t chunk);  // B, I or W
     void fb(const pipeline_op& f, const pipeline_op& b);
 };
-void generate_basic(pipeline_schedule& s);        // gpipe, 1f1b, zb-h1, zb-h2
-void generate_interleaved(pipeline_schedule& s, std::int64_t extra_warmup);
-void generate_dualpipe(pipeline_schedule& s);     // dualpipe, dualpipev
-void generate_zbv(pipeline_schedule& s);          // zbv
 }  // namespace detail
 
 }  // namespace tslab

@@ -17,7 +17,12 @@ std::vector<std::string> model_preset_names();
 std::vector<std::string> cluster_preset_names();
 std::vector<std::string> gpu_preset_names();
 
-// Every preset, for `tslab presets` and the lab's pickers.
+// Every preset and, under "vocabulary", every descriptor row and the scenario defaults
+// (vocabulary_json), for `tslab presets` and the lab's pickers.
 json presets_json();
+
+// The closed vocabularies (schedules, optimizers, precision recipes and fields, recompute modes, dtypes,
+// CP methods, mesh axes, the recommended order) and "defaults", generated from the rows.
+json vocabulary_json();
 
 }  // namespace tslab

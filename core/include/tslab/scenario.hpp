@@ -8,16 +8,15 @@
 
 #include "tslab/calibration.hpp"
 #include "tslab/json_fields.hpp"
+#include "tslab/schedule_table.hpp"
+#include "tslab/vocabulary.hpp"
 
 namespace tslab {
 
 enum class ffn_kind { gelu, swiglu };
 enum class attention_kind { mha, gqa, mla };
 enum class norm_kind { layernorm, rmsnorm };
-enum class dtype { fp32, bf16, fp16, fp8, none };
-enum class recompute_kind { none, selective, full };
-enum class optimizer_kind { adamw, adam, sgd, muon, adafactor };
-enum class schedule_kind { gpipe, one_f_one_b, interleaved, zb_h1, zb_h2, zbv, dualpipe, dualpipev };
+// dtype, recompute_kind and optimizer_kind: vocabulary.hpp; schedule_kind: schedule_table.hpp.
 
 // Multi-head latent attention ranks (DeepSeek-V2 arXiv 2405.04434, section 2.1).
 struct mla_spec {
@@ -90,17 +89,19 @@ struct cluster_spec {
     std::optional<calibration_profile> profile;
 };
 
+// The member initializers of parallel_spec and training_spec (and the specs they hold) are the
+// scenario's defaults: the parser reads them, and so does presets_json()'s "vocabulary.defaults".
 struct parallel_spec {
     std::int64_t dp = 1, tp = 1, pp = 1, vpp = 1, ep = 1, etp = 1, cp = 1;
-    std::string cp_method = "ring";
+    std::string cp_method = cp_method_rows[0].name;
     bool sp = false;
     int zero = 0;
-    std::string order = "tp-cp-ep-dp-pp";
+    std::string order = recommended_order;
     std::int64_t world() const { return dp * tp * pp * cp; }
 };
 
 struct precision_spec {
-    std::string recipe = "bf16-mixed";
+    std::string recipe = recipe_rows[0].name;  // bf16-mixed; the fields below are its row
     dtype params = dtype::bf16, grads = dtype::bf16, master = dtype::fp32;
     dtype optimizer = dtype::fp32, activations = dtype::bf16, gemm = dtype::bf16;
 };
@@ -166,12 +167,5 @@ struct rule_violation {
     std::string path, reason;
 };
 bool plan_rules_hold(const scenario& s, rule_violation* why = nullptr);
-
-// Names used in JSON for the enums above.
-const char* to_string(dtype t);
-const char* to_string(schedule_kind s);
-const char* to_string(recompute_kind r);
-const char* to_string(optimizer_kind o);
-std::int64_t dtype_bytes(dtype t);
 
 }  // namespace tslab

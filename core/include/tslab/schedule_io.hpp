@@ -9,7 +9,7 @@
 
 namespace tslab {
 
-// SPEC: { "schedule", "ranks", "microbatches", "vpp", "costs": { "F", "B", "W", "FB" }, "p2p_s",
+// SPEC: { "schedule", "ranks", "microbatches", "vpp", "costs": { "F", "B", "W" (default B / 2), "FB" }, "p2p_s",
 //         "extra_warmup" (interleaved only, Kimi K2), "timeline" (false: omit ops[]) }
 struct schedule_spec {
     schedule_request request;

@@ -1,0 +1,153 @@
+// The descriptor tables of the scenario's closed vocabularies besides schedules (schedule_table.hpp):
+// dtypes, recompute modes, optimizers, precision recipes and the dtypes each precision field takes,
+// context-parallel methods, mesh axes with the recommended order, and the default presets. Parsers,
+// to_string and presets_json()'s "vocabulary" read these rows; describe() is one array access.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tslab {
+
+enum class dtype { fp32, bf16, fp16, fp8, none };
+enum class recompute_kind { none, selective, full };
+enum class optimizer_kind { adamw, adam, sgd, muon, adafactor };
+
+struct dtype_desc {
+    dtype kind;
+    const char* name;
+    std::int64_t bytes;  // storage bytes per element; none = not stored
+};
+inline constexpr std::array dtype_rows = {
+    dtype_desc{dtype::fp32, "fp32", 4}, dtype_desc{dtype::bf16, "bf16", 2}, dtype_desc{dtype::fp16, "fp16", 2},
+    dtype_desc{dtype::fp8, "fp8", 1}, dtype_desc{dtype::none, "none", 0},
+};
+
+struct recompute_desc {
+    recompute_kind kind;
+    const char* name;
+    const char* label;
+    const char* source;
+};
+inline constexpr std::array recompute_rows = {
+    recompute_desc{recompute_kind::none, "none", "no recompute", "every layer keeps its activations for the backward"},
+    recompute_desc{recompute_kind::selective, "selective", "selective recompute",
+                   "Korthikanti et al., arXiv 2205.05198 section 4.2.2 (attention core recomputed)"},
+    recompute_desc{recompute_kind::full, "full", "full recompute",
+                   "Chen et al., arXiv 1604.06174; Korthikanti et al., arXiv 2205.05198 section 4.2 (layer input kept)"},
+};
+
+struct optimizer_desc {
+    optimizer_kind kind;
+    const char* name;
+    const char* label;
+    int moments;    // states per parameter of a dense matrix (adafactor: factored, rows + cols per matrix)
+    bool factored;  // second moment kept as row and column vectors
+    const char* state_rule;
+    const char* source;
+};
+inline constexpr std::array optimizer_rows = {
+    optimizer_desc{optimizer_kind::adamw, "adamw", "AdamW", 2, false, "2 moments per parameter", "Loshchilov & Hutter, arXiv 1711.05101"},
+    optimizer_desc{optimizer_kind::adam, "adam", "Adam", 2, false, "2 moments per parameter", "Kingma & Ba, arXiv 1412.6980"},
+    optimizer_desc{optimizer_kind::sgd, "sgd", "SGD with momentum", 1, false, "1 momentum per parameter", "Polyak 1964 heavy ball"},
+    optimizer_desc{optimizer_kind::muon, "muon", "Muon", 1, false,
+                   "1 momentum on hidden matrices; AdamW's 2 moments on embeddings, head and vectors",
+                   "Jordan et al. 2024 (Muon); Kimi K2 arXiv 2507.20534 section 2.1"},
+    optimizer_desc{optimizer_kind::adafactor, "adafactor", "Adafactor", 0, true,
+                   "factored second moment: rows + cols per matrix, no momentum", "Shazeer & Stern, arXiv 1804.04235"},
+};
+
+// A named precision recipe: the dtype of each stored or computed quantity.
+struct recipe_desc {
+    const char* name;
+    const char* label;
+    dtype params, grads, master, optimizer, activations, gemm;
+    const char* source;
+};
+inline constexpr std::array recipe_rows = {
+    recipe_desc{"bf16-mixed", "BF16 mixed, fp32 master", dtype::bf16, dtype::bf16, dtype::fp32, dtype::fp32, dtype::bf16, dtype::bf16,
+                "ZeRO, arXiv 1910.02054 section 3.1: 16-bit params and grads, fp32 master and 2 moments = 16P"},
+    recipe_desc{"bf16-fp32-grads", "BF16, fp32 grads", dtype::bf16, dtype::fp32, dtype::fp32, dtype::fp32, dtype::bf16, dtype::bf16,
+                "Megatron-LM default: gradients accumulated and reduced in fp32 (18P with Adam)"},
+    recipe_desc{"fp16-mixed", "FP16 mixed, fp32 master", dtype::fp16, dtype::fp16, dtype::fp32, dtype::fp32, dtype::fp16, dtype::fp16,
+                "Micikevicius et al., arXiv 1710.03740"},
+    recipe_desc{"fp8-mixed", "FP8 GEMMs (DeepSeek-V3)", dtype::bf16, dtype::fp32, dtype::fp32, dtype::bf16, dtype::fp8, dtype::fp8,
+                "DeepSeek-V3, arXiv 2412.19437 section 3.3: FP8 GEMMs, bf16 moments, fp32 master and grads, FP8-cached activations"},
+    recipe_desc{"fp32", "FP32", dtype::fp32, dtype::fp32, dtype::none, dtype::fp32, dtype::fp32, dtype::fp32,
+                "full precision: the params are the master copy"},
+};
+
+// A field of training.precision and the dtypes it accepts.
+struct precision_field_desc {
+    const char* name;
+    std::array<bool, dtype_rows.size()> allowed;  // indexed by dtype
+};
+inline constexpr std::array precision_field_rows = {
+    precision_field_desc{"params", {true, true, true, true, false}},      precision_field_desc{"grads", {true, true, true, false, false}},
+    precision_field_desc{"master", {true, false, false, false, true}},     precision_field_desc{"optimizer", {true, true, false, true, false}},
+    precision_field_desc{"activations", {true, true, true, true, false}}, precision_field_desc{"gemm", {true, true, true, true, false}},
+};
+
+struct cp_method_desc {
+    const char* name;
+    const char* label;
+    const char* source;
+};
+inline constexpr std::array cp_method_rows = {
+    cp_method_desc{"ring", "Ring attention", "Liu et al., arXiv 2310.01889; Megatron-Core context parallelism"},
+    cp_method_desc{"ulysses", "DeepSpeed-Ulysses", "Jacobs et al., arXiv 2309.14509"},
+    cp_method_desc{"usp", "USP (Ulysses × Ring)", "Fang & Zhao, arXiv 2405.07719"},
+};
+
+struct mesh_axis_desc {
+    const char* name;
+    const char* label;
+};
+inline constexpr std::array mesh_axis_rows = {
+    mesh_axis_desc{"tp", "tensor"}, mesh_axis_desc{"cp", "context"}, mesh_axis_desc{"ep", "expert"},
+    mesh_axis_desc{"dp", "data"},   mesh_axis_desc{"pp", "pipeline"},
+};
+// Megatron-Core's RankGenerator default: the first axis varies fastest (mesh.cpp).
+inline constexpr const char* recommended_order = "tp-cp-ep-dp-pp";
+
+// What a scenario without "model" or "cluster" gets (parse_scenario).
+inline constexpr const char* default_model_preset = "gpt-1.7b";
+inline constexpr const char* default_cluster_preset = "dgx-a100-80gb";
+
+template <class Rows>
+constexpr bool rows_in_enum_order(const Rows& rows) {
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (static_cast<std::size_t>(rows[i].kind) != i) return false;
+    return true;
+}
+static_assert(rows_in_enum_order(dtype_rows) && rows_in_enum_order(recompute_rows) && rows_in_enum_order(optimizer_rows),
+              "rows must list their enum's values once, in order");
+
+inline const dtype_desc& describe(dtype t) { return dtype_rows[static_cast<std::size_t>(t)]; }
+inline const recompute_desc& describe(recompute_kind r) { return recompute_rows[static_cast<std::size_t>(r)]; }
+inline const optimizer_desc& describe(optimizer_kind o) { return optimizer_rows[static_cast<std::size_t>(o)]; }
+
+// The row called `name`, or nullptr.
+template <class Rows>
+const typename Rows::value_type* find_row(const Rows& rows, std::string_view name) {
+    for (const auto& r : rows)
+        if (name == r.name) return &r;
+    return nullptr;
+}
+// Every row's name, in table order (for field_reader::choice and its "did you mean").
+template <class Rows>
+std::vector<std::string> row_names(const Rows& rows) {
+    std::vector<std::string> out;
+    for (const auto& r : rows) out.emplace_back(r.name);
+    return out;
+}
+
+const char* to_string(dtype t);
+const char* to_string(recompute_kind r);
+const char* to_string(optimizer_kind o);
+std::int64_t dtype_bytes(dtype t);
+
+}  // namespace tslab

@@ -1,0 +1,113 @@
+// Value checks and parse-error wording shared by the tslab and tslab-calibrate command lines.
+#include "cli_parse.hpp"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace tslab::native {
+
+namespace {
+
+std::vector<const CLI::App*> all_subcommands(const CLI::App& root) {
+    return root.get_subcommands([](const CLI::App*) { return true; });
+}
+
+// "a", "a or b", "a, b or c".
+std::string alternatives(const std::vector<std::string>& words) {
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+    return out;
+}
+
+// The parsed subcommand the error belongs to (the deepest one given), else the root.
+const CLI::App& command_of(const CLI::App& root) {
+    const CLI::App* app = &root;
+    while (!app->get_subcommands().empty()) app = app->get_subcommands().front();
+    return *app;
+}
+
+std::string full_name(const CLI::App& app) {
+    const CLI::App* parent = app.get_parent();
+    return parent ? full_name(*parent) + " " + app.get_name() : app.get_name();
+}
+
+// The other subcommands of `root` that know `flag`: "plan" for `tslab report s.json --top 3`.
+std::vector<std::string> owners_of(const CLI::App& root, const std::string& flag) {
+    std::vector<std::string> owners;
+    for (const CLI::App* sub : all_subcommands(root))
+        if (sub->get_option_no_throw(flag) != nullptr) owners.push_back(sub->get_name());
+    return owners;
+}
+
+input_error extras_error(const CLI::App& root, const CLI::App& app) {
+    const std::vector<std::string> left = app.remaining();
+    const std::string first = left.empty() ? std::string("arguments") : left.front();
+    const std::string see = "see " + full_name(app) + " --help";
+    if (first.size() < 2 || first[0] != '-') return input_error(first, "unexpected argument for " + app.get_name() + "; " + see);
+    const std::string flag = first.substr(0, first.find('='));
+    const std::vector<std::string> owners = owners_of(root, flag);
+    const std::string note = owners.empty() ? "" : " (an option of " + alternatives(owners) + "; options follow their command)";
+    return input_error(flag, "unknown option for " + app.get_name() + note + "; " + see);
+}
+
+// No command given, or a word that names none: "frobnicate: unknown command; expected one of ...".
+input_error command_error(const CLI::App& root) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : all_subcommands(root)) names.push_back(sub->get_name());
+    const std::vector<std::string> left = root.remaining();
+    const std::string expected = "expected one of " + alternatives(names) + "; see " + root.get_name() + " --help";
+    if (left.empty() || left.front().empty() || left.front()[0] == '-') return input_error("command", "missing; " + expected);
+    const std::string near = closest_name(left.front(), names);
+    return input_error(left.front(), "unknown command; " + (near.empty() ? "" : "did you mean " + near + "? ") + expected);
+}
+
+// The app whose name an ExtrasError carries: the root or one of its subcommands.
+const CLI::App& app_named(const CLI::App& root, const std::string& name) {
+    for (const CLI::App* sub : all_subcommands(root))
+        if (sub->get_name() == name) return *sub;
+    return root;
+}
+
+}  // namespace
+
+CLI::Validator one_of(const std::vector<std::string>& allowed) {
+    auto check = [allowed](std::string& v) -> std::string {
+        for (const auto& a : allowed)
+            if (v == a) return {};
+        return fmt::format("expected {}, got \"{}\"", alternatives(allowed), v);
+    };
+    return CLI::Validator(check, "");
+}
+
+CLI::Validator whole_number(std::int64_t lo, std::int64_t hi) {
+    auto check = [lo, hi](std::string& v) -> std::string {
+        std::int64_t x = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (ec == std::errc::result_out_of_range) return fmt::format("{} is out of range [{}, {}]", v, lo, hi);
+        if (ec != std::errc() || end != v.data() + v.size() || v.empty())
+            return fmt::format("expected a whole number, got \"{}\"", v);
+        if (x < lo || x > hi) return fmt::format("{} is out of range [{}, {}]", x, lo, hi);
+        return {};
+    };
+    return CLI::Validator(check, "");
+}
+
+input_error parse_error(const CLI::App& root, const CLI::ParseError& e) {
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) return extras_error(root, app_named(root, e.get_name()));
+    const std::string what = e.what();
+    // ValidationError reads "--format: expected json or table, got \"yaml\"": split it there.
+    const auto colon = what.find(": ");
+    if (dynamic_cast<const CLI::ValidationError*>(&e) && colon != std::string::npos && what[0] == '-')
+        return input_error(what.substr(0, colon), what.substr(colon + 2));
+    const CLI::App& app = command_of(root);
+    // ArgumentMismatch reads "--format: 1 required json|table missing".
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && colon != std::string::npos && what[0] == '-')
+        return input_error(what.substr(0, colon), "needs a value; see " + full_name(app) + " --help");
+    if (&app == &root && dynamic_cast<const CLI::RequiredError*>(&e) && !all_subcommands(root).empty())
+        return command_error(root);
+    return input_error(app.get_name(), what + "; see " + full_name(app) + " --help");
+}
+
+}  // namespace tslab::native

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Command-line checks of tslab-calibrate (CLI11) run as one rank, measuring nothing: --help,
+# --version, and flags that are unknown or out of range exit 2 naming the flag.
+set -u
+cal="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail=0; passed=0
+
+# check NAME EXPECTED-RC EXPECTED-SUBSTRING -- ARGS...
+check() {
+    local name="$1" want_rc="$2" want="$3"; shift 4
+    out=$(timeout 20 "$cal" "$@" 2>&1); rc=$?
+    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want" <<<"$out"; then
+        echo "FAIL $name: rc=$rc out=$(head -c 400 <<<"$out") (wanted rc $want_rc and: $want)"; fail=$((fail + 1))
+    else
+        passed=$((passed + 1))
+    fi
+}
+
+check help 0 'Exit status: 0 complete; 3 stopped early' -- --help
+check help_short 0 '-f,--stepfactor FACTOR' -- -h
+check version 0 'tslab-calibrate 0.' -- --version
+check unknown 2 'error: --bogus: unknown option for tslab-calibrate' -- --bogus
+check format_is_not_a_flag 2 '--format: unknown option for tslab-calibrate' -- --format json
+check extra 2 'extra: unexpected argument for tslab-calibrate' -- --quick extra
+check iters_range 2 'error: --iters: 0 is out of range [1, 1000000]' -- -n 0
+check iters_word 2 'error: --iters: expected a whole number, got "x"' -- -n x
+check size 2 'error: --minbytes: expected a size such as 8, 64K, 32M or 1G, got "3Q"' -- -b 3Q
+check backend 2 'error: --backend: expected cuda or cpu, got "gpu"' -- --backend gpu
+check sizes_order 2 'error: -e: 1K is below -b 64K' -- -b 64K -e 1K
+check op 2 'did you mean allreduce?' -- --ops allredcue
+check no_value 2 'error: --stepfactor: needs a value' -- -f
+[ -e tslab-calibration.json ] && { echo "FAIL a profile was written"; fail=$((fail + 1)); }
+
+echo "calibrate_options: $passed passed, $fail failed"
+[ "$fail" -eq 0 ]
