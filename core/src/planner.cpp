@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/global_batch.hpp"
 #include "tslab/memory.hpp"
 #include "tslab/schedule_shape.hpp"
 #include "tslab/step_model.hpp"
@@ -37,7 +38,13 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     gpus_ = o.gpus > 0 ? o.gpus : base.parallel.world();
     if (gpus_ < 1) throw input_error("options.gpus", "must be at least 1");
     base_.cluster.nodes = (gpus_ + base_.cluster.gpus_per_node - 1) / base_.cluster.gpus_per_node;
-    if (!base_.training.global_batch_given) base_.training.global_batch = planning_global_batch(gpus_, base_.training.seq_len);
+    // Without training.global_batch: the auto rule (global_batch.hpp), as the report applies it. On
+    // the scenario's own GPU count that is the batch its report uses; on another count, the rule with
+    // no plan's micro_batch × dp (the power of two), which many dp × micro-batch splits divide.
+    auto& t = base_.training;
+    if (!t.global_batch_given && gpus_ != base.parallel.world()) t.global_batch = auto_global_batch(gpus_, t.seq_len, 1);
+    const std::int64_t unit = gpus_ == base.parallel.world() ? t.micro_batch * base.parallel.dp : 1;
+    batch_rule_ = t.global_batch_given ? given_global_batch_rule : auto_global_batch_rule(gpus_, t.seq_len, unit);
     params_ = count_params(base_.model);
     tensors_ = tensor_list(base_.model);
     const bool moe = base_.model.is_moe();

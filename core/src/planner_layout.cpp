@@ -48,7 +48,7 @@ void plan_search::fill_table(scenario& s, schedule_table& t) {
     for (int z = 0; z < zero_stages; ++z) {
         const auto zi = static_cast<std::size_t>(z);
         s.parallel.zero = z;
-        for (const auto& c : t.classes) t.state[zi].push_back(detail::stage_state_bytes(s, c.shards));
+        for (const auto& c : t.classes) t.state[zi].push_back(detail::rank_state_of(s, c.shards).total());
         t.buffers[zi].resize(t.classes.size());
     }
 }
@@ -93,7 +93,7 @@ void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& 
         for (int z = 0; z < zero_stages; ++z) {
             s.parallel.zero = z;
             for (std::size_t c = 0; c < t.classes.size(); ++c)
-                t.buffers[static_cast<std::size_t>(z)][c] = detail::stage_buffer_bytes(s, t.classes[c].shards);
+                t.buffers[static_cast<std::size_t>(z)][c] = detail::rank_buffers_of(s, t.classes[c].shards).total();
         }
     }
 }
@@ -105,13 +105,14 @@ void plan_search::search_recompute(scenario& s, const std::vector<schedule_table
     const detail::activation_terms act = detail::activation_terms_of(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
     zero_models models;
-    std::vector<detail::stage_activation> acts;
+    std::vector<detail::rank_activation> acts;
     for (const auto& t : tables) {
         if (!t.valid) continue;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
         acts.clear();
-        for (std::size_t c = 0; c < t.classes.size(); ++c) acts.push_back(detail::stage_activation_bytes(s, t.classes[c], t.inflight[c], act));
+        for (std::size_t c = 0; c < t.classes.size(); ++c)
+            acts.push_back(detail::rank_activation_of(s, t.classes[c].shards, t.classes[c].chunks_held, t.inflight[c], act));
         for (int z = 0; z < zero_stages; ++z) {
             const auto zi = static_cast<std::size_t>(z);
             ++progress_.evaluated;

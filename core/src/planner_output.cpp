@@ -1,7 +1,6 @@
 // The planner's result: the top plans re-timed by the full report, the Pareto front, the closest
 // miss, options, JSON (fixed key order: native and wasm match byte for byte) and the table.
 #include <algorithm>
-#include <bit>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -77,6 +76,7 @@ plan_result plan_search::result() const {
     r.seq_len = base_.training.seq_len;
     r.global_batch = base_.training.global_batch;
     r.global_batch_default = !base_.training.global_batch_given;
+    r.global_batch_rule = batch_rule_;
     r.sp = base_.parallel.sp;
     r.progress = progress_;
     r.top = best_;
@@ -102,12 +102,6 @@ plan_result plan_search::result() const {
     return r;
 }
 
-std::int64_t planning_global_batch(std::int64_t gpus, std::int64_t seq_len) {
-    constexpr std::int64_t tokens = std::int64_t{1} << 22;
-    const std::int64_t want = std::max(gpus, (tokens + seq_len - 1) / std::max<std::int64_t>(seq_len, 1));
-    return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(want)));
-}
-
 plan_options parse_plan_options(const json& doc) {
     field_reader r(doc, "options");
     plan_options o;
@@ -128,7 +122,8 @@ json plan_to_json(const plan_result& r) {
                 {"gpus", r.gpus},
                 {"seq_len", r.seq_len},
                 {"global_batch", r.global_batch},
-                {"global_batch_source", r.global_batch_default ? "planner default: max(4M tokens, 1 sequence per GPU), rounded up to 2^k" : "scenario"},
+                {"global_batch_source", r.global_batch_default ? "auto" : "given"},
+                {"global_batch_rule", r.global_batch_rule},
                 {"sp", r.sp},
                 {"complete", p.done && !p.capped},
                 {"capped", p.capped},
@@ -156,7 +151,7 @@ std::string plan_table(const plan_result& r) {
     std::string out = fmt::format("plans for {} GPUs: {} evaluated, {} fit, {} timed in full, {:.3f} s\n", r.gpus, p.evaluated, p.fitting,
                                   p.timed, r.elapsed_s);
     out += fmt::format("ranked for a global batch of {} sequences × {} tokens{}\n", r.global_batch, r.seq_len,
-                       r.global_batch_default ? " (planner default: ≥ 4M tokens, ≥ 1 sequence per GPU, 2^k)" : "");
+                       r.global_batch_default ? " (" + r.global_batch_rule + ")" : "");
     if (!r.message.empty()) out += r.message + "\n";
     for (std::size_t i = 0; i < r.top.size(); ++i) {
         const auto& e = r.top[i];

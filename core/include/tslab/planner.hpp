@@ -75,7 +75,8 @@ struct plan_result {
     std::int64_t gpus = 0;
     // The training shape every candidate was ranked with (global_batch in sequences).
     std::int64_t seq_len = 0, global_batch = 0;
-    bool global_batch_default = false;  // chosen by planning_global_batch, not given by the scenario
+    bool global_batch_default = false;  // chosen by the auto rule (global_batch.hpp), not given by the scenario
+    std::string global_batch_rule;      // the rule in words with its numbers, or given_global_batch_rule
     bool sp = false;
     plan_progress progress;
     std::vector<plan_entry> top;     // ranks_before order; no two with the same time and memory (at most options.top)
@@ -107,6 +108,7 @@ private:
     scenario base_;
     plan_options opt_;
     std::int64_t gpus_ = 0;
+    std::string batch_rule_;  // plan_result::global_batch_rule
     param_counts params_;
     std::vector<tensor_entry> tensors_;
     std::vector<layout> layouts_;
@@ -179,14 +181,6 @@ plan_result run_plan(const scenario& s, const plan_options& o);
 inline bool ranks_before(const plan_entry& a, const plan_entry& b) {
     return std::tie(a.time_s, a.memory_bytes, a.order) < std::tie(b.time_s, b.memory_bytes, b.order);
 }
-
-// The global batch (sequences) the planner ranks plans with when the scenario does not set
-// training.global_batch. The report's default (two micro-batches per stage of the scenario's own
-// plan) would rank every plan for a batch of a few sequences, which favours plans no one would
-// run. Instead: at least 2^22 tokens (4M, Llama 3's initial batch, arXiv 2407.21783 section
-// 3.4.1) and at least one sequence per GPU, rounded up to a power of two so that many
-// dp × micro-batch splits divide it.
-std::int64_t planning_global_batch(std::int64_t gpus, std::int64_t seq_len);
 
 namespace detail {
 std::vector<std::int64_t> divisors(std::int64_t n);  // ascending
