@@ -140,22 +140,22 @@ void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models
     if (!slot) slot = compute_model(s, models, *mbs.imbalance);
     cached_model& cm = *slot;
     if (!cannot_place(memory_bytes, cm.bound_compute_s)) {
-        if (!cm.has_comm) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);
+        if (cm.by_vpp.empty()) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);
         const bool dual = s.training.schedule == schedule_kind::dualpipe || s.training.schedule == schedule_kind::dualpipev;
-        if (!cannot_place(memory_bytes, dual ? cm.bound_dual_s : cm.bound_s)) return place(s, memory_bytes, cm, mbs.m, *mbs.imbalance);
+        if (!cannot_place(memory_bytes, dual ? cm.bound_dual_s : cm.bound_s)) return place(s, memory_bytes, cm, mbs);
     }
     ++progress_.fitting;  // counted as consider() would; it would change nothing else
 }
 
 // The full step time of a fitting plan that may enter the top K or the front, then consider().
-void plan_search::place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance) {
+void plan_search::place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs) {
     ++progress_.timed;
-    const cached_model c = with_vpp(base, s.parallel.vpp);
+    const vpp_model& c = model_at(s, **mbs.mesh, cm);
     const bool dual = s.training.schedule == schedule_kind::dualpipe || s.training.schedule == schedule_kind::dualpipev;
-    const schedule_request sq = scenario_schedule_request(s, m);
+    const schedule_request sq = scenario_schedule_request(s, mbs.m);
     const pipeline_timing t = timing_of(sq, chunk_costs(c.compute, sq, c.pp_exposed_s));
     plan_entry e = entry_of(s, memory_bytes);
-    e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, dual ? c.axes_dual : c.axes, imbalance);
+    e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, dual ? c.axes_dual : c.axes, *mbs.imbalance);
     consider(e);
 }
 

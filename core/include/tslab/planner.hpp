@@ -123,18 +123,19 @@ private:
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
     std::map<std::tuple<std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, schedule, vpp)
 
-    // Compute and communication of one (layout, micro-batch, recompute, zero) at vpp 1; the axis
-    // totals differ only in whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
-    struct cached_model {
+    // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's
+    // own functions (estimate_compute_time with split_chunks, build_comm_inventory, axis_totals),
+    // evaluated once per vpp that a plan needs. The axis totals differ between schedules only in
+    // whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
+    struct vpp_model {
+        std::int64_t vpp = 1;
         compute_estimate compute;
         double pp_exposed_s = 0;
         std::vector<axis_comm> axes, axes_dual;
-        // The PP send/recv, the one item whose count scales with vpp: one call's time and bytes.
-        struct pp_send {
-            double time_s = 0, bytes = 0, count = 0, overlap = 0;
-        };
-        std::optional<pp_send> pp_call;
-        bool has_comm = false;      // the fields above are filled only once a bound needs them
+    };
+    struct cached_model {
+        compute_estimate compute;    // at vpp 1
+        std::vector<vpp_model> by_vpp;  // filled only once a bound needs the communication; [0] is vpp 1
         double bound_compute_s = 0;  // step time without communication, bubble and P2P (any vpp)
         double bound_s = 0, bound_dual_s = 0;  // step time without bubble and P2P (any vpp)
     };
@@ -158,13 +159,13 @@ private:
     };
     static cached_model compute_model(scenario& s, const zero_models& done, double imbalance);
     void add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const;
-    static cached_model with_vpp(const cached_model& base, std::int64_t v);
+    const vpp_model& model_at(scenario& s, const mesh_layout& mesh, cached_model& cm) const;
     void fill_table(scenario& s, schedule_table& t);
     void search_layout(const layout& l);
     void prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m);
     void search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs);
     void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
-    void place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance);
+    void place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs);
     plan_entry entry_of(const scenario& s, double memory_bytes) const;
     void consider(const plan_entry& e);
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
