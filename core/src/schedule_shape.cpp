@@ -1,6 +1,7 @@
 // Closed forms for in-flight activations: GPipe m; 1F1B p − r (Narayanan et al. arXiv 2104.04473
 // section 2.2); interleaved (v−1)·p + 2(p−r−1) + 1 chunks (Megatron warm-up count, = p(1+(p−1)/(pv))
-// stages on rank 0); ZB-H1 as 1F1B, ZB-H2 2(p−r)−1 (arXiv 2401.10241); ZB-V 2p chunks of half a
+// stages on rank 0); ZB-H1 p and ZB-H2 2p−1 on every rank, the peaks of arXiv 2401.10241 Table 1 held
+// until each deferred W (as the generated schedules do); ZB-V 2p chunks of half a
 // stage (section 6: 1F1B's memory on every rank); DualPipe PP+1 stages with 2× params, DualPipeV 2PP+1 half-stage chunks (DualPipe README).
 #include "tslab/schedule_shape.hpp"
 
@@ -32,9 +33,10 @@ double inflight_of(schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int6
     const double md = static_cast<double>(m), p = static_cast<double>(pp), r = static_cast<double>(rank);
     switch (k) {
         case schedule_kind::gpipe: return md;
-        case schedule_kind::one_f_one_b:
-        case schedule_kind::zb_h1: return std::min(p - r, md);
-        case schedule_kind::zb_h2: return std::min(2 * (p - r) - 1, md);
+        case schedule_kind::one_f_one_b: return std::min(p - r, md);
+        // The W passes deferred into the drain keep their activations: every rank reaches the peak.
+        case schedule_kind::zb_h1: return std::min(p, md);
+        case schedule_kind::zb_h2: return std::min(2 * p - 1, md);
         case schedule_kind::interleaved: {
             const double v = static_cast<double>(vpp);
             return std::min((v - 1) * p + 2 * (p - r - 1) + 1, md * v);
@@ -53,9 +55,9 @@ namespace {
 const char* inflight_formula(schedule_kind k) {
     switch (k) {
         case schedule_kind::gpipe: return "GPipe: all m micro-batches";
-        case schedule_kind::one_f_one_b:
-        case schedule_kind::zb_h1: return "1F1B: min(p − r, m) on rank r";
-        case schedule_kind::zb_h2: return "ZB-H2: min(2(p − r) − 1, m) on rank r";
+        case schedule_kind::one_f_one_b: return "1F1B: min(p − r, m) on rank r";
+        case schedule_kind::zb_h1: return "ZB-H1: min(p, m) on every rank (W deferred)";
+        case schedule_kind::zb_h2: return "ZB-H2: min(2p − 1, m) on every rank (W deferred)";
         case schedule_kind::interleaved: return "interleaved: (v−1)p + 2(p−r−1) + 1 chunks = p(1 + (p−1)/(pv)) stages on rank 0";
         case schedule_kind::zbv: return "ZB-V: min(2p, 2m, m + r + 1) half-stage chunks on rank r (2p = 1F1B's bytes)";
         case schedule_kind::dualpipe: return "DualPipe: PP + 1 stages, 2× parameters";
