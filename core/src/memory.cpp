@@ -107,6 +107,21 @@ memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool
     return best;
 }
 
+namespace {
+
+double item_bytes(const memory_report& m, std::initializer_list<const char*> ids) {
+    double b = 0;
+    for (const auto& it : m.items)
+        for (const char* id : ids)
+            if (it.id == id) b += it.bytes;
+    return b;
+}
+
+}  // namespace
+
+double model_state_bytes_of(const memory_report& m) { return item_bytes(m, {"params", "grads", "master_params", "optimizer_states"}); }
+double activation_bytes_of(const memory_report& m) { return item_bytes(m, {"activations_layers", "activations_other"}); }
+
 namespace detail {
 
 // Ranks with the same layers (dense, MoE, first, last) hold the same shards; with the same chunk

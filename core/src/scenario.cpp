@@ -199,8 +199,11 @@ scenario parse_scenario(const json& doc) {
     const json* p = r.raw("parallel");
     const json* t = r.raw("training");
     r.finish();
-    s.model = parse_model(m ? *m : json("gpt-1.7b"));
-    s.cluster = parse_cluster(c ? *c : json("dgx-a100-80gb"));
+    s.model_input = m ? *m : json("gpt-1.7b");
+    s.cluster_input = c ? *c : json("dgx-a100-80gb");
+    s.model = parse_model(s.model_input);
+    s.cluster = parse_cluster(s.cluster_input);
+    if (s.cluster_input.is_object()) s.cluster_input.erase("calibration");
     s.parallel = parse_parallel(p ? *p : empty);
     s.training = parse_training(t ? *t : empty, s.parallel);
     check_cross_rules(s);

@@ -45,6 +45,11 @@ double optimizer_state_elems(optimizer_kind o, bool matrix, double rows, double 
 memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool formulas = true,
                             const std::vector<tensor_entry>* tensors = nullptr);
 
+// Sums of the report's items: model state (params, grads, master_params, optimizer_states) and
+// activations (activations_layers, activations_other), the L1 and L2 bytes.
+double model_state_bytes_of(const memory_report& m);
+double activation_bytes_of(const memory_report& m);
+
 namespace detail {
 // Local elements held by one pipeline rank: dense (ZeRO-sharded over dp·cp) and expert
 // (sharded over the expert-DP group dp·cp·tp/(ep·etp)), with their optimizer-state elements.

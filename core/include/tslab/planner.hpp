@@ -53,6 +53,10 @@ struct plan_entry {
     std::string bottleneck_ledger;  // the ledger with the most exposed time among L3..L7
     std::string bottleneck;         // the report's sentence
     std::vector<step_ledger> ledgers;
+    double search_memory_bytes = 0;  // the search's own total (memory_bytes is the report's; they agree)
+    // Filled by result() for top, pareto and closest: the complete tslab/scenario@1 the plan was
+    // ranked with (scenario_json.hpp); its report reproduces time_s and memory_bytes.
+    json scenario;
 };
 
 // The counts of a search. Every combination of the knobs is `considered`; those that pass the
