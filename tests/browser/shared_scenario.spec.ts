@@ -53,6 +53,10 @@ test("with a profile loaded, the planner's top plan applied to the step panel gi
   // The step shows the batch the planner ranked the plan with.
   const batch = Number(await page.getByTestId("plan-top").getAttribute("data-global-batch"));
   await expect(page.locator(step).getByTestId("step-global-batch")).toHaveAttribute("data-value", String(batch));
+  // Every control shows the applied plan, including a field the plan spells as an object (training.precision).
+  const recipe = page.locator(`${step} [data-control="precision"] select`);
+  expect(await recipe.inputValue()).not.toBe("");
+  expect(await recipe.evaluate((s: HTMLSelectElement) => s.selectedIndex)).toBeGreaterThanOrEqual(0);
   await page.locator(step).screenshot({ path: `${shots}/shared-calibrated-plan-step.png` });
 });
 

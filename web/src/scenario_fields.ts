@@ -20,7 +20,10 @@ export interface ScenarioField {
 }
 
 const named = (names: string[]) => names.map((value) => ({ value }));
-const presetName = (x: unknown) => (typeof x === "object" && x !== null ? String((x as { preset?: string }).preset ?? "") : String(x ?? ""));
+/** The name a field shows when the scenario holds an object instead of a name: `key` of it ({ preset } for a model, { recipe } for a precision). */
+const nameIn = (key: string) => (x: unknown): Value =>
+  typeof x === "object" && x !== null ? String((x as Record<string, unknown>)[key] ?? "") : String(x ?? "");
+const presetName = nameIn("preset");
 
 /** A field stored as is at `path` (shown through `toControl`, edited through `fromControl`). */
 function plain(v: Vocabulary, spec: ControlSpec, path: string, toControl = (x: unknown): Value => String(x ?? ""),
@@ -53,7 +56,8 @@ export function scenarioFields(client: TslabClient): Map<string, ScenarioField> 
       (x) => (x === undefined ? "" : String(x)), (x) => (String(x).trim() === "" ? undefined : num(x))),
     plain(v, { kind: "select", key: "recompute", labelKey: "mem.recompute", choices: choicesOf(v.recompute_modes, "opt") }, "training.recompute"),
     plain(v, { kind: "check", key: "flash", labelKey: "mem.flash" }, "training.flash_attention", Boolean),
-    plain(v, { kind: "select", key: "precision", labelKey: "mem.precision", choices: choicesOf(v.precision_recipes) }, "training.precision"),
+    plain(v, { kind: "select", key: "precision", labelKey: "mem.precision", choices: choicesOf(v.precision_recipes) }, "training.precision",
+      nameIn("recipe")),
     plain(v, { kind: "select", key: "optimizer", labelKey: "mem.optimizer", choices: choicesOf(v.optimizers) }, "training.optimizer"),
     plain(v, { kind: "range", key: "offload_opt", labelKey: "mem.offload_opt", min: 0, max: 100, step: 5, show: (x) => `${x}%` },
       "training.offload.optimizer", percent, fraction),
