@@ -119,6 +119,13 @@ std::string gemm_model_source(const gpu_spec& g, dtype gemm_dtype) {
     return rate_model(g, dtype::fp8) + "; " + rate_model(g, dtype::bf16) + " (gating, attention core, head)";
 }
 
+void split_chunks(compute_estimate& e, std::int64_t vpp) {
+    const D chunks = static_cast<D>(vpp);
+    e.chunk_F_s = e.stage_F_s / chunks;
+    e.chunk_W_s = e.stage_W_s / chunks;
+    e.chunk_B_s = e.stage_B_s / chunks;
+}
+
 compute_estimate estimate_compute_time(const scenario& s) {
     compute_estimate e;
     const auto& q = s.parallel;
@@ -130,10 +137,10 @@ compute_estimate estimate_compute_time(const scenario& s) {
     if (e.stage_moe_layers > 0) add_layers(p, s, time_layer(s, true), static_cast<D>(e.stage_moe_layers));
     if (e.stage_layers > e.stage_moe_layers)
         add_layers(p, s, time_layer(s, false), static_cast<D>(e.stage_layers - e.stage_moe_layers));
-    const D chunks = static_cast<D>(q.vpp);
-    e.chunk_F_s = p.fwd / chunks;
-    e.chunk_W_s = p.wgrad / chunks;
-    e.chunk_B_s = (p.bwd - p.wgrad + p.rec) / chunks;
+    e.stage_F_s = p.fwd;
+    e.stage_W_s = p.wgrad;
+    e.stage_B_s = p.bwd - p.wgrad + p.rec;
+    split_chunks(e, q.vpp);
     const D head = gemm_time_s(s.cluster.gpu, s.training.precision.gemm, head_gemm(s));
     e.fwd_s = p.fwd + head;
     e.bwd_s = p.bwd + 2 * head;

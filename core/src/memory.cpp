@@ -96,15 +96,31 @@ memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool
     std::vector<rank_shards> shards;
     const std::int64_t pp = static_cast<std::int64_t>(shape.rank_chunks.size());
     std::int64_t worst = 0;
+    const detail::activation_terms act = detail::activation_terms_of(s);
     for (std::int64_t r = 0; r < pp; ++r) {
         shards.push_back(local_shards(s, tensors, layers_of(s, shape, r)));
-        totals.push_back(detail::ledger_for_rank(s, shape, r, shards.back(), false).total_bytes);
+        totals.push_back(detail::ledger_for_rank(s, shape, r, shards.back(), act, false).total_bytes);
         if (totals.back() > totals[static_cast<std::size_t>(worst)]) worst = r;
     }
-    memory_report best = detail::ledger_for_rank(s, shape, worst, shards[static_cast<std::size_t>(worst)], formulas);
+    memory_report best = detail::ledger_for_rank(s, shape, worst, shards[static_cast<std::size_t>(worst)], act, formulas);
     best.stage_total_bytes = std::move(totals);
     return best;
 }
+
+namespace {
+
+double item_bytes(const memory_report& m, std::initializer_list<const char*> ids) {
+    double b = 0;
+    for (const auto& it : m.items)
+        for (const char* id : ids)
+            if (it.id == id) b += it.bytes;
+    return b;
+}
+
+}  // namespace
+
+double model_state_bytes_of(const memory_report& m) { return item_bytes(m, {"params", "grads", "master_params", "optimizer_states"}); }
+double activation_bytes_of(const memory_report& m) { return item_bytes(m, {"activations_layers", "activations_other"}); }
 
 namespace detail {
 
@@ -133,46 +149,49 @@ activation_terms activation_terms_of(const scenario& s) {
             last_stage_other_bytes(s)};
 }
 
-// The terms below mirror ledger_for_rank (memory_items.cpp): model state, layer activations, other
-// activations and communication buffers, each summed in that order so the doubles are bit-identical.
-double stage_state_bytes(const scenario& s, const rank_shards& st) {
+rank_state rank_state_of(const scenario& s, const rank_shards& st) {
     const auto& p = s.parallel;
     const auto& t = s.training;
-    const double nd = static_cast<double>(p.dp * p.cp);
-    const double ne = nd * static_cast<double>(p.tp) / static_cast<double>(p.ep * p.etp);
-    const auto d = zero_model_state(t.precision, p.zero, st.dense, st.dense_states, nd);
-    const auto e = zero_model_state(t.precision, p.zero, st.expert, st.expert_states, ne);
-    const double keep_opt = 1 - t.offload.optimizer;
-    double total = d.params + e.params;
-    total += d.grads + e.grads;
-    total += (d.master + e.master) * keep_opt;
-    total += (d.optimizer + e.optimizer) * keep_opt;
-    return total;
+    rank_state r;
+    r.nd = static_cast<double>(p.dp * p.cp);
+    r.ne = r.nd * static_cast<double>(p.tp) / static_cast<double>(p.ep * p.etp);
+    r.dense = zero_model_state(t.precision, p.zero, st.dense, st.dense_states, r.nd);
+    r.expert = zero_model_state(t.precision, p.zero, st.expert, st.expert_states, r.ne);
+    r.keep = 1 - t.offload.optimizer;
+    return r;
 }
 
-stage_activation stage_activation_bytes(const scenario& s, const stage_class& c, double inflight, const activation_terms& a) {
-    const rank_shards& st = c.shards;
-    const double per_chunk = static_cast<double>(st.layers) / c.chunks_held;
-    double per_layer = 0;
+// In-flight (micro-batch × chunk) units × layers per chunk × bytes per layer (the mean of the
+// rank's dense and MoE layers); the embedding output is kept per in-flight unit of the first chunk.
+rank_activation rank_activation_of(const scenario& s, const rank_shards& st, double chunks_held, double inflight,
+                                   const activation_terms& a) {
+    rank_activation r;
+    r.per_chunk = static_cast<double>(st.layers) / chunks_held;
     if (st.layers != 0) {
         const double moe = static_cast<double>(st.moe_layers), dense = static_cast<double>(st.layers) - moe;
-        per_layer = ((moe > 0 ? a.layer_moe * moe : 0) + (dense > 0 ? a.layer_dense * dense : 0)) / static_cast<double>(st.layers);
+        r.per_layer = ((moe > 0 ? a.layer_moe * moe : 0) + (dense > 0 ? a.layer_dense * dense : 0)) / static_cast<double>(st.layers);
     }
-    return {inflight * per_chunk * per_layer * (1 - s.training.offload.activations),
-            (st.first ? a.first_other * inflight / c.chunks_held : 0) + (st.last ? a.last_other : 0)};
+    const double act = inflight * r.per_chunk * r.per_layer, keep = 1 - s.training.offload.activations;
+    r.layers = act * keep;
+    r.host = act * (1 - keep);
+    r.other = (st.first ? a.first_other * inflight / chunks_held : 0) + (st.last ? a.last_other : 0);
+    return r;
 }
 
-double stage_buffer_bytes(const scenario& s, const rank_shards& st) {
+// ZeRO-3 prefetches two layers' params; P2P send + receive buffers, 2 × 2 e·sbh (÷ tp under SP);
+// SP all-gathers the e·sbh layer input (Korthikanti et al. arXiv 2205.05198 section 4.2.2).
+rank_buffers rank_buffers_of(const scenario& s, const rank_shards& st) {
     const auto& p = s.parallel;
     const auto& t = s.training;
     const double el = static_cast<double>(dtype_bytes(t.precision.activations));
     const double sbh = static_cast<double>(t.seq_len / p.cp * t.micro_batch * s.model.hidden);
     const bool sp = p.sp && p.tp > 1;
-    double comm = 0;
-    if (p.zero >= 3) comm += 2 * st.largest_layer * static_cast<double>(dtype_bytes(t.precision.params));
-    if (p.pp > 1) comm += 4 * el * sbh / (sp ? static_cast<double>(p.tp) : 1.0);
-    if (sp) comm += el * sbh;
-    return comm;
+    rank_buffers b;
+    b.zero3 = p.zero >= 3, b.p2p = p.pp > 1, b.sp = sp;
+    if (b.zero3) b.zero3_bytes = 2 * st.largest_layer * static_cast<double>(dtype_bytes(t.precision.params));
+    if (b.p2p) b.p2p_bytes = 4 * el * sbh / (sp ? static_cast<double>(p.tp) : 1.0);
+    if (b.sp) b.sp_bytes = el * sbh;
+    return b;
 }
 
 double class_inflight(const stage_class& c, schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m) {
@@ -188,7 +207,8 @@ double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const st
         const stage_class& c = classes[i];
         double inflight = 0;
         for (std::int64_t r : c.ranks) inflight = std::max(inflight, shape.inflight[static_cast<std::size_t>(r)]);
-        const double b = stage_total(stage_state_bytes(s, c.shards), stage_activation_bytes(s, c, inflight, a), stage_buffer_bytes(s, c.shards));
+        const double b = stage_total(rank_state_of(s, c.shards).total(), rank_activation_of(s, c.shards, c.chunks_held, inflight, a),
+                                     rank_buffers_of(s, c.shards).total());
         if (i == 0 || b > worst) worst = b;
     }
     return worst;

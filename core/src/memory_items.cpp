@@ -18,7 +18,6 @@ struct ledger_ctx {
     const rank_shards& st;
     bool formulas;
     memory_report& rep;
-    double host = 0;  // bytes moved to host memory by offload
     void add(const char* id, double bytes, const std::function<std::string()>& formula) {
         rep.items.push_back({id, bytes, formulas ? formula() : std::string()});
     }
@@ -51,88 +50,66 @@ std::int64_t global_rank_of_stage(const parallel_spec& p, std::int64_t r) {
     return r * stride;
 }
 
-void model_state_items(ledger_ctx& c) {
-    const auto& p = c.s.parallel;
+void model_state_items(ledger_ctx& c, const rank_state& m) {
     const auto& prec = c.s.training.precision;
     const auto& st = c.st;
-    const double nd = static_cast<double>(p.dp * p.cp);
-    const double ne = nd * static_cast<double>(p.tp) / static_cast<double>(p.ep * p.etp);
-    const auto d = zero_model_state(prec, p.zero, st.dense, st.dense_states, nd);
-    const auto e = zero_model_state(prec, p.zero, st.expert, st.expert_states, ne);
-    const double keep = 1 - c.s.training.offload.optimizer;
-    const int z = p.zero;
-    c.add("params", d.params + e.params, [&] { return state_formula(dtype_bytes(prec.params), st.dense, st.expert, z, 3, nd, ne, "params"); });
-    c.add("grads", d.grads + e.grads, [&] { return state_formula(dtype_bytes(prec.grads), st.dense, st.expert, z, 2, nd, ne, "grads"); });
-    c.add("master_params", (d.master + e.master) * keep,
-          [&] { return state_formula(dtype_bytes(prec.master), st.dense, st.expert, z, 1, nd, ne, "master"); });
-    c.add("optimizer_states", (d.optimizer + e.optimizer) * keep, [&] {
+    const int z = c.s.parallel.zero;
+    const double nd = m.nd, ne = m.ne;
+    c.add("params", m.params(), [&] { return state_formula(dtype_bytes(prec.params), st.dense, st.expert, z, 3, nd, ne, "params"); });
+    c.add("grads", m.grads(), [&] { return state_formula(dtype_bytes(prec.grads), st.dense, st.expert, z, 2, nd, ne, "grads"); });
+    c.add("master_params", m.master(), [&] { return state_formula(dtype_bytes(prec.master), st.dense, st.expert, z, 1, nd, ne, "master"); });
+    c.add("optimizer_states", m.optimizer(), [&] {
         return state_formula(dtype_bytes(prec.optimizer), st.dense_states, st.expert_states, z, 1, nd, ne,
                              fmt::format("{} state elems", to_string(c.s.training.optimizer)));
     });
-    c.host += (d.master + e.master + d.optimizer + e.optimizer) * (1 - keep);
 }
 
-double avg_layer_activation(const scenario& s, const rank_shards& st) {
-    if (st.layers == 0) return 0;
-    const double moe = static_cast<double>(st.moe_layers), dense = static_cast<double>(st.layers) - moe;
-    const double bytes = (moe > 0 ? layer_activation_bytes(s, true).total * moe : 0) +
-                         (dense > 0 ? layer_activation_bytes(s, false).total * dense : 0);
-    return bytes / static_cast<double>(st.layers);
-}
-
-// In-flight (micro-batch × chunk) units × layers per chunk × bytes per layer.
-void activation_items(ledger_ctx& c) {
+void activation_items(ledger_ctx& c, const rank_activation& a, double inflight) {
     const auto& st = c.st;
-    const double chunks_held = static_cast<double>(c.shape.rank_chunks[static_cast<std::size_t>(c.r)].size());
-    const double inflight = c.shape.inflight[static_cast<std::size_t>(c.r)];
-    const double per_chunk = static_cast<double>(st.layers) / chunks_held;
-    const double per_layer = avg_layer_activation(c.s, st);
-    const double act = inflight * per_chunk * per_layer, keep = 1 - c.s.training.offload.activations;
     c.rep.inflight = inflight;
-    c.add("activations_layers", act * keep, [&] {
-        return fmt::format("{:g} in flight × {:g} layers/chunk × {:.4g} B/layer [{}]; {}", inflight, per_chunk, per_layer,
+    c.add("activations_layers", a.layers, [&] {
+        return fmt::format("{:g} in flight × {:g} layers/chunk × {:.4g} B/layer [{}]; {}", inflight, a.per_chunk, a.per_layer,
                            layer_activation_bytes(c.s, st.moe_layers > 0).formula, c.shape.inflight_formula);
     });
-    c.host += act * (1 - keep);
-    const double other = (st.first ? first_stage_other_bytes(c.s) * inflight / chunks_held : 0) +
-                         (st.last ? last_stage_other_bytes(c.s) : 0);
-    c.add("activations_other", other, [&] {
+    c.add("activations_other", a.other, [&] {
         std::string f = st.first ? "embedding output × in flight" : "";
         if (st.last) f += std::string(f.empty() ? "" : " + ") + "fp32 logits 4sbV/t";
         return f.empty() ? std::string("none on this stage") : f;
     });
 }
 
-void comm_item(ledger_ctx& c) {
-    const auto& p = c.s.parallel;
-    const auto& t = c.s.training;
-    const double e = static_cast<double>(dtype_bytes(t.precision.activations));
-    const double sbh = static_cast<double>(t.seq_len / p.cp * t.micro_batch * c.s.model.hidden);
-    const bool sp = p.sp && p.tp > 1;
-    double bytes = 0;
-    std::string f;
-    auto add = [&](double b, const char* what) { bytes += b, f += (f.empty() ? "" : " + ") + std::string(what); };
-    if (p.zero >= 3) add(2 * c.st.largest_layer * static_cast<double>(dtype_bytes(t.precision.params)), "2 layers gathered (ZeRO-3 prefetch)");
-    if (p.pp > 1) add(4 * e * sbh / (sp ? static_cast<double>(p.tp) : 1.0), "P2P send+recv 2×2 e·sbh");
-    if (sp) add(e * sbh, "SP all-gathered e·sbh");
-    c.add("comm_buffers", bytes, [&] { return f.empty() ? std::string("none") : f; });
+void comm_item(ledger_ctx& c, const rank_buffers& b) {
+    c.add("comm_buffers", b.total(), [&] {
+        std::string f;
+        auto name = [&](bool held, const char* what) {
+            if (held) f += (f.empty() ? "" : " + ") + std::string(what);
+        };
+        name(b.zero3, "2 layers gathered (ZeRO-3 prefetch)");
+        name(b.p2p, "P2P send+recv 2×2 e·sbh");
+        name(b.sp, "SP all-gathered e·sbh");
+        return f.empty() ? std::string("none") : f;
+    });
 }
 
 }  // namespace
 
 memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st,
-                              bool formulas) {
+                              const activation_terms& a, bool formulas) {
     memory_report rep;
     rep.stage = r;
     rep.rank = global_rank_of_stage(s.parallel, r);
     rep.layers_on_rank = st.layers;
+    const auto ri = static_cast<std::size_t>(r);
+    const rank_state state = rank_state_of(s, st);
+    const rank_activation act = rank_activation_of(s, st, static_cast<double>(shape.rank_chunks[ri].size()), shape.inflight[ri], a);
+    const rank_buffers buffers = rank_buffers_of(s, st);
     ledger_ctx c{s, shape, r, st, formulas, rep};
-    model_state_items(c);
-    activation_items(c);
-    comm_item(c);
-    for (const auto& it : rep.items) rep.total_bytes += it.bytes;
+    model_state_items(c, state);
+    activation_items(c, act, shape.inflight[ri]);
+    comm_item(c, buffers);
+    rep.total_bytes = stage_total(state.total(), act, buffers.total());
     const offload_spec& off = s.training.offload;
-    c.add("offloaded", c.host, [&] {
+    c.add("offloaded", state.host() + act.host, [&] {
         return fmt::format("host memory: {:g} of master+optimizer, {:g} of layer activations (not in HBM)", off.optimizer, off.activations);
     });
     rep.capacity_bytes = s.cluster.gpu.hbm_bytes;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/global_batch.hpp"
 #include "tslab/memory.hpp"
 #include "tslab/schedule_shape.hpp"
 #include "tslab/step_model.hpp"
@@ -37,7 +38,13 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     gpus_ = o.gpus > 0 ? o.gpus : base.parallel.world();
     if (gpus_ < 1) throw input_error("options.gpus", "must be at least 1");
     base_.cluster.nodes = (gpus_ + base_.cluster.gpus_per_node - 1) / base_.cluster.gpus_per_node;
-    if (!base_.training.global_batch_given) base_.training.global_batch = planning_global_batch(gpus_, base_.training.seq_len);
+    // Without training.global_batch: the auto rule (global_batch.hpp), as the report applies it. On
+    // the scenario's own GPU count that is the batch its report uses; on another count, the rule with
+    // no plan's micro_batch × dp (the power of two), which many dp × micro-batch splits divide.
+    auto& t = base_.training;
+    if (!t.global_batch_given && gpus_ != base.parallel.world()) t.global_batch = auto_global_batch(gpus_, t.seq_len, 1);
+    const std::int64_t unit = gpus_ == base.parallel.world() ? t.micro_batch * base.parallel.dp : 1;
+    batch_rule_ = t.global_batch_given ? given_global_batch_rule : auto_global_batch_rule(gpus_, t.seq_len, unit);
     params_ = count_params(base_.model);
     tensors_ = tensor_list(base_.model);
     const bool moe = base_.model.is_moe();
@@ -130,12 +137,10 @@ bool plan_search::advance(std::int64_t budget) {
     return progress_.done;
 }
 
-// Compute and communication at vpp 1, and the bounds cannot_place() takes. Of everything the
-// planner reads, vpp enters only as the divisor of the per-chunk costs (compute_time.cpp) and as
-// the factor of the PP send/recv count (comm_inventory.cpp), so with_vpp() rebuilds those from the
-// vpp-1 values: x / 1 == x and (2m · 1) · v == 2m · v exactly, so the doubles equal what a fresh
-// estimate at vpp v gives. estimate_compute reads the ZeRO stage only as zero ≥ 1 (the optimizer
-// step's shard), so stages 1-3 share one estimate.
+// Compute at vpp 1 and the bound cannot_place() takes first. Of everything the planner reads, vpp
+// enters only the per-chunk costs (split_chunks, compute.hpp) and the PP send/recv count
+// (comm_inventory.cpp); model_at() evaluates both at each vpp. estimate_compute reads the ZeRO stage
+// only as zero ≥ 1 (the optimizer step's shard), so stages 1-3 share one estimate.
 plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, double imbalance) {
     cached_model cm;
     const auto sharded = std::find_if(done.begin() + 1, done.end(), [](const auto& d) { return d.has_value(); });
@@ -152,37 +157,32 @@ plan_search::cached_model plan_search::compute_model(scenario& s, const zero_mod
     return cm;
 }
 
+// The model at the plan's vpp: per-chunk costs and the communication inventory, each from the
+// report's own function, built once per vpp.
+const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layout& mesh, cached_model& cm) const {
+    const std::int64_t v = s.parallel.vpp;
+    for (const auto& m : cm.by_vpp)
+        if (m.vpp == v) return m;
+    vpp_model m{v, cm.compute};
+    split_chunks(m.compute, v);
+    const comm_inventory comm = build_comm_inventory(s, mesh, params_);
+    m.pp_exposed_s = pp_transfer_exposed_s(comm);
+    m.axes = axis_totals(comm, schedule_kind::one_f_one_b, m.compute.step_compute_s);
+    m.axes_dual = axis_totals(comm, schedule_kind::dualpipe, m.compute.step_compute_s);
+    cm.by_vpp.push_back(std::move(m));
+    return cm.by_vpp.back();
+}
+
+// The communication at vpp 1 and the bounds with it. step_time_of reads step_compute_s,
+// expert_step_s and the non-PP axes, none of which depends on vpp: the bounds hold at every vpp.
 void plan_search::add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const {
     if (!mesh) mesh = build_mesh(mesh_spec_of(s), 0);
     const std::int64_t v = s.parallel.vpp;
     s.parallel.vpp = 1;
-    const comm_inventory comm = build_comm_inventory(s, *mesh, params_);
+    const vpp_model& m = model_at(s, *mesh, cm);
     s.parallel.vpp = v;
-    cm.pp_exposed_s = pp_transfer_exposed_s(comm);
-    cm.axes = axis_totals(comm, schedule_kind::one_f_one_b, cm.compute.step_compute_s);
-    cm.axes_dual = axis_totals(comm, schedule_kind::dualpipe, cm.compute.step_compute_s);
-    for (const auto& item : comm.items)
-        if (item.axis == "pp") cm.pp_call = {item.call.time_s, item.call.bytes, item.count, item.overlap};
-    // step_time_of reads step_compute_s, expert_step_s and the non-PP axes, none of which
-    // with_vpp() changes: the bound holds bit for bit at every vpp.
-    cm.bound_s = step_time_of(cm.compute, 0, 0, cm.axes, imbalance);
-    cm.bound_dual_s = step_time_of(cm.compute, 0, 0, cm.axes_dual, imbalance);
-    cm.has_comm = true;
-}
-
-plan_search::cached_model plan_search::with_vpp(const cached_model& base, std::int64_t v) {
-    cached_model cm = base;
-    if (v == 1) return cm;
-    const double dv = static_cast<double>(v);
-    cm.compute.chunk_F_s /= dv, cm.compute.chunk_W_s /= dv, cm.compute.chunk_B_s /= dv;
-    if (!cm.pp_call) return cm;
-    // comm_item::step_time_s and step_exposed_s, and axis_totals' sums from 0, term for term.
-    const auto& pp = *cm.pp_call;
-    const double count = pp.count * dv, step = pp.time_s * count;
-    for (auto* axes : {&cm.axes, &cm.axes_dual})
-        for (auto& a : *axes)
-            if (a.axis == "pp") a.time_s = 0.0 + step, a.exposed_s = 0.0 + step * (1.0 - pp.overlap), a.bytes = 0.0 + pp.bytes * count;
-    return cm;
+    cm.bound_s = step_time_of(cm.compute, 0, 0, m.axes, imbalance);
+    cm.bound_dual_s = step_time_of(cm.compute, 0, 0, m.axes_dual, imbalance);
 }
 
 void check_plan_gpus(const scenario& s, const plan_options& o) {

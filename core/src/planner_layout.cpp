@@ -49,7 +49,7 @@ void plan_search::fill_table(scenario& s, schedule_table& t) {
     for (int z = 0; z < zero_stages; ++z) {
         const auto zi = static_cast<std::size_t>(z);
         s.parallel.zero = z;
-        for (const auto& c : t.classes) t.state[zi].push_back(detail::stage_state_bytes(s, c.shards));
+        for (const auto& c : t.classes) t.state[zi].push_back(detail::rank_state_of(s, c.shards).total());
         t.buffers[zi].resize(t.classes.size());
     }
 }
@@ -94,7 +94,7 @@ void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& 
         for (int z = 0; z < zero_stages; ++z) {
             s.parallel.zero = z;
             for (std::size_t c = 0; c < t.classes.size(); ++c)
-                t.buffers[static_cast<std::size_t>(z)][c] = detail::stage_buffer_bytes(s, t.classes[c].shards);
+                t.buffers[static_cast<std::size_t>(z)][c] = detail::rank_buffers_of(s, t.classes[c].shards).total();
         }
     }
 }
@@ -106,13 +106,14 @@ void plan_search::search_recompute(scenario& s, const std::vector<schedule_table
     const detail::activation_terms act = detail::activation_terms_of(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
     zero_models models;
-    std::vector<detail::stage_activation> acts;
+    std::vector<detail::rank_activation> acts;
     for (const auto& t : tables) {
         if (!t.valid) continue;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
         acts.clear();
-        for (std::size_t c = 0; c < t.classes.size(); ++c) acts.push_back(detail::stage_activation_bytes(s, t.classes[c], t.inflight[c], act));
+        for (std::size_t c = 0; c < t.classes.size(); ++c)
+            acts.push_back(detail::rank_activation_of(s, t.classes[c].shards, t.classes[c].chunks_held, t.inflight[c], act));
         for (int z = 0; z < zero_stages; ++z) {
             const auto zi = static_cast<std::size_t>(z);
             ++progress_.evaluated;
@@ -140,22 +141,22 @@ void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models
     if (!slot) slot = compute_model(s, models, *mbs.imbalance);
     cached_model& cm = *slot;
     if (!cannot_place(memory_bytes, cm.bound_compute_s)) {
-        if (!cm.has_comm) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);
+        if (cm.by_vpp.empty()) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);
         const bool dual = describe(s.training.schedule).ep_overlap;
-        if (!cannot_place(memory_bytes, dual ? cm.bound_dual_s : cm.bound_s)) return place(s, memory_bytes, cm, mbs.m, *mbs.imbalance);
+        if (!cannot_place(memory_bytes, dual ? cm.bound_dual_s : cm.bound_s)) return place(s, memory_bytes, cm, mbs);
     }
     ++progress_.fitting;  // counted as consider() would; it would change nothing else
 }
 
 // The full step time of a fitting plan that may enter the top K or the front, then consider().
-void plan_search::place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance) {
+void plan_search::place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs) {
     ++progress_.timed;
-    const cached_model c = with_vpp(base, s.parallel.vpp);
+    const vpp_model& c = model_at(s, **mbs.mesh, cm);
     const bool dual = describe(s.training.schedule).ep_overlap;
-    const schedule_request sq = scenario_schedule_request(s, m);
+    const schedule_request sq = scenario_schedule_request(s, mbs.m);
     const pipeline_timing t = timing_of(sq, chunk_costs(c.compute, sq, c.pp_exposed_s));
     plan_entry e = entry_of(s, memory_bytes);
-    e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, dual ? c.axes_dual : c.axes, imbalance);
+    e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, dual ? c.axes_dual : c.axes, *mbs.imbalance);
     consider(e);
 }
 

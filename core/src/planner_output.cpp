@@ -1,7 +1,7 @@
 // The planner's result: the top plans re-timed by the full report, the Pareto front, the closest
 // miss, options, JSON (fixed key order: native and wasm match byte for byte) and the table.
 #include <algorithm>
-#include <bit>
+#include <cmath>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -10,6 +10,8 @@
 #include "tslab/json_parse.hpp"
 #include "tslab/planner.hpp"
 #include "tslab/report.hpp"
+#include "tslab/scenario_json.hpp"
+#include "tslab/schedule_shape.hpp"
 
 namespace tslab {
 
@@ -28,7 +30,10 @@ scenario apply_choice(scenario s, const plan_choice& c) {
 
 // The full report of the plan: exact step time (simulator included), ledgers and bottleneck.
 void detail_entry(plan_entry& e, const scenario& base) {
-    const report r = build_report(apply_choice(base, e.choice), 0);
+    const scenario s = apply_choice(base, e.choice);
+    e.scenario = scenario_to_json(s);
+    e.search_memory_bytes = e.memory_bytes;
+    const report r = build_report(s, 0);
     e.time_s = r.step.time_s;
     e.memory_bytes = r.memory.total_bytes;
     e.headroom_bytes = r.memory.headroom_bytes;
@@ -49,12 +54,27 @@ json choice_json(const plan_choice& c) {
                 {"schedule", to_string(c.schedule)}};
 }
 
+// A Pareto member keeps the search's numbers. Where the search timed its schedule by the closed
+// forms (more than options.simulate_ops ops) the report simulates it, so its step time is taken
+// from the report, which its scenario reproduces.
+void front_entry(plan_entry& e, const scenario& base, std::int64_t simulate_ops) {
+    const scenario s = apply_choice(base, e.choice);
+    e.scenario = scenario_to_json(s);
+    e.search_memory_bytes = e.memory_bytes;
+    if (schedule_op_estimate(scenario_schedule_request(s, s.training.microbatches(s.parallel))) > static_cast<double>(simulate_ops))
+        e.time_s = build_report(s, 0).step.time_s;
+}
+
 json entry_json(const plan_entry& e, bool detailed) {
     json j = choice_json(e.choice);
     j["time_s"] = e.time_s;
-    j["memory_bytes"] = static_cast<std::int64_t>(e.memory_bytes);
-    j["headroom_bytes"] = static_cast<std::int64_t>(e.headroom_bytes);
-    if (!detailed) return j;
+    // Rounded as the report writes bytes, so memory_bytes equals its memory.total_bytes.
+    j["memory_bytes"] = static_cast<std::int64_t>(std::llround(e.memory_bytes));
+    j["headroom_bytes"] = static_cast<std::int64_t>(std::llround(e.headroom_bytes));
+    if (!detailed) {
+        j["scenario"] = e.scenario;
+        return j;
+    }
     j["tokens_per_s"] = e.tokens_per_s;
     j["mfu"] = e.mfu;
     j["bottleneck_ledger"] = e.bottleneck_ledger;
@@ -62,6 +82,7 @@ json entry_json(const plan_entry& e, bool detailed) {
     json ledgers = json::array();
     for (const auto& l : e.ledgers) ledgers.push_back({{"id", l.id}, {"name", l.name}, {"time_s", l.time_s}, {"exposed_s", l.exposed_s}});
     j["ledgers"] = std::move(ledgers);
+    j["scenario"] = e.scenario;
     return j;
 }
 
@@ -78,12 +99,14 @@ plan_result plan_search::result() const {
     r.seq_len = base_.training.seq_len;
     r.global_batch = base_.training.global_batch;
     r.global_batch_default = !base_.training.global_batch_given;
+    r.global_batch_rule = batch_rule_;
     r.sp = base_.parallel.sp;
     r.progress = progress_;
     r.top = best_;
     for (auto& e : r.top) detail_entry(e, base_);
     std::sort(r.top.begin(), r.top.end(), ranks_before);
     r.pareto = front_;
+    for (auto& e : r.pareto) front_entry(e, base_, opt_.simulate_ops);
     if (progress_.fitting == 0 && closest_) {
         r.closest = closest_;
         detail_entry(*r.closest, base_);
@@ -101,12 +124,6 @@ plan_result plan_search::result() const {
     r.pipeline_cache_misses = misses_;
     r.elapsed_s = elapsed_s_;
     return r;
-}
-
-std::int64_t planning_global_batch(std::int64_t gpus, std::int64_t seq_len) {
-    constexpr std::int64_t tokens = std::int64_t{1} << 22;
-    const std::int64_t want = std::max(gpus, (tokens + seq_len - 1) / std::max<std::int64_t>(seq_len, 1));
-    return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(want)));
 }
 
 plan_options parse_plan_options(const json& doc) {
@@ -130,7 +147,8 @@ json plan_to_json(const plan_result& r) {
                 {"gpus", r.gpus},
                 {"seq_len", r.seq_len},
                 {"global_batch", r.global_batch},
-                {"global_batch_source", r.global_batch_default ? "planner default: max(4M tokens, 1 sequence per GPU), rounded up to 2^k" : "scenario"},
+                {"global_batch_source", r.global_batch_default ? "auto" : "given"},
+                {"global_batch_rule", r.global_batch_rule},
                 {"sp", r.sp},
                 {"complete", p.done && !p.capped},
                 {"capped", p.capped},
@@ -158,7 +176,7 @@ std::string plan_table(const plan_result& r) {
     std::string out = fmt::format("plans for {} GPUs: {} evaluated, {} fit, {} timed in full, {:.3f} s\n", r.gpus, p.evaluated, p.fitting,
                                   p.timed, r.elapsed_s);
     out += fmt::format("ranked for a global batch of {} sequences × {} tokens{}\n", r.global_batch, r.seq_len,
-                       r.global_batch_default ? " (planner default: ≥ 4M tokens, ≥ 1 sequence per GPU, 2^k)" : "");
+                       r.global_batch_default ? " (" + r.global_batch_rule + ")" : "");
     if (!r.message.empty()) out += r.message + "\n";
     for (std::size_t i = 0; i < r.top.size(); ++i) {
         const auto& e = r.top[i];

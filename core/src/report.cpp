@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/global_batch.hpp"
 #include "tslab/step_model.hpp"
 
 namespace tslab {
@@ -92,6 +93,7 @@ void write_memory(json_writer& w, const memory_report& m) {
     w.field("total_bytes", whole(m.total_bytes)).field("capacity_bytes", whole(m.capacity_bytes));
     w.field("headroom_bytes", whole(m.headroom_bytes)).field("fits", m.fits).field("inflight", m.inflight);
     w.field("layers_on_rank", m.layers_on_rank);
+    w.field("model_state_bytes", whole(model_state_bytes_of(m))).field("activation_bytes", whole(activation_bytes_of(m)));
     w.key("items").begin_array();
     for (const auto& it : m.items) {
         w.begin_object();
@@ -116,12 +118,24 @@ void write_pipeline(json_writer& w, const report& r) {
     w.end_object();
 }
 
-void write_step(json_writer& w, const step_result& st, const compute_estimate& c, const std::string& gemm_model) {
+// The effective global batch, where it came from, and the micro-batch count it gives.
+void write_batch(json_writer& w, const report& r) {
+    const auto& t = r.input.training;
+    const auto& p = r.input.parallel;
+    w.field("global_batch", t.global_batch).field("global_batch_source", t.global_batch_given ? "given" : "auto");
+    w.field("global_batch_rule", t.global_batch_given ? std::string(given_global_batch_rule)
+                                                      : auto_global_batch_rule(p.world(), t.seq_len, t.micro_batch * p.dp));
+    w.field("micro_batch", t.micro_batch).field("microbatches", r.microbatches);
+}
+
+void write_step(json_writer& w, const report& r) {
+    const step_result& st = r.step;
+    const compute_estimate& c = r.compute;
     w.key("step").begin_object();
     w.field("time_s", st.time_s).field("tokens_per_s", st.tokens_per_s).field("tflops_per_gpu", st.tflops_per_gpu);
     w.field("mfu", st.mfu).field("hfu", st.hfu).field("goodput", st.goodput);
     w.field("model_flops_per_gpu", c.model_flops_per_gpu).field("hardware_flops_per_gpu", c.hardware_flops_per_gpu);
-    w.field("compute_s", c.step_compute_s).field("gemm_model", gemm_model);
+    w.field("compute_s", c.step_compute_s).field("gemm_model", gemm_model_source(r.input.cluster.gpu, r.input.training.precision.gemm));
     w.key("ledgers").begin_array();
     for (const auto& l : st.ledgers) {
         w.begin_object();
@@ -131,6 +145,14 @@ void write_step(json_writer& w, const step_result& st, const compute_estimate& c
     }
     w.end_array();
     w.field("bottleneck", st.bottleneck);
+    write_batch(w, r);
+    w.key("segments").begin_array();
+    for (const auto& g : st.segments) {
+        w.begin_object();
+        w.field("id", g.id).field("ledger", g.ledger).field("time_s", g.time_s).field("share", g.share);
+        w.end_object();
+    }
+    w.end_array();
     w.end_object();
 }
 
@@ -147,7 +169,7 @@ void write_report(json_writer& w, const report& r) {
     write_mesh(w, r.mesh);
     w.key("comm");
     write_comm(w, r.comm);
-    write_step(w, r.step, r.compute, gemm_model_source(r.input.cluster.gpu, r.input.training.precision.gemm));
+    write_step(w, r);
     w.end_object();
 }
 

@@ -208,8 +208,11 @@ scenario parse_scenario(const json& doc) {
     const json* p = r.raw("parallel");
     const json* t = r.raw("training");
     r.finish();
-    s.model = parse_model(m ? *m : json(default_model_preset));
-    s.cluster = parse_cluster(c ? *c : json(default_cluster_preset));
+    s.model_input = m ? *m : json(default_model_preset);
+    s.cluster_input = c ? *c : json(default_cluster_preset);
+    s.model = parse_model(s.model_input);
+    s.cluster = parse_cluster(s.cluster_input);
+    if (s.cluster_input.is_object()) s.cluster_input.erase("calibration");
     s.parallel = parse_parallel(p ? *p : empty);
     s.training = parse_training(t ? *t : empty, s.parallel);
     check_cross_rules(s);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/global_batch.hpp"
 #include "tslab/scenario.hpp"
 
 namespace tslab {
@@ -125,9 +126,9 @@ training_spec parse_training(const json& part, const parallel_spec& p) {
     training_spec t;
     t.seq_len = r.integer("seq_len", t.seq_len, 1, 100'000'000);
     t.micro_batch = r.integer("micro_batch", t.micro_batch, 1, 1'000'000);
-    // Default: 2 micro-batches per pipeline stage, enough to fill a 1F1B pipeline.
+    // Default: the auto rule (global_batch.hpp), shared with the planner.
     t.global_batch_given = part.is_object() && part.contains("global_batch");
-    t.global_batch = r.integer("global_batch", t.micro_batch * p.dp * 2 * p.pp, 1, 1'000'000'000);
+    t.global_batch = r.integer("global_batch", auto_global_batch(p.world(), t.seq_len, t.micro_batch * p.dp), 1, 1'000'000'000);
     static const std::vector<std::string> recomputes = row_names(recompute_rows), optimizers = row_names(optimizer_rows);
     t.recompute = find_row(recompute_rows, r.choice("recompute", to_string(t.recompute), recomputes))->kind;
     t.flash_attention = r.boolean("flash_attention", t.flash_attention);

@@ -13,16 +13,8 @@ namespace {
 
 constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
-double item_bytes(const memory_report& m, std::initializer_list<const char*> ids) {
-    double b = 0;
-    for (const auto& it : m.items)
-        for (const char* id : ids)
-            if (it.id == id) b += it.bytes;
-    return b;
-}
-
-double model_state(const memory_report& m) { return item_bytes(m, {"params", "grads", "master_params", "optimizer_states"}); }
-double activations(const memory_report& m) { return item_bytes(m, {"activations_layers", "activations_other"}); }
+double model_state(const memory_report& m) { return model_state_bytes_of(m); }
+double activations(const memory_report& m) { return activation_bytes_of(m); }
 
 axis_comm sum_axes(const std::vector<axis_comm>& comm, std::initializer_list<const char*> axes) {
     axis_comm a;
@@ -148,6 +140,22 @@ double step_time_of(const compute_estimate& c, double bubble_s, double p2p_expos
     return t;
 }
 
+std::vector<step_segment> step_segments(const compute_estimate& c, double bubble_s, double p2p_exposed_s,
+                                        const std::vector<axis_comm>& comm, double imbalance_used, double time_s) {
+    std::vector<step_segment> out;
+    auto add = [&](const char* id, const char* ledger, double t) { out.push_back({id, ledger, t, time_s > 0 ? t / time_s : 0}); };
+    add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s);
+    add("recompute", "L3", c.recompute_step_s);
+    add("optimizer", "L3", c.optimizer_s);
+    // The pp send-recv reaches the step through the simulator: it is the p2p segment, not an axis.
+    for (const auto& [axis, ledger] : {std::pair{"dp", "L5"}, {"edp", "L5"}, {"tp", "L5"}, {"ep", "L6"}, {"cp", "L7"}})
+        add(axis, ledger, sum_axes(comm, {axis}).exposed_s);
+    add("bubble", "L4", bubble_s);
+    add("p2p", "L4", p2p_exposed_s);
+    add("expert_imbalance", "L6", c.expert_step_s * (imbalance_used - 1));
+    return out;
+}
+
 step_result assemble_step(const scenario& s, const step_inputs& in) {
     step_result r;
     r.ledgers = ledgers_of(s, in);
@@ -159,6 +167,7 @@ step_result assemble_step(const scenario& s, const step_inputs& in) {
     r.mfu = in.compute.model_flops_per_gpu / r.time_s / peak;
     r.hfu = in.compute.hardware_flops_per_gpu / r.time_s / peak;
     r.goodput = in.reliability.goodput;
+    r.segments = step_segments(in.compute, in.bubble_s, in.p2p_exposed_s, in.comm, in.expert.imbalance_used, r.time_s);
     r.bottleneck = bottleneck_sentence(s, in, r);
     return r;
 }

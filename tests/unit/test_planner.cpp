@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "tslab/errors.hpp"
+#include "tslab/global_batch.hpp"
 #include "tslab/planner.hpp"
 #include "tslab/report.hpp"
 
@@ -133,13 +134,14 @@ TEST_CASE("resumable: small slices give the same result as one run; options are 
     CHECK_THROWS_WITH(plan_json_text(small, "{\"top\":"), Catch::Contains("options: malformed JSON"));
 }
 
-TEST_CASE("planner: without training.global_batch it ranks for >= 4M tokens and >= 1 sequence per GPU", "[planner]") {
+TEST_CASE("planner: without training.global_batch it ranks for the auto rule (>= 4M tokens, >= 1 sequence per GPU)", "[planner]") {
     // 2^22 tokens (Llama 3's initial batch, arXiv 2407.21783 section 3.4.1) / seq_len, at least the
-    // GPU count, rounded up to a power of two.
-    CHECK(planning_global_batch(64, 2048) == 2048);  // 4M / 2048
-    CHECK(planning_global_batch(100, 8192) == 512);  // 4M / 8192 = 512 ≥ 100
-    CHECK(planning_global_batch(3000, 4096) == 4096);  // 1024 < 3000 → 4096
-    CHECK(planning_global_batch(8, 3000) == 2048);     // ceil(4194304 / 3000) = 1399 → 2048
+    // GPU count, rounded up to a power of two, then to a multiple of micro_batch × dp.
+    CHECK(auto_global_batch(64, 2048, 1) == 2048);    // 4M / 2048
+    CHECK(auto_global_batch(100, 8192, 1) == 512);    // 4M / 8192 = 512 ≥ 100
+    CHECK(auto_global_batch(3000, 4096, 1) == 4096);  // 1024 < 3000 → 4096
+    CHECK(auto_global_batch(8, 3000, 1) == 2048);     // ceil(4194304 / 3000) = 1399 → 2048
+    CHECK(auto_global_batch(96, 4096, 96) == 1056);   // 1024, then the next multiple of dp = 96
     plan_options o;
     o.gpus = 8;
     o.top = 1;
@@ -153,7 +155,21 @@ TEST_CASE("planner: without training.global_batch it ranks for >= 4M tokens and 
     const json j = plan_to_json(dflt);
     CHECK(j["global_batch"] == 2048);
     CHECK(j["seq_len"] == 2048);
-    CHECK_THAT(j["global_batch_source"].get<std::string>(), Catch::StartsWith("planner default"));
+    CHECK(j["global_batch_source"] == "auto");
+    CHECK_THAT(j["global_batch_rule"].get<std::string>(), Catch::StartsWith("auto: max(2^22 tokens"));
+    CHECK(plan_to_json(given)["global_batch_source"] == "given");
+}
+
+TEST_CASE("planner and report share one auto global batch on the scenario's own GPU count", "[planner]") {
+    // 96 GPUs at dp 96: the power of two 1024 is no multiple of dp, so the rule rounds to 1056; the
+    // planner ranks that batch (the scenario's own layout among its candidates), as the report does.
+    const scenario s = parse_scenario_text(R"({"model": "gpt-1.7b", "cluster": "dgx-a100-80gb", "parallel": {"dp": 96},
+        "training": {"seq_len": 4096}})");
+    CHECK(s.training.global_batch == 1056);
+    plan_options o;
+    o.top = 1;
+    o.max_candidates = 1;
+    CHECK(run_plan(s, o).global_batch == 1056);
 }
 
 TEST_CASE("the planner caps its GPUs before searching and stops at its time budget with a partial result", "[planner]") {

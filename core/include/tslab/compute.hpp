@@ -61,6 +61,7 @@ struct compute_estimate {
     // Per-chunk costs for the pipeline simulator (one chunk = stage / vpp): F, B (input grad,
     // with recompute), W (weight grad), FB = F + B + W.
     double chunk_F_s = 0, chunk_B_s = 0, chunk_W_s = 0;
+    double stage_F_s = 0, stage_B_s = 0, stage_W_s = 0;  // the same for the whole stage (vpp = 1)
     double optimizer_s = 0;     // memory-bound optimizer step, once per step
     double expert_step_s = 0;   // the routed-expert part of step_compute_s (L6 scales it by imbalance)
     double recompute_step_s = 0;  // m × recompute_s
@@ -74,6 +75,9 @@ struct compute_estimate {
 };
 
 compute_estimate estimate_compute(const scenario& s);
+// Sets chunk_F_s, chunk_B_s, chunk_W_s for a stage split into `vpp` chunks (interleaved 1F1B,
+// arXiv 2104.04473 section 2.2); nothing else in the estimate depends on vpp.
+void split_chunks(compute_estimate& e, std::int64_t vpp);
 // The time fields only (FLOP totals, recompute_extra and fp8_speedup left at their defaults): the
 // same doubles as estimate_compute, for searches that need the step time and not the FLOP counts.
 compute_estimate estimate_compute_time(const scenario& s);

@@ -45,6 +45,11 @@ double optimizer_state_elems(optimizer_kind o, bool matrix, double rows, double 
 memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool formulas = true,
                             const std::vector<tensor_entry>* tensors = nullptr);
 
+// Sums of the report's items: model state (params, grads, master_params, optimizer_states) and
+// activations (activations_layers, activations_other), the L1 and L2 bytes.
+double model_state_bytes_of(const memory_report& m);
+double activation_bytes_of(const memory_report& m);
+
 namespace detail {
 // Local elements held by one pipeline rank: dense (ZeRO-sharded over dp·cp) and expert
 // (sharded over the expert-DP group dp·cp·tp/(ep·etp)), with their optimizer-state elements.
@@ -54,11 +59,72 @@ struct rank_shards {
     std::int64_t layers = 0, moe_layers = 0;
     bool first = false, last = false;
 };
-// `formulas` false skips the text (used for the totals of every stage).
-memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st,
-                              bool formulas);
+// Per-layer and per-stage activation bytes; they depend on (layout, micro-batch, recompute) only.
+struct activation_terms {
+    double layer_moe = 0, layer_dense = 0, first_other = 0, last_other = 0;
+};
+activation_terms activation_terms_of(const scenario& s);
 
-// The planner's numbers-only path, split by what each part depends on so the search can hoist it.
+// The terms of one rank's ledger. The report's items (memory_items.cpp, with formula text) and the
+// planner's totals are both read from these; each formula exists only here.
+//
+// Model state after ZeRO (arXiv 1910.02054) and optimizer offload: layout and ZeRO stage only.
+struct rank_state {
+    model_state_bytes dense, expert;
+    double nd = 1, ne = 1;  // ZeRO groups: dp·cp (dense) and expert-DP dp·cp·tp/(ep·etp)
+    double keep = 1;        // fraction of master copy and optimizer states left in HBM
+    double params() const { return dense.params + expert.params; }
+    double grads() const { return dense.grads + expert.grads; }
+    double master() const { return (dense.master + expert.master) * keep; }
+    double optimizer() const { return (dense.optimizer + expert.optimizer) * keep; }
+    double host() const { return (dense.master + expert.master + dense.optimizer + expert.optimizer) * (1 - keep); }
+    double total() const {
+        double t = params();
+        t += grads();
+        t += master();
+        return t + optimizer();
+    }
+};
+rank_state rank_state_of(const scenario& s, const rank_shards& st);
+
+// Activations of the micro-batch × chunk units in flight (no ZeRO dependence): layers held for
+// backward (minus the offloaded fraction), and the first/last-stage extras.
+struct rank_activation {
+    double per_chunk = 0, per_layer = 0;  // layers per chunk, bytes per layer (mean over dense/MoE)
+    double layers = 0, other = 0;         // in HBM
+    double host = 0;                      // offloaded layer activations
+};
+rank_activation rank_activation_of(const scenario& s, const rank_shards& st, double chunks_held, double inflight,
+                                   const activation_terms& a);
+
+// Communication buffers: ZeRO-3 gather of two layers, PP send/recv, the SP all-gathered input.
+struct rank_buffers {
+    bool zero3 = false, p2p = false, sp = false;  // which of them the rank holds
+    double zero3_bytes = 0, p2p_bytes = 0, sp_bytes = 0;
+    double total() const {
+        double t = 0;
+        if (zero3) t += zero3_bytes;
+        if (p2p) t += p2p_bytes;
+        if (sp) t += sp_bytes;
+        return t;
+    }
+};
+rank_buffers rank_buffers_of(const scenario& s, const rank_shards& st);
+
+// The rank's HBM total from its parts, in the ledger's item order.
+inline double stage_total(double state, const rank_activation& a, double buffers) {
+    double total = state;
+    total += a.layers;
+    total += a.other;
+    return total + buffers;
+}
+
+// The full ledger of pipeline rank r (memory_items.cpp); `formulas` false skips the text (used for
+// the totals of every stage). `a` is activation_terms_of(s).
+memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st,
+                              const activation_terms& a, bool formulas);
+
+// The planner's numbers-only path: the same terms, hoisted to what each depends on.
 //
 // Ranks with the same layers (dense, MoE, first, last) and chunk count hold the same shards, so
 // their totals differ only through the in-flight count; a rank's total is monotone in that count
@@ -73,28 +139,6 @@ struct stage_class {
 // The shards depend on the layout and the schedule's chunk placement only (not on ZeRO,
 // micro-batch or recompute), so the classes are listed once per (layout, schedule, vpp).
 std::vector<stage_class> stage_classes(const scenario& s, const pipeline_shape& shape, const std::vector<tensor_entry>& tensors);
-// Per-layer and per-stage activation bytes; they depend on (layout, micro-batch, recompute) only.
-struct activation_terms {
-    double layer_moe = 0, layer_dense = 0, first_other = 0, last_other = 0;
-};
-activation_terms activation_terms_of(const scenario& s);
-// Model state after ZeRO and optimizer offload: layout and ZeRO stage (not micro-batch, recompute).
-double stage_state_bytes(const scenario& s, const rank_shards& st);
-// Activations of the layers in flight, then the first/last-stage extras: no ZeRO dependence.
-struct stage_activation {
-    double layers = 0, other = 0;
-};
-stage_activation stage_activation_bytes(const scenario& s, const stage_class& c, double inflight, const activation_terms& a);
-// Communication buffers (ZeRO-3 gather, PP send/recv, SP): layout, ZeRO stage and micro-batch.
-double stage_buffer_bytes(const scenario& s, const rank_shards& st);
-// The rank's HBM total from its parts: the same sum, in the same order, as memory_ledger's
-// total_bytes for that rank, so the double is bit-identical.
-inline double stage_total(double state, const stage_activation& a, double buffers) {
-    double total = state;
-    total += a.layers;
-    total += a.other;
-    return total + buffers;
-}
 // The largest in-flight count over the class's ranks (the closed forms of schedule_shape.hpp).
 double class_inflight(const stage_class& c, schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m);
 // HBM total of the busiest pipeline rank of `shape` (the largest over the classes).

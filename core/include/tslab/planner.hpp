@@ -62,6 +62,10 @@ struct plan_entry {
     std::string bottleneck_ledger;  // the ledger with the most exposed time among L3..L7
     std::string bottleneck;         // the report's sentence
     std::vector<step_ledger> ledgers;
+    double search_memory_bytes = 0;  // the search's own total (memory_bytes is the report's; they agree)
+    // Filled by result() for top, pareto and closest: the complete tslab/scenario@1 the plan was
+    // ranked with (scenario_json.hpp); its report reproduces time_s and memory_bytes.
+    json scenario;
 };
 
 // The counts of a search. Every combination of the knobs is `considered`; those that pass the
@@ -84,7 +88,8 @@ struct plan_result {
     std::int64_t gpus = 0;
     // The training shape every candidate was ranked with (global_batch in sequences).
     std::int64_t seq_len = 0, global_batch = 0;
-    bool global_batch_default = false;  // chosen by planning_global_batch, not given by the scenario
+    bool global_batch_default = false;  // chosen by the auto rule (global_batch.hpp), not given by the scenario
+    std::string global_batch_rule;      // the rule in words with its numbers, or given_global_batch_rule
     bool sp = false;
     plan_progress progress;
     std::vector<plan_entry> top;     // ranks_before order; no two with the same time and memory (at most options.top)
@@ -116,6 +121,7 @@ private:
     scenario base_;
     plan_options opt_;
     std::int64_t gpus_ = 0;
+    std::string batch_rule_;  // plan_result::global_batch_rule
     param_counts params_;
     std::vector<tensor_entry> tensors_;
     std::vector<layout> layouts_;
@@ -130,18 +136,19 @@ private:
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
     std::map<std::tuple<std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, schedule, vpp)
 
-    // Compute and communication of one (layout, micro-batch, recompute, zero) at vpp 1; the axis
-    // totals differ only in whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
-    struct cached_model {
+    // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's
+    // own functions (estimate_compute_time with split_chunks, build_comm_inventory, axis_totals),
+    // evaluated once per vpp that a plan needs. The axis totals differ between schedules only in
+    // whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
+    struct vpp_model {
+        std::int64_t vpp = 1;
         compute_estimate compute;
         double pp_exposed_s = 0;
         std::vector<axis_comm> axes, axes_dual;
-        // The PP send/recv, the one item whose count scales with vpp: one call's time and bytes.
-        struct pp_send {
-            double time_s = 0, bytes = 0, count = 0, overlap = 0;
-        };
-        std::optional<pp_send> pp_call;
-        bool has_comm = false;      // the fields above are filled only once a bound needs them
+    };
+    struct cached_model {
+        compute_estimate compute;    // at vpp 1
+        std::vector<vpp_model> by_vpp;  // filled only once a bound needs the communication; [0] is vpp 1
         double bound_compute_s = 0;  // step time without communication, bubble and P2P (any vpp)
         double bound_s = 0, bound_dual_s = 0;  // step time without bubble and P2P (any vpp)
     };
@@ -165,13 +172,13 @@ private:
     };
     static cached_model compute_model(scenario& s, const zero_models& done, double imbalance);
     void add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const;
-    static cached_model with_vpp(const cached_model& base, std::int64_t v);
+    const vpp_model& model_at(scenario& s, const mesh_layout& mesh, cached_model& cm) const;
     void fill_table(scenario& s, schedule_table& t);
     void search_layout(const layout& l);
     void prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m);
     void search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs);
     void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
-    void place(scenario& s, double memory_bytes, const cached_model& base, std::int64_t m, double imbalance);
+    void place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs);
     plan_entry entry_of(const scenario& s, double memory_bytes) const;
     void consider(const plan_entry& e);
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
@@ -190,14 +197,6 @@ plan_result run_plan(const scenario& s, const plan_options& o, const plan_progre
 inline bool ranks_before(const plan_entry& a, const plan_entry& b) {
     return std::tie(a.time_s, a.memory_bytes, a.order) < std::tie(b.time_s, b.memory_bytes, b.order);
 }
-
-// The global batch (sequences) the planner ranks plans with when the scenario does not set
-// training.global_batch. The report's default (two micro-batches per stage of the scenario's own
-// plan) would rank every plan for a batch of a few sequences, which favours plans no one would
-// run. Instead: at least 2^22 tokens (4M, Llama 3's initial batch, arXiv 2407.21783 section
-// 3.4.1) and at least one sequence per GPU, rounded up to a power of two so that many
-// dp × micro-batch splits divide it.
-std::int64_t planning_global_batch(std::int64_t gpus, std::int64_t seq_len);
 
 namespace detail {
 std::vector<std::int64_t> divisors(std::int64_t n);  // ascending

@@ -134,7 +134,7 @@ struct reliability_spec {
 
 struct training_spec {
     std::int64_t seq_len = 2048, micro_batch = 1, global_batch = 0;
-    bool global_batch_given = false;  // false: global_batch is the default (the planner picks its own)
+    bool global_batch_given = false;  // false: global_batch is the auto rule's (global_batch.hpp)
     recompute_kind recompute = recompute_kind::none;
     bool flash_attention = true;
     precision_spec precision;
@@ -153,6 +153,9 @@ struct scenario {
     cluster_spec cluster;
     parallel_spec parallel;
     training_spec training;
+    // The model and cluster parts as given (preset names or objects; the cluster without its
+    // "calibration", which cluster.calibration keeps): scenario_json.hpp writes them back.
+    json model_input, cluster_input;
 };
 
 // Parse and validate a tslab/scenario@1 document. Throws input_error naming the path.

@@ -41,6 +41,14 @@ struct step_inputs {
     reliability_report reliability;  // L9 (not part of step time: see goodput)
 };
 
+// One disjoint part of the step time, as the step bar draws it: the parts add up to time_s.
+// Ids, in order: compute (forward and backward), recompute, optimizer (L3); dp, edp, tp (L5); ep
+// (L6); cp (L7); bubble, p2p (L4); expert_imbalance (L6, the busiest expert rank's excess).
+struct step_segment {
+    std::string id, ledger;
+    double time_s = 0, share = 0;  // share = time_s / step time
+};
+
 struct step_result {
     double time_s = 0;          // L3 + exposed L4..L7
     double tokens_per_s = 0;
@@ -48,6 +56,7 @@ struct step_result {
     double mfu = 0, hfu = 0;    // model / hardware FLOPs over the dense BF16 peak
     double goodput = 1;         // L9: useful / wall time with failures and checkpoints
     std::vector<step_ledger> ledgers;
+    std::vector<step_segment> segments;
     std::string bottleneck;
 };
 
@@ -58,6 +67,10 @@ step_result assemble_step(const scenario& s, const step_inputs& in);
 // expert rank's excess c.expert_step_s·(imbalance − 1). assemble_step and the planner use it.
 double step_time_of(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm,
                     double imbalance_used);
+
+// The step time split into the segments above: every term of step_time_of once, exposed time only.
+std::vector<step_segment> step_segments(const compute_estimate& c, double bubble_s, double p2p_exposed_s,
+                                        const std::vector<axis_comm>& comm, double imbalance_used, double time_s);
 
 // "L4 pipeline binds first (bubble 23% of the step); ..." plus what the scenario's chosen
 // optimisation saves and where it moves the cost. Used by assemble_step.
