@@ -169,6 +169,9 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
     m.pp_exposed_s = pp_transfer_exposed_s(comm);
     m.axes = axis_totals(comm, schedule_kind::one_f_one_b, m.compute.step_compute_s);
     m.axes_dual = axis_totals(comm, schedule_kind::dualpipe, m.compute.step_compute_s);
+    const std::int64_t mb = s.training.microbatches(s.parallel);
+    m.chunk_comm = stage_comm_per_microbatch(comm, schedule_kind::one_f_one_b, mb);
+    m.chunk_comm_dual = stage_comm_per_microbatch(comm, schedule_kind::dualpipe, mb);
     cm.by_vpp.push_back(std::move(m));
     return cm.by_vpp.back();
 }

@@ -33,7 +33,8 @@ report build_report(const scenario& s, std::int64_t list_limit) {
     r.comm = build_comm_inventory(s, r.mesh, r.params);
     r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
     const schedule_request q = scenario_schedule_request(s, r.microbatches);
-    r.timing = time_pipeline(q, chunk_costs(r.compute, q, pp_transfer_exposed_s(r.comm)));
+    const stage_comm sc = stage_comm_per_microbatch(r.comm, s.training.schedule, r.microbatches);
+    r.timing = time_pipeline(q, chunk_costs(r.compute, q, pp_transfer_exposed_s(r.comm), sc));
     take_simulated_shape(r);
     r.memory = memory_ledger(s, r.pipeline);
     r.step = assemble_step(s, gather_step_inputs(s, r.compute, r.timing, r.memory, r.comm));
