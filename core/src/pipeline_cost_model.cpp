@@ -56,6 +56,9 @@ double busiest(const pipeline_timeline& t) {
 }  // namespace
 
 pipeline_timing time_pipeline(const schedule_request& q, const pipeline_costs& c) {
+    // One stage has no bubble and no stage-to-stage transfer: the closed form m·(F+B) is exact, and
+    // the simulator would only walk the m micro-batches (1024 of them under the auto batch rule).
+    if (q.ranks == 1) return closed_form_pipeline(q, c);
     if (schedule_op_estimate(q) > static_cast<double>(max_schedule_ops)) return closed_form_pipeline(q, c);
     // The scenario rules check the same preconditions (schedule_rules.hpp): a request that reaches
     // here is generated, or the error names the broken rule.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "tslab/pipeline_cost_model.hpp"
+#include "tslab/pipeline_sim.hpp"
 #include "tslab/report.hpp"
 #include "tslab/step_model.hpp"
 
@@ -137,4 +138,22 @@ TEST_CASE("Stage communication per micro-batch splits TP forward / backward by c
     const stage_comm c = stage_comm_per_microbatch(r.comm, schedule_kind::one_f_one_b, r.microbatches);
     CHECK(c.fwd_s + c.bwd_s == Approx(exposed(r, "tp")).epsilon(1e-12));
     CHECK(c.fwd_s == Approx(c.bwd_s));  // 2 calls forward, 2 backward (no recompute)
+}
+
+TEST_CASE("one stage: the closed form stands in for the simulator and equals it exactly") {
+    pipeline_costs k;
+    k.F = 1.25, k.B = 2.5, k.W = 0.75, k.p2p_s = 0.5;  // p2p never applies with one stage
+    for (auto kind : {schedule_kind::gpipe, schedule_kind::one_f_one_b})
+        for (std::int64_t m : {1, 2, 7, 1024}) {
+            schedule_request q;
+            q.kind = kind, q.ranks = 1, q.microbatches = m;
+            const pipeline_timing t = time_pipeline(q, k);
+            CHECK_FALSE(t.simulated);
+            const pipeline_timeline sim = simulate_pipeline(generate_schedule(q), k);
+            CHECK(t.makespan_s == Approx(sim.makespan_s).epsilon(1e-12));
+            CHECK(t.busy_s == Approx(sim.ranks[0].busy_s).epsilon(1e-12));
+            CHECK(t.bubble_s == 0.0);
+            CHECK(t.p2p_exposed_s == 0.0);
+            CHECK(t.param_copies == sim.param_copies);
+        }
 }

@@ -31,7 +31,7 @@ struct stage_comm {
 pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s, const stage_comm& comm = {});
 
 struct pipeline_timing {
-    bool simulated = false;   // false: closed forms (above max_schedule_ops)
+    bool simulated = false;   // false: closed forms (one stage, where they are exact, or above max_schedule_ops)
     double makespan_s = 0;    // first op start to last op end over all ranks
     double busy_s = 0;        // op time of the busiest rank
     double bubble_s = 0;      // its idle time without P2P: makespan(p2p = 0) − busy
