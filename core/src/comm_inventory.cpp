@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "tslab/dp_overlap.hpp"
+
 namespace tslab {
 
 mesh_spec mesh_spec_of(const scenario& s) {
@@ -76,12 +78,17 @@ struct builder {
 void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const char* axis, const char* kind, double elems,
                        double layers, const group_topology& g) {
     const int z = s.parallel.zero;
-    const double ov = s.training.overlap.dp;
+    const auto& o = s.training.overlap;
+    const double ov = o.dp;
     const std::string k = kind;
-    if (z == 0) b.add("gradient AllReduce (" + k + ")", collective_op::allreduce, axis, "step", 1, ov, elems * f.grad, g);
+    // Bucketed overlap issues one collective per bucket (dp_overlap.hpp); otherwise one call.
+    const double nb = static_cast<double>(dp_bucket_count(elems, dp_bucket_elems(o, g.ranks)));
+    const double ng = o.grad_reduce ? nb : 1, np = o.param_gather ? nb : 1;
+    if (z == 0) b.add("gradient AllReduce (" + k + ")", collective_op::allreduce, axis, "step", ng, ov, elems * f.grad / ng, g);
     if (z == 1 || z == 2) {
-        b.add("gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")", collective_op::reducescatter, axis, "step", 1, ov, elems * f.grad, g);
-        b.add("parameter AllGather after the update (" + k + ")", collective_op::allgather, axis, "step", 1, ov, elems * f.param, g);
+        b.add("gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")", collective_op::reducescatter, axis, "step", ng, ov,
+              elems * f.grad / ng, g);
+        b.add("parameter AllGather after the update (" + k + ")", collective_op::allgather, axis, "step", np, ov, elems * f.param / np, g);
     }
     if (z == 3 && layers > 0) {
         const char* per = k == "expert" ? "MoE layer/micro-batch" : "layer/micro-batch";

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "tslab/dp_overlap.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/global_batch.hpp"
 #include "tslab/memory.hpp"
@@ -167,13 +168,14 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
         if (m.vpp == v) return m;
     vpp_model m{v, cm.compute};
     split_chunks(m.compute, v);
-    const comm_inventory comm = build_comm_inventory(s, mesh, params_);
+    comm_inventory comm = build_comm_inventory(s, mesh, params_);
     m.pp_exposed_s = pp_transfer_exposed_s(comm);
-    m.axes = axis_totals(comm, schedule_kind::one_f_one_b, m.compute.step_compute_s);
-    m.axes_dual = axis_totals(comm, schedule_kind::dualpipe, m.compute.step_compute_s);
     const std::int64_t mb = s.training.microbatches(s.parallel);
     m.chunk_comm = stage_comm_per_microbatch(comm, schedule_kind::one_f_one_b, mb);
     m.chunk_comm_dual = stage_comm_per_microbatch(comm, schedule_kind::dualpipe, mb);
+    apply_dp_bucket_overlap(comm, s, m.compute, m.chunk_comm);  // the report's rule (report.cpp)
+    m.axes = axis_totals(comm, schedule_kind::one_f_one_b, m.compute.step_compute_s);
+    m.axes_dual = axis_totals(comm, schedule_kind::dualpipe, m.compute.step_compute_s);
     cm.by_vpp.push_back(std::move(m));
     return cm.by_vpp.back();
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "tslab/dp_overlap.hpp"
 #include "tslab/global_batch.hpp"
 #include "tslab/step_model.hpp"
 
@@ -34,6 +35,7 @@ report build_report(const scenario& s, std::int64_t list_limit) {
     r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
     const schedule_request q = scenario_schedule_request(s, r.microbatches);
     const stage_comm sc = stage_comm_per_microbatch(r.comm, s.training.schedule, r.microbatches);
+    apply_dp_bucket_overlap(r.comm, s, r.compute, sc);
     r.timing = time_pipeline(q, chunk_costs(r.compute, q, pp_transfer_exposed_s(r.comm), sc));
     take_simulated_shape(r);
     r.memory = memory_ledger(s, r.pipeline);

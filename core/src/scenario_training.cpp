@@ -56,7 +56,16 @@ overlap_spec parse_overlap(const json* v) {
     o.pp = r.number("pp", o.pp, 0, 1);
     o.ep = r.number("ep", o.ep, 0, 1);
     o.cp = r.number("cp", o.cp, 0, 1);
+    o.grad_reduce = r.boolean("grad_reduce", o.grad_reduce);
+    o.param_gather = r.boolean("param_gather", o.param_gather);
+    o.bucket_elems = r.number("bucket_elems", o.bucket_elems, 0, 1e13);
     r.finish();
+    // The bucket model sets the DP overlap itself; a fixed fraction on top would count it twice.
+    if (o.dp > 0 && (o.grad_reduce || o.param_gather))
+        throw input_error(r.path_of("dp"), "a fixed DP overlap fraction cannot be combined with grad_reduce or param_gather "
+                                           "(the bucket model sets the DP overlap); set dp to 0");
+    if (o.bucket_elems > 0 && !o.grad_reduce && !o.param_gather)
+        throw input_error(r.path_of("bucket_elems"), "applies only with grad_reduce or param_gather (one bucket otherwise)");
     return o;
 }
 

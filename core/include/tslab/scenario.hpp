@@ -113,6 +113,12 @@ struct offload_spec {
 
 struct overlap_spec {
     double dp = 0, tp = 0, pp = 0, ep = 0, cp = 0;  // fraction of each axis' traffic hidden
+    // Megatron-Core bucketed DP overlap (megatron/core/distributed/distributed_data_parallel_config.py):
+    // grad_reduce = overlap_grad_reduce (bucket reduce-scatter / all-reduce under the last
+    // micro-batch's backward), param_gather = overlap_param_gather (bucket all-gather under the next
+    // forward). bucket_elems 0 = MCore's default max(40M, 1M × DP size). See dp_overlap.hpp.
+    bool grad_reduce = false, param_gather = false;
+    double bucket_elems = 0;
 };
 
 // L6 routing inputs (training.moe): the busiest/mean load of the EP ranks (0: the expected maximum
