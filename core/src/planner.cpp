@@ -173,9 +173,12 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
     const std::int64_t mb = s.training.microbatches(s.parallel);
     m.chunk_comm = stage_comm_per_microbatch(comm, schedule_kind::one_f_one_b, mb);
     m.chunk_comm_dual = stage_comm_per_microbatch(comm, schedule_kind::dualpipe, mb);
-    apply_dp_bucket_overlap(comm, s, m.compute, m.chunk_comm);  // the report's rule (report.cpp)
+    // The report's rule (report.cpp): the bucket windows include the schedule's exposed per-micro-batch traffic.
+    comm_inventory dual = comm;
+    apply_dp_bucket_overlap(comm, s, m.compute, m.chunk_comm);
+    apply_dp_bucket_overlap(dual, s, m.compute, m.chunk_comm_dual);
     m.axes = axis_totals(comm, schedule_kind::one_f_one_b, m.compute.step_compute_s);
-    m.axes_dual = axis_totals(comm, schedule_kind::dualpipe, m.compute.step_compute_s);
+    m.axes_dual = axis_totals(dual, schedule_kind::dualpipe, m.compute.step_compute_s);
     cm.by_vpp.push_back(std::move(m));
     return cm.by_vpp.back();
 }

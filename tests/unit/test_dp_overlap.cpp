@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tslab/dp_overlap.hpp"
+#include "tslab/planner.hpp"
 #include "tslab/report.hpp"
 #include "tslab/scenario_json.hpp"
 
@@ -99,4 +100,17 @@ TEST_CASE("bucketed DP overlap: errors name the field") {
     CHECK_THROWS_WITH(parse(R"({"bucket_elems":1e7})"), Catch::Contains("training.overlap.bucket_elems"));
     CHECK_THROWS_WITH(parse(R"({"grad_reduce":1})"), Catch::Contains("training.overlap.grad_reduce"));
     CHECK_NOTHROW(parse(R"({"grad_reduce":true,"param_gather":true,"bucket_elems":1e7})"));
+}
+
+TEST_CASE("the planner applies the same bucket rule: its entries' reports reproduce their times") {
+    plan_options o;
+    o.top = 8;
+    o.gpus = 256;
+    const auto s = parse_scenario(json::parse(R"({"model":"deepseek-v3","cluster":{"preset":"dgx-h100","nodes":2},
+        "parallel":{"dp":8,"pp":2},"training":{"seq_len":4096,"global_batch":64,"schedule":"dualpipe",
+        "overlap":{"grad_reduce":true,"param_gather":true}}})"));
+    const plan_result r = run_plan(s, o);
+    REQUIRE_FALSE(r.top.empty());
+    for (const auto& e : r.top) CHECK(build_report(parse_scenario(e.scenario)).step.time_s == Approx(e.time_s).epsilon(1e-9));
+    for (const auto& e : r.pareto) CHECK(build_report(parse_scenario(e.scenario)).step.time_s == Approx(e.time_s).epsilon(1e-9));
 }
