@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "calibration_detail.hpp"
 #include "tslab/robust_fit.hpp"
 
 namespace tslab {
@@ -96,10 +97,12 @@ json calibration_to_json(const calibration_profile& p) {
     for (const auto& d : p.devices) devices.push_back({{"name", d.name}, {"memory_bytes", d.memory_bytes}, {"count", d.count}});
     for (const auto& [k, v] : p.software) software[k] = v;
     for (const auto& c : p.collectives) cols.push_back(collective_json(c));
-    return json{{"schema", "tslab/calibration@1"}, {"complete", p.complete}, {"created", p.created},
-                {"host", p.host}, {"backend", p.backend}, {"ranks", p.ranks}, {"nodes", p.nodes},
-                {"devices", std::move(devices)}, {"software", std::move(software)},
-                {"collectives", std::move(cols)}, {"gemm", gemm_json(p.gemm)}, {"memory", memory_json(p.memory)}};
+    json out{{"schema", "tslab/calibration@1"}, {"complete", p.complete}, {"created", p.created},
+             {"host", p.host}, {"backend", p.backend}, {"ranks", p.ranks}, {"nodes", p.nodes},
+             {"devices", std::move(devices)}, {"software", std::move(software)},
+             {"collectives", std::move(cols)}, {"gemm", gemm_json(p.gemm)}, {"memory", memory_json(p.memory)}};
+    if (!p.provenance.empty()) out["provenance"] = detail::provenance_json(p.provenance);
+    return out;
 }
 
 std::string calibration_json_text(const calibration_profile& p) { return calibration_to_json(p).dump(2); }
