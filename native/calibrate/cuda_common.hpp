@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace tslab::calibrate {
@@ -28,16 +29,21 @@ private:
     bool pinned_ = false;
 };
 
-// Seconds per iteration of `body(i)` for i in [0, iters), between two CUDA events on `s`.
+// Waits for `e` without blocking forever: polls cudaEventQuery, calls `poll` (which throws on an
+// asynchronous NCCL error) about every millisecond, and throws once `timeout_s` (0: none) passed.
+void wait_event(cudaEvent_t e, double timeout_s, const std::function<void()>& poll);
+
+// Seconds per iteration of `body(i)` for i in [0, iters), between two CUDA events on `s`; the
+// wait is bounded by `timeout_s` and checked by `poll` (wait_event).
 template <class F>
-double time_on_stream(cudaStream_t s, int iters, F&& body) {
+double time_on_stream(cudaStream_t s, int iters, F&& body, double timeout_s = 0, const std::function<void()>& poll = {}) {
     cudaEvent_t a, b;
     cuda_check(cudaEventCreate(&a), "cudaEventCreate");
     cuda_check(cudaEventCreate(&b), "cudaEventCreate");
     cuda_check(cudaEventRecord(a, s), "cudaEventRecord");
     for (int i = 0; i < iters; ++i) body(i);
     cuda_check(cudaEventRecord(b, s), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(b), "cudaEventSynchronize");
+    wait_event(b, timeout_s, poll);
     float ms = 0;
     cuda_check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
     cudaEventDestroy(a);

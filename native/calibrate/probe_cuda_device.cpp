@@ -2,7 +2,9 @@
 #include <cublas_v2.h>
 #include <nccl.h>
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -13,6 +15,20 @@ namespace tslab::calibrate {
 
 void cuda_check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {}", what, cudaGetErrorString(e)));
+}
+
+void wait_event(cudaEvent_t e, double timeout_s, const std::function<void()>& poll) {
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        const cudaError_t q = cudaEventQuery(e);
+        if (q == cudaSuccess) return;
+        if (q != cudaErrorNotReady) cuda_check(q, "cudaEventQuery");
+        if (poll) poll();
+        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (timeout_s > 0 && waited > timeout_s)
+            throw std::runtime_error(fmt::format("GPU work did not finish within -T {:g} s", timeout_s));
+        std::this_thread::sleep_for(std::chrono::microseconds(waited < 0.01 ? 20 : 1000));
+    }
 }
 
 device_buffer::device_buffer(std::size_t bytes, bool pinned_host) : pinned_(pinned_host) {

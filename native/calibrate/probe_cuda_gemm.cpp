@@ -77,7 +77,7 @@ void one_shape(world& w, const options& o, cublasLtHandle_t h, cudaStream_t s, v
                  "cublasLtMatmul");
     };
     if (o.warmup > 0) time_on_stream(s, o.warmup, body);
-    const timing t = measure(w, o.repeats, [&] { w.barrier(); return time_on_stream(s, o.iters, body); });
+    const timing t = measure(w, o.repeats, 3, [&] { w.barrier(); return time_on_stream(s, o.iters, body); });
     const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
     if (w.rank == 0) {
         std::fputs(gemm_row(shape, dtype, t, flops / t.median_s).c_str(), stdout);
