@@ -29,7 +29,8 @@ fault parse_fault(const std::string& text) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
         const std::string item = text.substr(start, comma - start);
         const std::size_t eq = item.find('=');
-        if (eq == std::string::npos) throw input_error("TSLAB_CALIBRATE_FAULT", "expected rank=R,at=PROBE,kind=error|hang|sigint|abort");
+        if (eq == std::string::npos)
+            throw input_error("TSLAB_CALIBRATE_FAULT", fmt::format("\"{}\": expected rank=R,at=PROBE,kind=error|hang|sigint|abort", text));
         kv[item.substr(0, eq)] = item.substr(eq + 1);
         start = comma + 1;
     }
@@ -50,6 +51,8 @@ fault& configured() {
 }
 
 }  // namespace
+
+void check_fault_variable() { configured(); }
 
 void inject_fault(int rank, const std::string& probe) {
     fault& f = configured();

@@ -11,5 +11,7 @@ namespace tslab::calibrate {
 // process without a word (the launcher then tears the job down). Throws input_error for a
 // malformed variable. No effect when the variable is unset.
 void inject_fault(int rank, const std::string& probe);
+// Parses the variable now (setup), so a malformed one stops the run before it measures.
+void check_fault_variable();
 
 }  // namespace tslab::calibrate

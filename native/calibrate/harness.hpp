@@ -43,6 +43,7 @@ public:
     bool deadline_passed() const;
     // "SIGINT on rank 1" or "--timeout 20 s", as agreed; "" while running.
     std::string reason() const;
+    bool stopped_by_signal() const { return agreed_[0] != 0; }
 
 private:
     std::atomic<bool> requested_{false};

@@ -108,7 +108,7 @@ int measure_and_write(world& w, const run_plan& plan) {
     if (w.rank == 0) {
         const std::string err = rec.write(o.out, complete, stopper().reason());
         if (!err.empty()) return std::fprintf(stderr, "error: --out: %s\n", err.c_str()), native::exit_input;
-        const std::string why = stopper().signal_number() ? "a signal (" + stopper().reason() + ")" : stopper().reason();
+        const std::string why = stopper().stopped_by_signal() ? "a signal (" + stopper().reason() + ")" : stopper().reason();
         say(w, fmt::format("profile written to {} (complete: {}{})", o.out, complete, complete ? "" : ", stopped by " + why));
     }
     return complete ? native::exit_ok : native::exit_stopped;

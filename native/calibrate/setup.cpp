@@ -8,6 +8,7 @@
 #include "atomic_file.hpp"
 #include "cli_parse.hpp"
 #include "control.hpp"
+#include "faults.hpp"
 #include "tslab/errors.hpp"
 #include "version.hpp"
 
@@ -55,6 +56,7 @@ std::uint64_t derived_hash(const run_plan& p) {
 void setup_one_rank(world& w, int argc, char** argv, run_plan& p) {
     p.o = parse_options(argc, argv);
     if (p.o.help || p.o.version) return;
+    check_fault_variable();
     resolve_backend(p.o, p.device, w);
     if (!p.o.scenario.empty()) p.wl = scenario_workload(p.o.scenario);
     p.sizes = sweep_sizes(p.o, p.wl.message_bytes);
