@@ -81,9 +81,17 @@ void add_table(const nccl_tests_table& t, const import_options& o, recorder& rec
     std::printf("# %s:%d: %s, %lld ranks on %lld node(s) (%s), %zu of %zu rows\n", t.file.c_str(), t.line, name.c_str(),
                 static_cast<long long>(n), static_cast<long long>(nodes), to_string(g.scope), used, t.rows.size());
     id.ranks = std::max(id.ranks, n), id.nodes = std::max(id.nodes, nodes);
+    if (!t.device.empty() && !id.devices.empty() && id.devices.front().name != t.device)
+        throw input_error(fmt::format("{}:{}", t.file, t.line), fmt::format("logs from different GPUs ({} and {}): one profile "
+                                                                            "describes one cluster", id.devices.front().name, t.device));
     if (!t.device.empty()) id.devices = {{t.device, 0, id.ranks}};
-    if (!t.nccl_version.empty()) id.software = {{"nccl", t.nccl_version}};
-    if (!t.tests_version.empty()) id.software.emplace_back("nccl-tests", t.tests_version);
+    auto set_software = [&](const char* key, const std::string& v) {
+        if (v.empty()) return;
+        for (auto& [k, old] : id.software)
+            if (k == key) return void(old = v);
+        id.software.emplace_back(key, v);
+    };
+    set_software("nccl", t.nccl_version), set_software("nccl-tests", t.tests_version);
     id.provenance.hosts.insert(id.provenance.hosts.end(), t.hosts.begin(), t.hosts.end());
 }
 
@@ -109,6 +117,7 @@ calibration_profile import_profile(const import_options& o) {
     std::set<std::string> inputs(id.provenance.inputs.begin(), id.provenance.inputs.end());
     id.provenance.inputs.assign(inputs.begin(), inputs.end());
     if (id.devices.empty()) id.devices = {{"unknown GPU", 0, id.ranks}};
+    id.devices.front().count = id.ranks;
     id.software.emplace_back("tslab", native::project_version());
     rec.set_identity(id);
     return rec.snapshot(true);

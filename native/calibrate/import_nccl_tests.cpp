@@ -110,7 +110,9 @@ std::vector<nccl_tests_table> parse_nccl_tests_text(const std::string& text, con
         }
         device_line(line, s), version_line(line, s);
         const auto t = tokens(line);
-        const bool header = t.size() > 4 && t[0] == "#" && t[1] == "size" && t[2] == "count";
+        // The column header, or its units row when a log excerpt starts there.
+        const bool header = (t.size() > 4 && t[0] == "#" && t[1] == "size" && t[2] == "count") ||
+                            (!s.in_table && t.size() > 2 && t[0] == "#" && t[1] == "(B)" && t[2] == "(elements)");
         if (header) {
             out.push_back(start_table(s, file, lineno));
             s.in_table = true;
