@@ -71,9 +71,12 @@ json collective_json(const collective_fit& c) {
 
 json gemm_json(const gemm_section& g) {
     json samples = json::array(), curves = json::array();
-    for (const auto& s : g.samples)
-        samples.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"dtype", s.dtype}, {"time_s", s.time_s},
-                           {"flops_per_s", s.flops_per_s}});
+    for (const auto& s : g.samples) {
+        json j{{"m", s.m}, {"n", s.n}, {"k", s.k}, {"dtype", s.dtype}, {"time_s", s.time_s}, {"flops_per_s", s.flops_per_s}};
+        if (s.sm_clock_mhz > 0) j["sm_clock_mhz"] = s.sm_clock_mhz;
+        if (s.power_w > 0) j["power_w"] = s.power_w;
+        samples.push_back(std::move(j));
+    }
     for (const auto& c : g.curves)
         curves.push_back({{"dtype", c.dtype}, {"flops_per_s_max", c.flops_per_s_max}, {"x_half_flops", c.x_half_flops},
                           {"fit", fit_json(c.fit)}});

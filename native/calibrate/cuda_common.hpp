@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -14,6 +15,14 @@ void cuda_check(cudaError_t e, const char* what);
 
 // Launches an empty kernel on `s` (cuda_kernels.cu); its rate is the launch latency.
 cudaError_t launch_empty(cudaStream_t s);
+// Fills `elems` BF16 (or FP8 E4M3) elements with seeded uniform values in [-1, 1) (×4 for FP8).
+cudaError_t fill_random(void* p, std::size_t elems, bool fp8, std::uint64_t seed, cudaStream_t s);
+// NVML, where it was found at build time: this GPU's SM clock (MHz) and power draw (W) now; 0s
+// without NVML or on error.
+struct gpu_reading {
+    double sm_clock_mhz = 0, power_w = 0;
+};
+gpu_reading read_gpu(int device);
 
 class device_buffer {
 public:

@@ -56,7 +56,14 @@ device_identity cuda_select_device(int local_rank) {
     cudaDeviceProp prop{};
     cuda_check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
     d.ok = true;
+    d.index = dev;
     d.name = prop.name;
+    char bus[32] = {};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, dev) == cudaSuccess) d.bus_id = bus;
+    std::string uuid = "GPU-";
+    for (int i = 0; i < 16; ++i)  // as nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
+        uuid += fmt::format("{}{:02x}", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", static_cast<unsigned char>(prop.uuid.bytes[i]));
+    d.uuid = uuid;
     d.memory_bytes = static_cast<double>(prop.totalGlobalMem);
     d.major = prop.major, d.minor = prop.minor;
     int driver = 0, runtime = 0, nccl = 0, cb[3] = {};
@@ -71,6 +78,7 @@ device_identity cuda_select_device(int local_rank) {
                   {"cublas", fmt::format("{}.{}.{}", cb[0], cb[1], cb[2])},
                   {"nccl", fmt::format("{}.{}.{}", nccl / 10000, (nccl / 100) % 100, nccl % 100)},
                   {"compute_capability", fmt::format("{}.{}", prop.major, prop.minor)}};
+    read_limits(dev, d);
     return d;
 }
 

@@ -44,6 +44,7 @@ struct device_identity {
     std::vector<std::pair<std::string, std::string>> software;
 };
 device_identity cuda_select_device(int local_rank);
+void read_limits(int device, device_identity& d);  // NVML max SM clock, power limit, driver (gpu_monitor.cpp)
 void probe_cuda_memory(world& w, const options& o, recorder& rec);
 void probe_cuda_gemm(world& w, const options& o, const device_identity& d, const std::vector<gemm_shape>& extra,
                      recorder& rec);

@@ -47,6 +47,7 @@ struct gemm_sample {
     std::int64_t m = 0, n = 0, k = 0;
     std::string dtype;  // "bf16", "fp8", "fp32"
     double time_s = 0, flops_per_s = 0;
+    double sm_clock_mhz = 0, power_w = 0;  // NVML right after timing; 0 = not read (omitted in JSON)
     double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
 };
 
