@@ -128,14 +128,15 @@ training_spec parse_training(const json& part, const parallel_spec& p) {
     t.micro_batch = r.integer("micro_batch", t.micro_batch, 1, 1'000'000);
     // Default: the auto rule (global_batch.hpp), shared with the planner.
     t.global_batch_given = part.is_object() && part.contains("global_batch");
-    t.global_batch = r.integer("global_batch", auto_global_batch(p.world(), t.seq_len, t.micro_batch * p.dp), 1, 1'000'000'000);
+    t.schedule = *schedule_from_name(r.choice("schedule", to_string(t.schedule), schedule_names()));
+    t.global_batch = r.integer("global_batch", auto_global_batch(p.world(), t.seq_len, t.micro_batch * p.dp, t.schedule, p.pp),
+                               1, 1'000'000'000);
     static const std::vector<std::string> recomputes = row_names(recompute_rows), optimizers = row_names(optimizer_rows);
     t.recompute = find_row(recompute_rows, r.choice("recompute", to_string(t.recompute), recomputes))->kind;
     t.flash_attention = r.boolean("flash_attention", t.flash_attention);
     t.precision = parse_precision(r.raw("precision"));
     t.optimizer = find_row(optimizer_rows, r.choice("optimizer", to_string(t.optimizer), optimizers))->kind;
     t.offload = parse_offload(r.object("offload"));
-    t.schedule = *schedule_from_name(r.choice("schedule", to_string(t.schedule), schedule_names()));
     t.overlap = parse_overlap(r.object("overlap"));
     t.moe = parse_moe_training(r.object("moe"));
     t.reliability = parse_reliability(r.object("reliability"));

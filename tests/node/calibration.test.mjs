@@ -131,9 +131,11 @@ test("validation() equals `tslab validate --format json`, by the fits and by a s
   assert.equal(byCluster.predicted_by, "preset: dgx-h100");
 });
 
-test("the client's default cluster (web/src/client.ts defaultCluster) is the core's", () => {
-  // withCalibration turns a scenario without a cluster into { preset: "dgx-a100-80gb", calibration }.
-  assert.equal(tslab.report(JSON.stringify({})), tslab.report(JSON.stringify({ cluster: "dgx-a100-80gb" })));
+test("the client's fallback cluster is the core's default (presets().vocabulary.defaults.cluster), not a name of its own", () => {
+  // withCalibration turns a scenario without a cluster into { preset: <that default>, calibration }.
+  const fallback = JSON.parse(tslab.presets()).vocabulary.defaults.cluster;
+  assert.equal(tslab.report(JSON.stringify({})), tslab.report(JSON.stringify({ cluster: fallback })));
   const src = readFileSync(join(repoRoot, "web/src/client.ts"), "utf8");
-  assert.match(src, /export const defaultCluster = "dgx-a100-80gb";/);
+  for (const name of Object.keys(JSON.parse(tslab.presets()).clusters)) assert.ok(!src.includes(`"${name}"`), `client.ts names ${name}`);
+  assert.match(src, /vocabulary\.defaults\.cluster/);
 });

@@ -20,7 +20,8 @@ const scenarios = {
   "deepseek-v3 DualPipe, EP 64, PP 16, FP8": {
     model: "deepseek-v3", cluster: "hgx-h800",
     parallel: { dp: 64, pp: 16, ep: 64, zero: 1 },
-    training: { seq_len: 4096, precision: "fp8-mixed", schedule: "dualpipe", recompute: "selective" },
+    // An explicit batch: the auto rule's 1024 sequences give 16 micro-batches per pipeline, below DualPipe's 2·pp = 32.
+    training: { seq_len: 4096, global_batch: 2048, precision: "fp8-mixed", schedule: "dualpipe", recompute: "selective" },
   },
   "deepseek-v3 preset object with overrides": {
     model: { preset: "deepseek-v3", layers: 32 },

@@ -1,12 +1,12 @@
 // Compile-only check of the hand-kept facade types (web/src/tslab.d.ts): run by `npm run test:types`.
 import createTslab, { type PlanProgress, type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
-import { defaultCluster, ScenarioError, splitErrorMessage, withCalibration, type TslabClient } from "../../web/src/client";
+import { ScenarioError, splitErrorMessage, withCalibration, type TslabClient } from "../../web/src/client";
 import type { CalibrationSummary, LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "../../web/src/types/calibration";
 import type { Presets, Report, Scenario } from "../../web/src/report";
 import type { CollectiveResult, CommInReport, MeshResult } from "../../web/src/types/mesh";
 import type { OpKind, ScheduleResult, ScheduleSpec, ScheduleTrace } from "../../web/src/types/pipeline";
 import type { LedgerId, PlannerReply, PlannerRequest, PlanResult, StepInReport } from "../../web/src/types/step";
-import { applyConfig, currentConfig, subscribe } from "../../web/src/state";
+import { applyScenario, editScenario, scenario as sharedScenario, subscribe, type ScenarioEvent } from "../../web/src/state";
 
 export async function usage(bytes: Uint8Array): Promise<number> {
   const options: TslabModuleOptions = { wasmBinary: bytes, locateFile: (p, dir) => dir + p };
@@ -47,7 +47,7 @@ export function calibrationUsage(client: TslabClient, scenario: Scenario, text: 
   // @ts-expect-error probe kinds are collective, gemm and memory only
   const kind: ProbeCheck["kind"] = "network";
   return widths.length + v.rows.length + byCluster.probes + Number(!!current) + spec.op.length +
-    Object.keys(withProfile).length + source.length + bad + kind.length + defaultCluster.length;
+    Object.keys(withProfile).length + source.length + bad + kind.length;
 }
 
 export function collectiveUsage(mod: TslabModule): number {
@@ -122,13 +122,19 @@ export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabMod
   // @ts-expect-error the ledgers are L1..L9 only
   const bad: LedgerId = "L10";
   const plan: PlanResult = JSON.parse(mod.plan(JSON.stringify(scenario), JSON.stringify({ gpus: 8, max_candidates: 1000 })));
-  const req: PlannerRequest = { type: "run", id: 1, scenario: { model: "llama3-8b" }, options: { gpus: 64 } };
+  const req: PlannerRequest = { type: "run", id: 1, scenario: { model: "llama3-8b", cluster: "dgx-h100", parallel: {}, training: {} },
+    options: { gpus: 64 }, calibration: null };
   const reply: PlannerReply = { type: "result", id: 1, plan };
-  const off = subscribe((c) => c.parallel.dp);
+  const off = subscribe((s, e) => void (s.parallel.dp, e.kind));
   const top = plan.top[0];
-  if (top) applyConfig({ model: "llama3-8b", cluster: "dgx-h100", parallel: top.parallel, sp: plan.sp, micro_batch: top.micro_batch,
-    recompute: top.recompute, schedule: top.schedule, seq_len: plan.seq_len, global_batch: plan.global_batch });
+  if (top) applyScenario(top.scenario, "planner");
+  editScenario([["parallel.tp", 2], ["training.global_batch", undefined]], "step");
+  // @ts-expect-error an event is an edit or an applied scenario
+  const kind: ScenarioEvent["kind"] = "reset";
   const source: string = plan.global_batch_source;
+  const segs: number = r.step.segments.reduce((a, g) => a + g.share, 0);
+  const batch: "given" | "auto" = r.step.global_batch_source;
   off();
-  return ids.length + r.step.mfu + r.pipeline.bubble_s + r.comm.items.length + bad.length + req.id + reply.id + (currentConfig()?.parallel.tp ?? 0) + source.length;
+  return ids.length + r.step.mfu + r.pipeline.bubble_s + r.comm.items.length + bad.length + req.id + reply.id +
+    Number(sharedScenario().parallel.tp ?? 0) + source.length + segs + batch.length + kind.length;
 }

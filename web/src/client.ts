@@ -1,10 +1,11 @@
 // The one typed client over the wasm module: panels call this, never the raw module.
-import createTslab, { type TslabModule } from "@tslab/wasm";
+import createTslab, { type PlanProgress, type TslabModule } from "@tslab/wasm";
 import wasmUrl from "./wasm/tslab.wasm?url";
 import type { Presets, Report, Scenario } from "./report";
 import type { CalibrationSummary, LoadedCalibration, Validation } from "./types/calibration";
 import type { CollectiveResult, CollectiveSpec, MeshResult, MeshSpec } from "./types/mesh";
 import type { ScheduleResult, ScheduleSpec, ScheduleTrace } from "./types/pipeline";
+import type { PlanOptions, PlanResult } from "./types/step";
 
 /** An input error from the core, split into its JSON path ("parallel.tp") and reason. */
 export class ScenarioError extends Error {
@@ -49,20 +50,24 @@ export interface TslabClient {
   validation(scenario?: Scenario): Validation;
   /** spec with cluster.calibration set to the loaded profile (see withCalibration); for facade calls that take a cluster. */
   calibrated<T extends object>(spec: T): T;
+  /** Starts the planner's sliced search on this client's module (with the loaded profile, like report); PlanProgress out. */
+  planStart(scenario: Scenario, options: PlanOptions): PlanProgress;
+  /** Runs at least `budget` more combinations of the search. */
+  planStep(budget: number): PlanProgress;
+  /** tslab/plan@1 of the search so far. */
+  planResult(): PlanResult;
+  planCancel(): void;
 }
 
-/** The core's cluster when a scenario names none (parse_scenario, core/src/scenario.cpp). */
-export const defaultCluster = "dgx-a100-80gb";
-
 /**
- * spec with `cluster.calibration` = profile. A preset name becomes { preset, calibration }, an
- * object keeps its fields; a spec without a cluster gets the core's default one (report) or,
- * with requireCluster = false, none.
+ * spec with `cluster.calibration` = profile. A preset name becomes { preset, calibration }, an object
+ * keeps its fields; a spec without a cluster gets `fallbackCluster` (for report: the core's default
+ * cluster, presets().vocabulary.defaults.cluster) or, without one, stays as it is.
  */
-export function withCalibration<T extends object>(spec: T, profile: object, requireCluster = true): T {
+export function withCalibration<T extends object>(spec: T, profile: object, fallbackCluster?: string): T {
   const cluster = (spec as { cluster?: unknown }).cluster;
-  if (cluster === undefined && !requireCluster) return spec;
-  const base = cluster === undefined ? { preset: defaultCluster }
+  if (cluster === undefined && fallbackCluster === undefined) return spec;
+  const base = cluster === undefined ? { preset: fallbackCluster }
     : typeof cluster === "string" ? { preset: cluster }
     : typeof cluster === "object" && cluster !== null ? cluster : undefined;
   if (!base) return spec; // not a cluster the core accepts: let it name the problem
@@ -77,25 +82,28 @@ function call<T>(fn: () => string): T {
   }
 }
 
-function wrap(mod: TslabModule): TslabClient {
+/** The client over one module instance: the page's, or a Worker's own (planner.worker.ts), with the same profile handling. */
+export function clientFor(mod: TslabModule): TslabClient {
   let cachedPresets: Presets | undefined;
   let loaded: LoadedCalibration | null = null;
   const listeners = new Set<(c: LoadedCalibration | null) => void>();
   const changed = () => listeners.forEach((fn) => fn(loaded));
-  const calibrated = <T extends object>(spec: T, requireCluster = false): T =>
-    loaded ? withCalibration(spec, loaded.profile, requireCluster) : spec;
+  const presets = () => (cachedPresets ??= JSON.parse(mod.presets()) as Presets);
+  const calibrated = <T extends object>(spec: T, scenario = false): T =>
+    loaded ? withCalibration(spec, loaded.profile, scenario ? presets().vocabulary.defaults.cluster : undefined) : spec;
   return {
     report(scenario) {
       return call<Report>(() => mod.report(JSON.stringify(calibrated(scenario, true))));
     },
+    planStart: (scenario, options) => call<PlanProgress>(() => mod.planStart(JSON.stringify(calibrated(scenario, true)), JSON.stringify(options))),
+    planStep: (budget) => call<PlanProgress>(() => mod.planStep(budget)),
+    planResult: () => call<PlanResult>(() => mod.planResult()),
+    planCancel: () => mod.planCancel(),
     collective: (spec) => call<CollectiveResult>(() => mod.collective(JSON.stringify(calibrated(spec)))),
     schedule: (spec) => call<ScheduleResult>(() => mod.schedule(JSON.stringify(spec))),
     scheduleTrace: (spec) => call<ScheduleTrace>(() => mod.scheduleTrace(JSON.stringify(spec))),
     mesh: (spec) => call<MeshResult>(() => mod.mesh(JSON.stringify(spec))),
-    presets() {
-      cachedPresets ??= JSON.parse(mod.presets()) as Presets;
-      return cachedPresets;
-    },
+    presets,
     validateProfile(profileText) {
       return call<CalibrationSummary>(() => mod.validateProfile(profileText));
     },
@@ -124,8 +132,8 @@ function wrap(mod: TslabModule): TslabClient {
 
 let loading: Promise<TslabClient> | undefined;
 
-/** Loads the module once per page; every panel shares the instance. */
+/** Loads the module once per page (or per Worker); every panel shares the instance. */
 export function loadClient(): Promise<TslabClient> {
-  loading ??= createTslab({ locateFile: () => wasmUrl }).then(wrap);
+  loading ??= createTslab({ locateFile: () => wasmUrl }).then(clientFor);
   return loading;
 }

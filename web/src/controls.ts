@@ -1,12 +1,17 @@
 // Labelled form controls with an inline error slot, shared by every lab panel.
-import { t, type MessageKey } from "./i18n";
+import { t, tOr, type MessageKey } from "./i18n";
 import { el } from "./dom";
 
 export interface Choice {
   value: string;
-  /** A dictionary key, or a literal label when the value is a name (presets, recipes). */
-  labelKey?: MessageKey;
+  /** A dictionary key; for a core name ("opt.full") it may be missing, and `label` (the core's label) shows instead. */
+  labelKey?: MessageKey | string;
   label?: string;
+}
+
+/** The text of a choice in the current language: its translation, else the core's label, else its value. */
+export function choiceText(c: Choice): string {
+  return c.labelKey ? tOr(c.labelKey, c.label ?? c.value) : c.label ?? c.value;
 }
 
 export type ControlSpec =
@@ -31,7 +36,7 @@ let serial = 0;
 function makeInput(spec: ControlSpec): HTMLInputElement | HTMLSelectElement {
   if (spec.kind === "select") {
     const s = document.createElement("select");
-    for (const c of spec.choices) s.add(new Option(c.label ?? c.value, c.value));
+    for (const c of spec.choices) s.add(new Option(choiceText(c), c.value));
     return s;
   }
   const i = document.createElement("input");
@@ -99,9 +104,7 @@ export function createControl(spec: ControlSpec): Control {
     relabel() {
       label.textContent = t(spec.labelKey);
       if (spec.kind === "select" && input instanceof HTMLSelectElement)
-        spec.choices.forEach((c, i) => {
-          if (c.labelKey) input.options[i].text = t(c.labelKey);
-        });
+        spec.choices.forEach((c, i) => (input.options[i].text = choiceText(c)));
       showOut();
     },
   };

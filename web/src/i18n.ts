@@ -6,6 +6,7 @@ import { meshStrings } from "./i18n/mesh";
 import { pipelineEn, pipelineZh } from "./i18n/pipeline";
 import { stepStrings } from "./i18n/step";
 import { plannerStrings } from "./i18n/planner";
+import { vocabularyStrings } from "./i18n/vocabulary";
 
 export type Lang = "zh-CN" | "en";
 
@@ -77,9 +78,6 @@ const zh = {
   "item.activations_other": "激活 activations（embedding / logits）",
   "item.comm_buffers": "通信 buffers",
   "item.offloaded": "已 offload 到 host（不计入 HBM）",
-  "opt.none": "none · 不重算",
-  "opt.selective": "selective · 选择性重算",
-  "opt.full": "full · 全部重算",
   ...meshStrings.zh,
   ...commStrings.zh,
   ...calibrationZh,
@@ -158,9 +156,6 @@ const en: Record<MessageKey, string> = {
   "item.activations_other": "Activations (embedding / logits)",
   "item.comm_buffers": "Communication buffers",
   "item.offloaded": "Offloaded to host (not in HBM)",
-  "opt.none": "none",
-  "opt.selective": "selective",
-  "opt.full": "full",
   ...meshStrings.en,
   ...commStrings.en,
   ...calibrationEn,
@@ -181,6 +176,12 @@ export function lang(): Lang {
 /** The message for key, with {name} placeholders filled from vars. */
 export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
   return dictionaries[current][key].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? `{${k}}`));
+}
+
+/** The message for a key built from a core name ("opt.full"), or fallback (the core's own label) when no dictionary has it. */
+export function tOr(key: string, fallback: string): string {
+  const text = (dictionaries[current] as Record<string, string>)[key] ?? vocabularyStrings[current][key];
+  return text ?? fallback;
 }
 
 export function setLang(next: Lang): void {

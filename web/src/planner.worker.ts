@@ -1,54 +1,57 @@
-// The planner's Web Worker: its own wasm instance runs the sliced search (planStart/planStep) so the page stays responsive.
-import createTslab, { type PlanProgress, type TslabModule } from "@tslab/wasm";
-import wasmUrl from "./wasm/tslab.wasm?url";
+// The planner's Web Worker: its own wasm instance behind the same client as the panels (profile included) runs the sliced search.
+import { loadClient, type TslabClient } from "./client";
 import type { PlannerReply, PlannerRequest } from "./types/step";
 
 /** Combinations per planStep slice: about 10 ms of wasm work (3-6M combinations/s), so progress is smooth and a cancel lands quickly. */
 const sliceBudget = 50_000;
 
-let module: Promise<TslabModule> | undefined;
 let running = 0; // the id of the search in progress; 0 when none
 
 const post = (reply: PlannerReply) => (self as unknown as Worker).postMessage(reply);
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-function loop(mod: TslabModule, id: number): void {
+function loop(client: TslabClient, id: number): void {
   if (running !== id) return;
   try {
-    const progress = JSON.parse(mod.planStep(sliceBudget)) as PlanProgress;
+    const progress = client.planStep(sliceBudget);
     post({ type: "progress", id, progress });
     if (progress.done) {
       running = 0;
-      post({ type: "result", id, plan: JSON.parse(mod.planResult()) });
-      mod.planCancel();
+      post({ type: "result", id, plan: client.planResult() });
+      client.planCancel();
       return;
     }
   } catch (e) {
     running = 0;
-    post({ type: "error", id, message: e instanceof Error ? e.message : String(e) });
+    post({ type: "error", id, message: message(e) });
     return;
   }
-  setTimeout(() => loop(mod, id), 0); // yield so a cancel message is read between slices
+  setTimeout(() => loop(client, id), 0); // yield so a cancel message is read between slices
+}
+
+/** The page's profile becomes this client's (loadCalibration validates it again), so plan() sees what report() sees. */
+function start(client: TslabClient, msg: Extract<PlannerRequest, { type: "run" }>): void {
+  try {
+    if (msg.calibration) client.loadCalibration(msg.calibration.text, msg.calibration.fileName);
+    else client.clearCalibration();
+    const progress = client.planStart(msg.scenario, msg.options);
+    running = msg.id;
+    post({ type: "progress", id: msg.id, progress });
+    loop(client, msg.id);
+  } catch (e) {
+    post({ type: "error", id: msg.id, message: message(e) });
+  }
 }
 
 self.addEventListener("message", (event: MessageEvent<PlannerRequest>) => {
   const msg = event.data;
   if (msg.type === "cancel") {
     running = 0;
-    void module?.then((mod) => mod.planCancel());
+    void loadClient().then((client) => client.planCancel());
     return;
   }
-  module ??= createTslab({ locateFile: () => wasmUrl });
-  module.then(
-    (mod) => {
-      try {
-        const progress = JSON.parse(mod.planStart(JSON.stringify(msg.scenario), JSON.stringify(msg.options))) as PlanProgress;
-        running = msg.id;
-        post({ type: "progress", id: msg.id, progress });
-        loop(mod, msg.id);
-      } catch (e) {
-        post({ type: "error", id: msg.id, message: e instanceof Error ? e.message : String(e) });
-      }
-    },
-    (e: unknown) => post({ type: "error", id: msg.id, message: `wasm: ${e instanceof Error ? e.message : String(e)}` }),
+  loadClient().then(
+    (client) => start(client, msg),
+    (e: unknown) => post({ type: "error", id: msg.id, message: `wasm: ${message(e)}` }),
   );
 });

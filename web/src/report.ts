@@ -1,4 +1,5 @@
 // Types of the JSON the core returns (tslab/report@1, tslab/presets@1), as far as the lab reads them.
+import type { Vocabulary } from "./types/vocabulary";
 
 export type MemoryItemId =
   | "params"
@@ -21,6 +22,8 @@ export interface MemoryReport {
   rank: number;
   stage: number;
   total_bytes: number;
+  /** params + grads + master + optimizer states on the loaded rank. */
+  model_state_bytes: number;
   capacity_bytes: number;
   headroom_bytes: number;
   fits: boolean;
@@ -71,6 +74,8 @@ export interface Presets {
   models: Record<string, Record<string, unknown> & { source?: string }>;
   clusters: Record<string, Record<string, unknown> & { gpu?: string; source?: string }>;
   gpus: Record<string, Record<string, unknown> & { hbm_bytes?: number; source?: string }>;
+  /** Every closed vocabulary as the core's descriptor rows: the lab's selects, labels and defaults. */
+  vocabulary: Vocabulary;
 }
 
 /** A scenario as the lab builds it; parts may be preset names (ARCHITECTURE.md, "Inputs"). */

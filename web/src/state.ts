@@ -1,43 +1,72 @@
-// The lab's shared configuration: the planner writes an applied plan here, the panels read it and set their controls.
-import type { PlanParallel } from "./types/step";
+// The lab's one scenario store: every panel reads the same tslab/scenario@1 object, edits patch it, an applied plan replaces it.
+import type { Scenario } from "./report";
 
-/** One configuration as every panel understands it (the planner's candidate plus model and cluster). */
-export interface SharedConfig {
-  model: string;
-  cluster: string;
-  parallel: PlanParallel;
-  /** Megatron sequence parallelism, as the planner's scenario had it. */
-  sp: boolean;
-  micro_batch: number;
-  recompute: string;
-  schedule: string;
-  /** The sequence length and global batch (sequences) the planner ranked the plan with. */
-  seq_len: number;
-  global_batch: number;
+/** Why the scenario changed: a control edit (a panel or a trial) or a whole scenario applied (the planner's pick). */
+export interface ScenarioEvent {
+  kind: "edit" | "apply";
+  /** The panel id that made the change; a panel skips redrawing controls it just wrote. */
+  source: string;
 }
 
-/** Micro-batches per pipeline per step: global_batch / (micro_batch · dp). */
-export function microbatchesOf(c: SharedConfig): number {
-  return Math.floor(c.global_batch / (c.micro_batch * c.parallel.dp));
-}
+type Listener = (scenario: Scenario, event: ScenarioEvent) => void;
 
-type Listener = (config: SharedConfig) => void;
+/**
+ * Where the lab starts: Megatron-style 3D parallelism for llama3-70b on DGX H100 (DP 8 · TP 8 · PP 4, SP on)
+ * at 4096 tokens. Lesson content, not a default: every field it leaves out is the core's default.
+ */
+export const startingScenario: Scenario = {
+  schema: "tslab/scenario@1", model: "llama3-70b", cluster: "dgx-h100",
+  parallel: { dp: 8, tp: 8, pp: 4, sp: true }, training: { seq_len: 4096 },
+};
 
-let current: SharedConfig | null = null;
+let current: Scenario = structuredClone(startingScenario);
 const listeners = new Set<Listener>();
 
-/** The last applied configuration, or null before any. */
-export function currentConfig(): SharedConfig | null {
-  return current;
+/** A copy of the current scenario (callers may change their copy freely). */
+export function scenario(): Scenario {
+  return structuredClone(current);
 }
 
-/** Publishes config to every subscriber (the memory, step and other panels). */
-export function applyConfig(config: SharedConfig): void {
-  current = config;
-  listeners.forEach((fn) => fn(config));
+/** The value at a dotted path ("training.offload.optimizer"), undefined when absent. */
+export function valueAt(s: Scenario, path: string): unknown {
+  let node: unknown = s;
+  for (const k of path.split(".")) node = node && typeof node === "object" ? (node as Record<string, unknown>)[k] : undefined;
+  return node;
 }
 
-/** Calls fn on every later applyConfig; returns the unsubscribe function. */
+/** s with path set to value; undefined removes the field (the core's default applies again). */
+export function withValue(s: Scenario, path: string, value: unknown): Scenario {
+  const out = structuredClone(s);
+  const keys = path.split(".");
+  let node = out as unknown as Record<string, unknown>;
+  for (const k of keys.slice(0, -1)) {
+    if (!node[k] || typeof node[k] !== "object") node[k] = {};
+    node = node[k] as Record<string, unknown>;
+  }
+  const last = keys[keys.length - 1];
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+  return out;
+}
+
+function publish(event: ScenarioEvent): void {
+  const snapshot = scenario();
+  listeners.forEach((fn) => fn(snapshot, event));
+}
+
+/** Sets each [path, value] (undefined removes it) and tells every panel. */
+export function editScenario(changes: ReadonlyArray<readonly [string, unknown]>, source: string): void {
+  for (const [path, value] of changes) current = withValue(current, path, value);
+  publish({ kind: "edit", source });
+}
+
+/** Replaces the whole scenario (an applied plan): every panel takes it and drops its stale trial. */
+export function applyScenario(next: Scenario, source: string): void {
+  current = structuredClone(next);
+  publish({ kind: "apply", source });
+}
+
+/** Calls fn on every later change; returns the unsubscribe function. */
 export function subscribe(fn: Listener): () => void {
   listeners.add(fn);
   return () => listeners.delete(fn);

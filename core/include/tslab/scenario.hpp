@@ -57,8 +57,8 @@ struct link_spec {
 // Size-dependent GEMM efficiency eff(x) = max · x / (x + half_flops), x = FLOPs of one GEMM call
 // on one rank (compute.hpp). Fitted per GPU; a calibration profile can replace it.
 struct gemm_efficiency_spec {
-    double max = 0.616;       // the A100 fit (compute_time.cpp), reused where a GPU has no fit of its own
-    double half_flops = 4.217e8;
+    double max = 0.618;       // the A100 fit (compute_time.cpp), reused where a GPU has no fit of its own
+    double half_flops = 5.957e8;
     bool fitted = false;      // true when the preset or the user supplied the values
 };
 

@@ -4,8 +4,10 @@ import { createForm, showErrorAt, type Control, type ControlSpec } from "../cont
 import { binaryBytes } from "../format";
 import { onLangChange, t } from "../i18n";
 import type { Scenario } from "../report";
-import { subscribe, type SharedConfig } from "../state";
+import { subscribe, valueAt } from "../state";
 import type { CollectiveSpec, CommInReport } from "../types/mesh";
+import type { Vocabulary } from "../types/vocabulary";
+import { fullestRecompute, vocabularyOf } from "../vocabulary";
 import type { Panel } from "./panel";
 import { createCommView, type CommView } from "./comm_view";
 import "./mesh.css";
@@ -20,13 +22,19 @@ const errorTargets = [
   ["link.bandwidth_Bps", "bw"], ["link.latency_s", "lat"], ["cluster", "cluster"], ["overlap", "overlap"],
 ] as const;
 
-/** The inventory scenarios: dense 3D, ZeRO-3, a large MoE with EP across nodes, long-context CP. */
-const scenarios: Record<string, Omit<Scenario, "training"> & { training: Record<string, unknown> }> = {
-  "3d": { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 8, tp: 8, pp: 4, sp: true }, training: {} },
-  zero3: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 64, zero: 3 }, training: { recompute: "full" } },
-  moe: { model: "deepseek-v3", cluster: "hgx-h800", parallel: { dp: 64, pp: 16, ep: 64 }, training: {} },
-  cp: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 2, tp: 8, cp: 4, pp: 2, sp: true }, training: { seq_len: 131072, recompute: "full" } },
-};
+type InventoryScenario = Omit<Scenario, "training"> & { training: Record<string, unknown> };
+
+/** The inventory scenarios: dense 3D, ZeRO-3, a large MoE with EP across nodes, long-context CP (the last two with full recompute). */
+function inventoryScenarios(v: Vocabulary): Record<string, InventoryScenario> {
+  const full = fullestRecompute(v);
+  return {
+    "3d": { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 8, tp: 8, pp: 4, sp: true }, training: {} },
+    zero3: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 64, zero: 3 }, training: { recompute: full } },
+    moe: { model: "deepseek-v3", cluster: "hgx-h800", parallel: { dp: 64, pp: 16, ep: 64 }, training: {} },
+    cp: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 2, tp: 8, cp: 4, pp: 2, sp: true }, training: { seq_len: 131072, recompute: full } },
+  };
+}
+const inventoryKeys = ["3d", "zero3", "moe", "cp"];
 
 const defaults: Record<string, string | number | boolean> = {
   op: "allreduce", bytes: 28, ranks: "8", overlap: 0, link: "nodes", cluster: "dgx-h100", bw: "50", lat: "5", scenario: "3d",
@@ -48,7 +56,7 @@ function specs(clusters: string[]): ControlSpec[][] {
     ],
     [
       { kind: "select", key: "scenario", labelKey: "comm.scenario",
-        choices: Object.keys(scenarios).map((value) => ({ value, labelKey: `comm.scn.${value}` as "comm.scn.3d" })) },
+        choices: inventoryKeys.map((value) => ({ value, labelKey: `comm.scn.${value}` as "comm.scn.3d" })) },
     ],
   ];
 }
@@ -69,21 +77,16 @@ function collectiveSpec(v: (key: string) => string | number | boolean): Collecti
   return spec as unknown as CollectiveSpec;
 }
 
-/** The plan applied from the planner, as an inventory scenario (the same training shape it was ranked with). */
-function appliedScenario(c: SharedConfig): (typeof scenarios)[string] {
-  return {
-    model: c.model, cluster: c.cluster, parallel: { ...c.parallel, sp: c.sp },
-    training: { seq_len: c.seq_len, global_batch: c.global_batch, micro_batch: c.micro_batch, recompute: c.recompute, schedule: c.schedule },
-  };
+/** "llama3-8b DP 64 TP 1 PP 1 EP 1 CP 1": the lab's scenario as an inventory entry (its degrees as the core resolves them). */
+function appliedLabel(s: Scenario): string {
+  const d = (axis: string) => String(valueAt(s, `parallel.${axis}`) ?? 1);
+  const model = typeof s.model === "string" ? s.model : String((s.model as { name?: string }).name ?? "");
+  return t("comm.scn.applied", { config: `${model} DP${d("dp")} TP${d("tp")} PP${d("pp")} EP${d("ep")} CP${d("cp")}` });
 }
 
-function appliedLabel(c: SharedConfig): string {
-  const p = c.parallel;
-  return t("comm.scn.applied", { config: `${c.model} DP${p.dp} TP${p.tp} PP${p.pp} EP${p.ep} CP${p.cp}` });
-}
-
-function inventoryScenario(key: string, overlapPct: number, applied: SharedConfig | null): Scenario {
-  const s = key === "applied" && applied ? appliedScenario(applied) : (scenarios[key] ?? scenarios["3d"]);
+function inventoryScenario(v: Vocabulary, key: string, overlapPct: number, applied: Scenario | null): Scenario {
+  const listed = inventoryScenarios(v);
+  const s = key === "applied" && applied ? applied : (listed[key] ?? listed["3d"]);
   const o = overlapPct / 100;
   return { schema: "tslab/scenario@1", ...s, training: { ...s.training, overlap: { dp: o, tp: o, pp: o, ep: o, cp: o } } };
 }
@@ -103,7 +106,7 @@ function showLinkFields(controls: Map<string, Control>): void {
 
 /** Rebuilds the inventory only when its scenario, the overlap or the applied plan changed (one report per change). */
 function inventoryUpdater(client: TslabClient, view: CommView, read: (key: string) => string | number | boolean,
-  applied: () => { config: SharedConfig | null; serial: number }): () => void {
+  applied: () => { config: Scenario | null; serial: number }): () => void {
   let shown = "";
   return () => {
     const a = applied();
@@ -111,7 +114,7 @@ function inventoryUpdater(client: TslabClient, view: CommView, read: (key: strin
     if (key === shown) return;
     shown = key;
     try {
-      view.renderInventory(client.report(inventoryScenario(String(read("scenario")), Number(read("overlap")), a.config)) as CommInReport);
+      view.renderInventory(client.report(inventoryScenario(vocabularyOf(client), String(read("scenario")), Number(read("overlap")), a.config)) as CommInReport);
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       view.renderInventory(null, e.message);
@@ -133,19 +136,19 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     lastError = err;
     showErrorAt(err, controls, errorTargets, view.setGeneralError);
   };
-  let applied: SharedConfig | null = null;
+  let applied: Scenario | null = null;
   let appliedSerial = 0;
   const inventory = inventoryUpdater(client, view, read, () => ({ config: applied, serial: appliedSerial }));
   const scenarioSelect = controls.get("scenario")!.input as HTMLSelectElement;
   const appliedOption = new Option("", "applied");
-  // A plan applied from the planner becomes the inventory's scenario (its own entry in the list).
-  subscribe((c) => {
-    applied = c;
+  // A plan applied from the planner becomes the inventory's scenario (its own entry in the list), which then follows the lab's edits.
+  subscribe((sc, e) => {
+    if (e.kind !== "apply" && !appliedOption.parentElement) return;
+    applied = sc;
     appliedSerial += 1;
-    appliedOption.text = appliedLabel(c);
+    appliedOption.text = appliedLabel(sc);
     if (!appliedOption.parentElement) scenarioSelect.add(appliedOption);
-    controls.get("scenario")!.write("applied");
-    view.clearTrial();
+    if (e.kind === "apply") controls.get("scenario")!.write("applied"), view.clearTrial();
     compute();
   });
   const compute = (): boolean => {

@@ -5,8 +5,6 @@ import type { MemoryItemId, Report } from "../report";
 import { el } from "../dom";
 import { createStatusLines, createTrialBox } from "./view_parts";
 
-const modelStateIds: readonly MemoryItemId[] = ["params", "grads", "master_params", "optimizer_states"];
-
 /** Palette from the course page: greens for model state, rust and sand for activations. */
 const colors: Record<MemoryItemId, string> = {
   params: "#263b37",
@@ -19,8 +17,9 @@ const colors: Record<MemoryItemId, string> = {
   offloaded: "#dce8e3",
 };
 
+/** params + grads + master + optimizer states on the loaded rank, as the core reports it. */
 export function modelStateBytes(r: Report): number {
-  return r.memory.items.filter((i) => modelStateIds.includes(i.id)).reduce((s, i) => s + i.bytes, 0);
+  return r.memory.model_state_bytes;
 }
 
 function pct(part: number, whole: number): string {

@@ -4,14 +4,21 @@ import { createForm, type ControlForm, showErrorAt, type ControlSpec } from "../
 import { onLangChange, type MessageKey } from "../i18n";
 import type { Scenario } from "../report";
 import type { CommInReport, MeshAxis, MeshSpec } from "../types/mesh";
-import { subscribe } from "../state";
+import { scenario as currentScenario, subscribe, valueAt } from "../state";
+import type { Scenario as Shared } from "../report";
+import type { Vocabulary } from "../types/vocabulary";
+import { defaultOf, vocabularyOf } from "../vocabulary";
 import type { Panel } from "./panel";
 import { createMeshView, type MeshView, type TpTime } from "./mesh_view";
 import "./mesh.css";
 
-export const recommendedOrder = "tp-cp-ep-dp-pp";
-const conflictingOrder = "cp-ep-dp-pp-tp";
-const axes: readonly MeshAxis[] = ["tp", "cp", "ep", "dp", "pp"];
+/** The core's recommended order (innermost first) and its axes; `conflicting` moves the innermost axis (TP) outermost. */
+function ordersOf(v: Vocabulary) {
+  const recommended = v.recommended_order;
+  const axes = recommended.split("-") as MeshAxis[];
+  const outermost = (a: string) => [...axes.filter((x) => x !== a), a].join("-");
+  return { recommended, axes, conflicting: outermost(axes[0]), variants: axes.slice(1, -1).map(outermost) };
+}
 
 /** Error paths of mesh() and report() → the control that caused them (longest prefix wins). */
 const errorTargets = [
@@ -22,28 +29,29 @@ const errorTargets = [
   ["cluster.nodes", "nodes"], ["model", "model"],
 ] as const;
 
-const defaults: Record<string, string | number | boolean> = {
-  dp: "4", tp: "8", pp: "2", ep: "1", cp: "1", model: "llama3-70b", cluster: "dgx-h100",
-  order: recommendedOrder, gpus_per_node: "8", nodes: "", color: "tp",
-};
+/** A small plan whose 64 GPUs all fit on screen: DP 4 · TP 8 · PP 2 on DGX H100, in the recommended order. */
+function defaultsOf(v: Vocabulary): Record<string, string | number | boolean> {
+  return { dp: "4", tp: "8", pp: "2", ep: "1", cp: "1", model: "llama3-70b", cluster: "dgx-h100",
+    order: v.recommended_order, gpus_per_node: "8", nodes: "", color: ordersOf(v).axes[0] };
+}
 
 /** The seed's trial: TP outermost, so each TP group of 8 lands on 4 nodes (2 GPUs on each). */
-const trial: Record<string, string | number | boolean> = {
-  ...defaults, dp: "2", tp: "8", pp: "2", ep: "1", cp: "1", model: "llama3-70b", order: conflictingOrder, nodes: "", color: "tp",
-};
+function trialOf(v: Vocabulary): Record<string, string | number | boolean> {
+  return { ...defaultsOf(v), dp: "2", pp: "2", order: ordersOf(v).conflicting };
+}
 
-function specs(models: string[], clusters: string[]): ControlSpec[][] {
+function specs(v: Vocabulary, models: string[], clusters: string[]): ControlSpec[][] {
   const degree = (key: MeshAxis): ControlSpec => ({ kind: "number", key, labelKey: `mem.${key}` as MessageKey, min: 1, max: 1 << 20 });
   const named = (names: string[]) => names.map((value) => ({ value }));
-  const orders = [recommendedOrder, "tp-cp-ep-pp-dp", "tp-pp-cp-ep-dp", "cp-tp-ep-dp-pp", "tp-dp-cp-ep-pp", conflictingOrder];
+  const o = ordersOf(v);
+  const axes = o.axes;
   return [
-    [degree("dp"), degree("tp"), degree("pp"), degree("ep"), degree("cp")],
+    axes.map(degree),
     [
       {
         kind: "select", key: "order", labelKey: "mesh.order",
-        choices: orders.map((value) =>
-          value === recommendedOrder ? { value, labelKey: "mesh.order.default" as const }
-            : value === conflictingOrder ? { value, labelKey: "mesh.order.conflict" as const } : { value }),
+        choices: [{ value: o.recommended, labelKey: "mesh.order.default" as const }, ...named(o.variants),
+          { value: o.conflicting, labelKey: "mesh.order.conflict" as const }],
       },
       { kind: "number", key: "gpus_per_node", labelKey: "mesh.gpn", min: 1, max: 1024 },
       { kind: "number", key: "nodes", labelKey: "mesh.nodes", min: 1, max: 1 << 20, placeholder: "auto" },
@@ -60,7 +68,7 @@ function num(v: string | number | boolean): unknown {
   return /^-?\d+(\.\d+)?(e\d+)?$/i.test(s) ? Number(s) : s;
 }
 
-function meshSpec(v: (key: string) => string | number | boolean): MeshSpec {
+function meshSpec(axes: readonly MeshAxis[], v: (key: string) => string | number | boolean): MeshSpec {
   // sp as in the report scenario below, so the TP warning names the same collectives the timing uses.
   const spec: Record<string, unknown> = { order: v("order"), gpus_per_node: num(v("gpus_per_node")), sp: true };
   for (const axis of axes) spec[axis] = num(v(axis));
@@ -71,7 +79,7 @@ function meshSpec(v: (key: string) => string | number | boolean): MeshSpec {
 }
 
 /** The same plan as a scenario; the cluster size follows from the plan so idle GPUs do not block the timing. */
-function scenarioFor(v: (key: string) => string | number | boolean, order: string): Scenario {
+function scenarioFor(axes: readonly MeshAxis[], v: (key: string) => string | number | boolean, order: string): Scenario {
   const parallel: Record<string, unknown> = { order, sp: true };
   for (const axis of axes) parallel[axis] = num(v(axis));
   return {
@@ -94,15 +102,16 @@ export function tpTime(r: CommInReport, order: string): TpTime {
 
 function buildForm(client: TslabClient): ControlForm {
   const presets = client.presets();
-  const groups = specs(Object.keys(presets.models), Object.keys(presets.clusters));
+  const groups = specs(vocabularyOf(client), Object.keys(presets.models), Object.keys(presets.clusters));
   return createForm("mesh.controls", ["mesh.group.plan", "mesh.group.layout"], groups);
 }
 
 /** TP time of the plan in its order and in the recommended one; order is the mesh's full order (size-1 axes appended). */
 function timeTp(client: TslabClient, view: MeshView, read: (key: string) => string | number | boolean, order: string): void {
+  const { axes, recommended: best } = ordersOf(vocabularyOf(client));
   try {
-    const current = tpTime(client.report(scenarioFor(read, order)) as CommInReport, order);
-    const recommended = tpTime(client.report(scenarioFor(read, recommendedOrder)) as CommInReport, recommendedOrder);
+    const current = tpTime(client.report(scenarioFor(axes, read, order)) as CommInReport, order);
+    const recommended = tpTime(client.report(scenarioFor(axes, read, best)) as CommInReport, best);
     view.setTp({ current, recommended });
   } catch (e) {
     if (!(e instanceof ScenarioError)) throw e;
@@ -111,6 +120,8 @@ function timeTp(client: TslabClient, view: MeshView, read: (key: string) => stri
 }
 
 function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+  const vocab = vocabularyOf(client);
+  const { axes } = ordersOf(vocab);
   const { element: form, controls, relabel } = buildForm(client);
   const results = document.createElement("div");
   results.className = "tsl-results";
@@ -125,9 +136,9 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     showErrorAt(err, controls, errorTargets, view.setGeneralError);
   };
   const compute = () => {
-    let order = recommendedOrder;
+    let order = vocab.recommended_order;
     try {
-      const m = client.mesh(meshSpec(read));
+      const m = client.mesh(meshSpec(axes, read));
       order = m.order;
       view.render(m, read("color") as MeshAxis);
       showError(null);
@@ -149,14 +160,18 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
 
   function runTrial(): void {
     if (frame) cancelAnimationFrame(frame), (frame = 0);
-    for (const [k, val] of Object.entries({ ...trial, cluster: read("cluster") })) controls.get(k)?.write(val);
+    for (const [k, val] of Object.entries({ ...trialOf(vocab), cluster: read("cluster") })) controls.get(k)?.write(val);
     compute();
   }
 
-  // A plan applied from the planner sets the axes, model and cluster; order and node shape stay.
-  subscribe(({ model, cluster, parallel: p }) => {
-    const values = { model, cluster, dp: String(p.dp), tp: String(p.tp), pp: String(p.pp), ep: String(p.ep), cp: String(p.cp) };
-    for (const [k, val] of Object.entries(values)) controls.get(k)?.write(val);
+  // The shared scenario sets the axes, model and cluster (and its order, if it names one) when they change or a plan is applied.
+  const values = (sc: Shared) => meshValues(vocab, axes, sc);
+  let shown = JSON.stringify(values(currentScenario()));
+  subscribe((sc, e) => {
+    const next = values(sc);
+    if (JSON.stringify(next) === shown && e.kind !== "apply") return;
+    shown = JSON.stringify(next);
+    for (const [k, val] of Object.entries(next)) controls.get(k)?.write(val);
     compute();
   });
   onLangChange(() => {
@@ -164,8 +179,18 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     view.relabel();
     showError(lastError);
   });
-  for (const [k, val] of Object.entries(defaults)) controls.get(k)?.write(val);
+  for (const [k, val] of Object.entries(defaultsOf(vocab))) controls.get(k)?.write(val);
   compute();
+}
+
+/** The mesh controls a shared scenario sets: model, cluster, the degrees and (when given) the order. */
+function meshValues(v: Vocabulary, axes: readonly MeshAxis[], s: Shared): Record<string, string> {
+  const name = (x: unknown) => (typeof x === "object" && x !== null ? String((x as { preset?: string }).preset ?? "") : String(x ?? ""));
+  const out: Record<string, string> = { model: name(s.model), cluster: name(s.cluster ?? v.defaults.cluster) };
+  for (const a of axes) out[a] = String(valueAt(s, `parallel.${a}`) ?? defaultOf(v, `parallel.${a}`) ?? "");
+  const order = valueAt(s, "parallel.order");
+  if (typeof order === "string") out.order = order;
+  return out;
 }
 
 export const meshPanel: Panel = { id: "mesh", titleKey: "panel.mesh", mount };

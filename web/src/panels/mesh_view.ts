@@ -57,7 +57,8 @@ function gpuLabel(node: number, gpu: number, rank: number, axis: MeshAxis, who: 
 }
 
 function gpuCell(x: number, y: number, rank: number, who: Member | undefined, idle: boolean, label: string): SVGGElement {
-  const g = svg("g", { class: `tsl-gpu tsl-link-${idle ? "idle" : who?.link ?? "none"}`, tabindex: -1, role: "img", "aria-label": label });
+  const noLink = "none"; // not-a-vocabulary-name: the CSS class of a GPU without a link class
+  const g = svg("g", { class: `tsl-gpu tsl-link-${idle ? "idle" : who?.link ?? noLink}`, tabindex: -1, role: "img", "aria-label": label });
   g.dataset.rank = String(rank);
   if (who) g.dataset.group = String(who.group);
   const fill = idle || !who ? "#ece5d7" : colorOf(who.group);

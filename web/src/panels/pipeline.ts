@@ -2,8 +2,11 @@
 import { ScenarioError, type TslabClient } from "../client";
 import { controlForPath, createForm, numberOrText, type ControlForm, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
-import { scheduleNames, type ScheduleResult, type ScheduleSpec } from "../types/pipeline";
-import { microbatchesOf, subscribe } from "../state";
+import type { ScheduleResult, ScheduleSpec } from "../types/pipeline";
+import type { Vocabulary } from "../types/vocabulary";
+import { subscribe } from "../state";
+import { choicesOf, defaultOf, dualSchedule, scheduleRow, vocabularyOf } from "../vocabulary";
+import { followScenario } from "./pipeline_follow";
 import type { Panel } from "./panel";
 import { drawCap } from "./pipeline_timeline";
 import { createPipelineView } from "./pipeline_view";
@@ -19,18 +22,20 @@ const errorTargets = (side: Side) => [
   ["costs.W", "pipe_w"], ["costs.FB", "pipe_fb"], ["p2p_s", "pipe_p2p"],
 ] as const;
 
-/** A small 1F1B pipeline whose bubble (p − 1)(F + B) is easy to see. */
-const defaults: Values = {
-  pipe_schedule: "1f1b", pipe_ranks: "4", pipe_m: "8", pipe_v: "2", pipe_compare: false, pipe_schedule_b: "dualpipe",
-  pipe_f: "1", pipe_b: "2", pipe_w: "1", pipe_fb: "", pipe_p2p: "0",
-};
+/** A small pipeline of the core's default schedule (1F1B) whose bubble (p − 1)(F + B) is easy to see, B = the dual schedule (DualPipe). */
+function defaultsOf(v: Vocabulary): Values {
+  return {
+    pipe_schedule: String(defaultOf(v, "training.schedule")), pipe_ranks: "4", pipe_m: "8", pipe_v: "2", pipe_compare: false,
+    pipe_schedule_b: dualSchedule(v)?.name ?? v.schedules[0].name, pipe_f: "1", pipe_b: "2", pipe_w: "1", pipe_fb: "", pipe_p2p: "0",
+  };
+}
 
-/** The seed's trial: 1F1B vs DualPipe on PP 8 (DualPipe README table: 1× vs 2× params, PP vs PP+1 activations). */
+/** The seed's trial: default (1F1B) vs dual (DualPipe) on PP 8 (DualPipe README table: 1× vs 2× params, PP vs PP+1 activations). */
 const trialPP = 8;
-const trial: Values = { ...defaults, pipe_compare: true, pipe_ranks: String(trialPP), pipe_m: "16" };
+const trialOf = (v: Vocabulary): Values => ({ ...defaultsOf(v), pipe_compare: true, pipe_ranks: String(trialPP), pipe_m: "16" });
 
-function specs(): ControlSpec[][] {
-  const names = scheduleNames.map((value) => ({ value }));
+function specs(v: Vocabulary): ControlSpec[][] {
+  const names = choicesOf(v.schedules);
   const cost = (key: string, labelKey: Parameters<typeof t>[0], placeholder?: string): ControlSpec =>
     ({ kind: "number", key, labelKey, min: 0, max: 1e6, placeholder });
   return [
@@ -47,7 +52,7 @@ function specs(): ControlSpec[][] {
   ];
 }
 
-function buildSpec(v: (key: string) => string | number | boolean, side: Side, timeline: boolean): ScheduleSpec {
+function buildSpec(vocab: Vocabulary, v: (key: string) => string | number | boolean, side: Side, timeline: boolean): ScheduleSpec {
   const schedule = String(v(side === "a" ? "pipe_schedule" : "pipe_schedule_b"));
   const costs: NonNullable<ScheduleSpec["costs"]> = {
     F: numberOrText(v("pipe_f")) as number, B: numberOrText(v("pipe_b")) as number, W: numberOrText(v("pipe_w")) as number,
@@ -57,13 +62,13 @@ function buildSpec(v: (key: string) => string | number | boolean, side: Side, ti
     schedule, ranks: numberOrText(v("pipe_ranks")) as number, microbatches: numberOrText(v("pipe_m")) as number,
     costs, p2p_s: numberOrText(v("pipe_p2p")) as number, timeline,
   };
-  // v only means something for interleaved; the other schedules reject vpp > 1.
-  if (schedule === "interleaved") spec.vpp = numberOrText(v("pipe_v")) as number;
+  // v only means something for a schedule that reads parallel.vpp (interleaved); the others reject vpp > 1.
+  if (scheduleRow(vocab, schedule)?.uses_vpp) spec.vpp = numberOrText(v("pipe_v")) as number;
   return spec;
 }
 
-function buildForm(): ControlForm {
-  const groups = specs();
+function buildForm(v: Vocabulary): ControlForm {
+  const groups = specs(v);
   const f = createForm("pipe.controls", ["pipe.group.schedule", "pipe.group.costs"], groups);
   f.element.className = "tsl-pipe-form";
   // costs and delays are real numbers
@@ -72,12 +77,13 @@ function buildForm(): ControlForm {
 }
 
 function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
-  const { element: form, controls, relabel } = buildForm();
+  const vocab = vocabularyOf(client);
+  const { element: form, controls, relabel } = buildForm(vocab);
   const results = document.createElement("div");
   results.className = "tsl-pipe-results";
   host.classList.add("tsl-pipe");
   host.append(form, results);
-  const view = createPipelineView(results, () => runTrial());
+  const view = createPipelineView(results, vocab, () => runTrial());
   const read = (key: string) => controls.get(key)!.read();
   const writeAll = (values: Values) => {
     for (const [k, val] of Object.entries(values)) controls.get(k)?.write(val);
@@ -101,12 +107,16 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   };
   // The numbers come from the full simulation; the ops for drawing only when the schedule is under the cap.
   const simulate = (side: Side): ScheduleResult => {
-    const summary = client.schedule(buildSpec(read, side, false));
-    return summary.op_count <= drawCap ? client.schedule(buildSpec(read, side, true)) : summary;
+    const summary = client.schedule(buildSpec(vocab, read, side, false));
+    return summary.op_count <= drawCap ? client.schedule(buildSpec(vocab, read, side, true)) : summary;
   };
   const compute = (): ScheduleResult[] | null => {
     const compare = Boolean(read("pipe_compare"));
     controls.get("pipe_schedule_b")!.field.hidden = !compare;
+    // One stage has no pipeline to schedule: say so instead of simulating (or naming a schedule's rank rule).
+    const oneStage = numberOrText(read("pipe_ranks")) === 1;
+    view.setOneStage(oneStage);
+    if (oneStage) return showErrors([]), view.setStale(false), null;
     const sides: Side[] = compare ? ["a", "b"] : ["a"];
     const out: ScheduleResult[] = [];
     const errs: { side: Side; err: ScenarioError }[] = [];
@@ -134,26 +144,23 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
 
   function runTrial(): void {
     if (frame) cancelAnimationFrame(frame), (frame = 0);
-    writeAll({ ...trial, pipe_schedule: "1f1b", pipe_schedule_b: "dualpipe" });
+    writeAll(trialOf(vocab));
     const runs = compute();
     if (runs && runs.length === 2) view.showTrial({ a: runs[0], b: runs[1], pp: trialPP });
   }
 
-  // A plan applied from the planner sets the stage count, chunks and schedule (when this panel draws that schedule).
-  subscribe((c) => {
-    const { parallel: p, schedule: sched } = c;
-    const known = [...(controls.get("pipe_schedule")!.input as HTMLSelectElement).options].some((o) => o.value === sched);
-    // The plan's own micro-batch count, global_batch / (micro_batch · dp): what the planner simulated.
-    const m = Math.max(1, microbatchesOf(c));
-    writeAll({ pipe_ranks: String(p.pp), pipe_m: String(m), ...(p.vpp > 1 ? { pipe_v: String(p.vpp) } : {}), ...(known ? { pipe_schedule: sched } : {}) });
+  // The shared scenario sets the stage count, chunks, schedule and micro-batches; an applied plan also drops the trial and compare.
+  subscribe(followScenario(client, vocab, (values, applied) => {
+    if (applied) view.showTrial(null);
+    writeAll(applied ? { ...values, pipe_compare: false } : values);
     compute();
-  });
+  }));
   onLangChange(() => {
     relabel();
     view.relabel();
     showErrors(lastErrors);
   });
-  writeAll(defaults);
+  writeAll(defaultsOf(vocab));
   compute();
 }
 

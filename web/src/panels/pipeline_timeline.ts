@@ -119,7 +119,7 @@ export function drawTimeline(r: ScheduleResult, scaleS: number, onInfo: (text: s
   const height = r.ranks.length * rowH;
   const root = document.createElementNS(svgNs, "svg");
   root.setAttribute("viewBox", `0 0 ${scaleS} ${height}`);
-  root.setAttribute("preserveAspectRatio", "none");
+  root.setAttribute("preserveAspectRatio", "none"); // not-a-vocabulary-name: SVG's stretch keyword
   root.setAttribute("height", String(height));
   root.setAttribute("class", "tsl-pipe-svg");
   root.setAttribute("role", "group");

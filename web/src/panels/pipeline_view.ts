@@ -1,6 +1,8 @@
 // Pipeline panel view: the trial box, then one card per schedule (read-outs + timeline), side by side in compare mode.
 import { t, type MessageKey } from "../i18n";
 import type { ScheduleResult } from "../types/pipeline";
+import type { Vocabulary } from "../types/vocabulary";
+import { scheduleLabel, scheduleRow } from "../vocabulary";
 import { drawCap, drawTimeline, fmtS, legend } from "./pipeline_timeline";
 import { el } from "../dom";
 import { createStatusLines, createTrialBox } from "./view_parts";
@@ -26,11 +28,11 @@ function peaksLine(r: ScheduleResult): HTMLElement {
 }
 
 /** One schedule's card: name, numbers, timeline (or the cap note) and the hover/focus info line. */
-function card(r: ScheduleResult, side: "a" | "b", scaleS: number): HTMLElement {
+function card(v: Vocabulary, r: ScheduleResult, side: "a" | "b", scaleS: number): HTMLElement {
   const box = el("article", "tsl-pipe-card");
   box.dataset.testid = `pipe-run-${side}`;
   box.dataset.schedule = r.schedule;
-  const title = el("h4", "tsl-pipe-title", `${side.toUpperCase()} · ${r.schedule}`);
+  const title = el("h4", "tsl-pipe-title", `${side.toUpperCase()} · ${scheduleLabel(v, r.schedule)}`);
   title.append(el("small", "", ` p ${r.ranks.length} · m ${r.microbatches}${r.vpp > 1 ? ` · v ${r.vpp}` : ""} · ${r.stages} stages`));
   const dl = el("dl", "tsl-pipe-readouts");
   dl.append(
@@ -39,7 +41,8 @@ function card(r: ScheduleResult, side: "a" | "b", scaleS: number): HTMLElement {
     readout("pipe.copies", `${r.param_copies}×`, `pipe-copies-${side}`, r.param_copies),
     readout("pipe.peak", String(peakActivations(r)), `pipe-peak-${side}`, peakActivations(r)),
   );
-  if (r.schedule === "dualpipe" || r.schedule === "dualpipev")
+  // Two stages per rank (V-shaped or both directions): the per-device stage parameters differ from one stage's.
+  if ((scheduleRow(v, r.schedule)?.placement ?? "linear") !== "linear")
     dl.append(readout("pipe.stageParams", `${r.stage_params_per_device}×`, `pipe-stage-params-${side}`, r.stage_params_per_device));
   dl.append(readout("pipe.ops", r.op_count.toLocaleString("en-US"), `pipe-ops-${side}`, r.op_count));
   const info = el("p", "tsl-pipe-info", t("pipe.hint"));
@@ -56,7 +59,7 @@ export interface TrialResult {
   pp: number;
 }
 
-function trialBox(onTrial: () => void) {
+function trialBox(v: Vocabulary, onTrial: () => void) {
   const result = el("div", "tsl-trial-result");
   return createTrialBox<TrialResult>({ testid: "pipe-trial", labelKey: "pipe.trial", hintKey: "pipe.trial.hint" }, onTrial, result, (trial) => {
     const value = (text: string, testid: string, raw: number) => {
@@ -66,13 +69,14 @@ function trialBox(onTrial: () => void) {
       return s;
     };
     const params = el("p");
-    params.append(`${t("pipe.trial.params")}: 1F1B `, value(`${trial.a.param_copies}×`, "pipe-trial-params-a", trial.a.param_copies),
-      " → DualPipe ", value(`${trial.b.param_copies}×`, "pipe-trial-params-b", trial.b.param_copies));
+    const [la, lb] = [scheduleLabel(v, trial.a.schedule), scheduleLabel(v, trial.b.schedule)];
+    params.append(`${t("pipe.trial.params")}: ${la} `, value(`${trial.a.param_copies}×`, "pipe-trial-params-a", trial.a.param_copies),
+      ` → ${lb} `, value(`${trial.b.param_copies}×`, "pipe-trial-params-b", trial.b.param_copies));
     const pa = trial.a.ranks[0].peak_inflight;
     const pb = trial.b.ranks[0].peak_inflight;
     const act = el("p");
-    act.append(`${t("pipe.trial.act")}: 1F1B `, value(`${pa} = PP`, "pipe-trial-act-a", pa),
-      " → DualPipe ", value(`${pb} = PP+${pb - trial.pp}`, "pipe-trial-act-b", pb), ` (PP = ${trial.pp})`);
+    act.append(`${t("pipe.trial.act")}: ${la} `, value(`${pa} = PP`, "pipe-trial-act-a", pa),
+      ` → ${lb} `, value(`${pb} = PP+${pb - trial.pp}`, "pipe-trial-act-b", pb), ` (PP = ${trial.pp})`);
     result.append(params, act, el("small", "", t("pipe.trial.readme")));
   });
 }
@@ -83,16 +87,22 @@ export interface PipelineView {
   setStale(stale: boolean): void;
   setGeneralError(message: string | null): void;
   showTrial(trial: TrialResult | null): void;
+  /** One stage (PP = 1): the timelines give way to "one stage: no pipeline". */
+  setOneStage(on: boolean): void;
 }
 
-export function createPipelineView(host: HTMLElement, onTrial: () => void): PipelineView {
-  const trial = trialBox(onTrial);
+export function createPipelineView(host: HTMLElement, v: Vocabulary, onTrial: () => void): PipelineView {
+  const trial = trialBox(v, onTrial);
   const body = el("div", "tsl-pipe-body");
   const status = createStatusLines(body, "pipe.stale");
   const legendSlot = el("div");
   const runs = el("div", "tsl-pipe-runs");
+  const oneStage = el("p", "tsl-pipe-one-stage");
+  oneStage.dataset.testid = "pipe-one-stage";
+  oneStage.setAttribute("role", "status");
+  oneStage.hidden = true;
   body.append(legendSlot, runs);
-  host.append(trial.element, ...status.elements, body);
+  host.append(trial.element, ...status.elements, oneStage, body);
 
   let last: ScheduleResult[] = [];
   let lastTrial: TrialResult | null = null;
@@ -101,16 +111,21 @@ export function createPipelineView(host: HTMLElement, onTrial: () => void): Pipe
       last = results;
       const scale = Math.max(...results.map((r) => r.makespan_s), 1e-12);
       runs.classList.toggle("tsl-pipe-compare", results.length > 1);
-      runs.replaceChildren(...results.map((r, i) => card(r, i === 0 ? "a" : "b", scale)));
+      runs.replaceChildren(...results.map((r, i) => card(v, r, i === 0 ? "a" : "b", scale)));
       legendSlot.replaceChildren(legend());
     },
     relabel() {
       status.relabel();
+      oneStage.textContent = t("pipe.oneStage");
       trial.draw(lastTrial);
       if (last.length) view.render(last);
     },
     setStale: status.setStale,
     setGeneralError: status.setGeneralError,
+    setOneStage(on) {
+      oneStage.hidden = !on;
+      body.hidden = on;
+    },
     showTrial(next) {
       if (next === lastTrial) return;
       lastTrial = next;

@@ -3,7 +3,8 @@ import type { TslabClient } from "../client";
 import { createControl, createGroup, numberOrText as num, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { compactCount, duration } from "../format";
 import { onLangChange, t } from "../i18n";
-import { applyConfig } from "../state";
+import type { Scenario } from "../report";
+import { applyScenario } from "../state";
 import type { PlanCandidate, PlannerReply, PlannerRequest, PlanOptions, PlanResult } from "../types/step";
 import type { Panel } from "./panel";
 import { createPlannerView } from "./planner_view";
@@ -12,6 +13,19 @@ import "./planner.css";
 
 /** The lab's cap: the core stops after this many evaluated candidates and says so (options.max_candidates). */
 const labCap = 200_000;
+
+/**
+ * The plan's own scenario (tslab/plan@1 entry.scenario) as the lab's shared scenario: a calibration
+ * profile copy is dropped (the client attaches the loaded one to every call), so a preset stays a name.
+ */
+export function scenarioOfPlan(c: PlanCandidate): Scenario {
+  const s = structuredClone(c.scenario);
+  if (typeof s.cluster === "object" && s.cluster !== null) {
+    const { calibration: _dropped, ...rest } = s.cluster as Record<string, unknown>;
+    s.cluster = Object.keys(rest).length === 1 && typeof rest.preset === "string" ? rest.preset : rest;
+  }
+  return s;
+}
 
 const errorTargets = [
   ["model", "model"], ["cluster", "cluster"], ["options.gpus", "gpus"], ["gpus", "gpus"], ["options", "gpus"],
@@ -59,25 +73,19 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   host.append(form, results);
   const view = createPlannerView(results);
   controls.get("model")!.write("llama3-8b");
-  controls.get("cluster")!.write("dgx-h100");
+  controls.get("cluster")!.write("dgx-h100"); // the planner's example: llama3-8b on 64 H100s
   controls.get("gpus")!.write("64");
   controls.get("seq_len")!.write(12);
 
   let worker: Worker | null = null;
   let serial = 0;
   let lastPlan: PlanResult | null = null;
-  // What the running search and the shown plan were asked for (the selects may have moved since).
-  let pending = { model: "", cluster: "" };
-  let shown = pending;
   const read = (k: string) => String(controls.get(k)!.read()).trim();
   const setError = (message: string | null, path = "") =>
     showErrorAt(message === null ? null : { path, message }, controls, errorTargets, (m) => m !== null && view.status(m, true));
 
   const pick = (c: PlanCandidate) => {
-    if (!lastPlan) return;
-    const { seq_len, global_batch, sp } = lastPlan;
-    applyConfig({ model: shown.model, cluster: shown.cluster, parallel: c.parallel, sp, micro_batch: c.micro_batch, recompute: c.recompute,
-      schedule: c.schedule, seq_len, global_batch });
+    applyScenario(scenarioOfPlan(c), "planner");
     view.applied(c);
   };
   const finish = () => {
@@ -86,7 +94,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   };
   const showDone = (plan: PlanResult) => {
     const batch = t("plan.batch", { batch: plan.global_batch, seq: plan.seq_len, tokens: compactCount(plan.global_batch * plan.seq_len),
-      source: t(plan.global_batch_source === "scenario" ? "plan.batch.scenario" : "plan.batch.default") });
+      source: plan.global_batch_source === "auto" ? t("plan.batch.auto", { rule: plan.global_batch_rule }) : t("plan.batch.scenario") });
     const done = t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated,
       fitting: plan.candidates_fitting, timed: plan.candidates_timed, elapsed: duration(plan.elapsed_s) });
     view.status(`${done} · ${batch}`);
@@ -100,7 +108,6 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
       view.progress(fraction, t("plan.status.running", { considered: p.considered, evaluated: p.evaluated, fitting: p.fitting, done: p.layouts_searched, total: p.layouts_total }));
     } else if (r.type === "result") {
       lastPlan = r.plan;
-      shown = pending;
       finish();
       showDone(r.plan);
     } else {
@@ -125,9 +132,11 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     const training: Record<string, unknown> = { seq_len: 2 ** Number(read("seq_len")) };
     if (read("global_batch") !== "") training.global_batch = num(read("global_batch"));
     // SP on, as Megatron runs TP (Korthikanti et al. arXiv 2205.05198); it changes nothing at tp 1.
-    const scenario = { schema: "tslab/scenario@1", model: read("model"), cluster: read("cluster"), parallel: { sp: true }, training };
-    const msg: PlannerRequest = { type: "run", id: serial, scenario, options };
-    pending = { model: read("model"), cluster: read("cluster") };
+    const scenario: Scenario = { schema: "tslab/scenario@1", model: read("model"), cluster: read("cluster"), parallel: { sp: true }, training };
+    // The page's loaded profile goes with the request: the worker's client applies it as this page's client does.
+    const loaded = client.calibration();
+    const calibration = loaded && { text: JSON.stringify(loaded.profile), fileName: loaded.fileName };
+    const msg: PlannerRequest = { type: "run", id: serial, scenario, options, calibration };
     worker.postMessage(msg);
     view.progress(0, t("plan.status.running", { considered: 0, evaluated: 0, fitting: 0, done: 0, total: "…" }));
     run_.disabled = true;

@@ -1,51 +1,20 @@
 // Step panel view: the headline box (MFU, tokens/s, TFLOP/s, bottleneck), the step-time bar and the nine-ledger table.
 import { binaryBytes, duration } from "../format";
-import { t, type MessageKey } from "../i18n";
-import type { StepInReport } from "../types/step";
+import { t, tOr, type MessageKey } from "../i18n";
+import type { StepInReport, StepSegment } from "../types/step";
 import { el } from "../dom";
 import { createStatusLines } from "./view_parts";
 
-export interface Segment {
-  key: string;
-  label: string;
-  seconds: number;
+/** Communication segments: the L5 collectives and any segment named after a mesh axis (EP on L6, CP on L7). */
+const isComm = (g: StepSegment, axes: ReadonlySet<string>) => g.ledger === "L5" || axes.has(g.id);
+
+/** A segment's label: its translation when the lab has one, else "{AXIS} communication" for a collective, else the core's id. */
+function segmentLabel(g: StepSegment, axes: ReadonlySet<string>): string {
+  return tOr(`step.seg.${g.id}`, isComm(g, axes) ? t("step.seg.comm", { axis: g.id.toUpperCase() }) : g.id);
 }
 
-/** Recompute seconds from L3's notes ("{:.3g} s recompute, …", core/src/step.cpp); the JSON has no separate field. */
-export function recomputeSeconds(notes: string): number {
-  const m = /^([-+\d.e]+) s recompute/.exec(notes);
-  return m ? Number(m[1]) : 0;
-}
-
-/**
- * One step as disjoint, additive segments: the core's step time is compute + bubble + exposed P2P +
- * exposed collectives + expert imbalance (step_time_of, core/src/step.cpp); imbalance is the remainder.
- */
-export function stepSegments(r: StepInReport): Segment[] {
-  const s = r.step;
-  const l3 = s.ledgers.find((l) => l.id === "L3");
-  const recompute = Math.min(recomputeSeconds(l3?.notes ?? ""), s.compute_s);
-  const byAxis = new Map<string, number>();
-  // PP sends are the pipeline's exposed P2P (L4), not an L5 collective: counted once, from report.pipeline.
-  for (const it of r.comm.items)
-    if (it.axis !== "pp") byAxis.set(it.axis, (byAxis.get(it.axis) ?? 0) + it.step_exposed_s);
-  const bubble = r.pipeline.bubble_s ?? 0;
-  const p2p = r.pipeline.p2p_exposed_s ?? 0;
-  const commTotal = [...byAxis.values()].reduce((a, b) => a + b, 0);
-  const imbalance = Math.max(0, s.time_s - s.compute_s - bubble - p2p - commTotal);
-  const segs: Segment[] = [
-    { key: "compute", label: t("step.seg.compute"), seconds: s.compute_s - recompute },
-    { key: "recompute", label: t("step.seg.recompute"), seconds: recompute },
-  ];
-  for (const axis of ["dp", "tp", "ep", "cp", ...byAxis.keys()]) {
-    if (!byAxis.has(axis) || segs.some((g) => g.key === `comm-${axis}`)) continue;
-    segs.push({ key: `comm-${axis}`, label: t("step.seg.comm", { axis: axis.toUpperCase() }), seconds: byAxis.get(axis)! });
-  }
-  segs.push({ key: "bubble", label: t("step.seg.bubble"), seconds: bubble });
-  segs.push({ key: "p2p", label: t("step.seg.p2p"), seconds: p2p });
-  segs.push({ key: "imbalance", label: t("step.seg.imbalance"), seconds: imbalance });
-  return segs;
-}
+/** The CSS class of a segment: the communication colours are one class told apart by data-axis. */
+const segmentClass = (g: StepSegment, axes: ReadonlySet<string>) => (isComm(g, axes) ? "tsl-seg-comm" : `tsl-seg-${g.id}`);
 
 /** A cell that names its column, for the one-card-per-row layout on phones (step.css). */
 function labelled(cls: string, text: string, key: MessageKey): HTMLTableCellElement {
@@ -56,6 +25,19 @@ function labelled(cls: string, text: string, key: MessageKey): HTMLTableCellElem
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** The effective global batch next to the result: its value, micro-batches per pipeline and where it came from (the core's rule text). */
+function batchLine(r: StepInReport): HTMLElement {
+  const s = r.step;
+  const line = el("p", "tsl-step-batch");
+  line.dataset.testid = "step-global-batch";
+  line.dataset.value = String(s.global_batch);
+  line.dataset.source = s.global_batch_source;
+  const source = s.global_batch_source === "auto" ? t("step.batch.auto", { rule: s.global_batch_rule }) : t("step.batch.given");
+  line.append(el("strong", "", t("step.batch", { batch: s.global_batch.toLocaleString("en-US"), mb: s.micro_batch, m: s.microbatches })),
+    el("small", "", ` · ${source}`));
+  return line;
+}
+
 export interface StepView {
   render(r: StepInReport): void;
   setStale(stale: boolean): void;
@@ -63,7 +45,8 @@ export interface StepView {
   relabel(): void;
 }
 
-export function createStepView(host: HTMLElement): StepView {
+/** axes: the mesh axis names (presets().vocabulary.mesh_axes), which name the communication segments. */
+export function createStepView(host: HTMLElement, axes: ReadonlySet<string>): StepView {
   const box = el("section", "tsl-step-box");
   box.dataset.testid = "step-headline";
   const bar = el("section", "tsl-step-barwrap");
@@ -100,33 +83,33 @@ export function createStepView(host: HTMLElement): StepView {
     const text = el("span", "", s.bottleneck);
     text.dataset.testid = "bottleneck";
     sentence.append(text);
-    box.replaceChildren(el("h3", "", t("step.headline")), metrics, sentence);
+    box.replaceChildren(el("h3", "", t("step.headline")), metrics, batchLine(r), sentence);
   }
 
   function renderBar(r: StepInReport): void {
-    const segs = stepSegments(r);
-    const total = segs.reduce((a, g) => a + g.seconds, 0) || 1;
     const track = el("div", "tsl-step-bar");
     track.setAttribute("role", "list");
     track.dataset.testid = "step-bar";
     const legend = el("ul", "tsl-legend tsl-step-legend");
-    for (const g of segs) {
-      const item = el("div", `tsl-step-seg tsl-seg-${g.key.replace(/^comm-.*/, "comm")}`);
+    for (const g of r.step.segments) {
+      const comm = isComm(g, axes);
+      const item = el("div", `tsl-step-seg ${segmentClass(g, axes)}`);
       item.setAttribute("role", "listitem");
-      item.dataset.seg = g.key;
-      item.dataset.seconds = String(g.seconds);
-      item.style.flexGrow = String(Math.max(g.seconds, 0) / total);
-      item.hidden = g.seconds <= 0;
-      const tip = `${g.label}: ${duration(g.seconds)} (${pct(g.seconds / total)})`;
+      item.dataset.seg = g.id;
+      item.dataset.ledger = g.ledger;
+      item.dataset.seconds = String(g.time_s);
+      item.style.flexGrow = String(Math.max(g.share, 0));
+      item.hidden = g.time_s <= 0;
+      const tip = `${segmentLabel(g, axes)}: ${duration(g.time_s)} (${pct(g.share)})`;
       item.title = tip;
-      item.tabIndex = g.seconds > 0 ? 0 : -1;
+      item.tabIndex = g.time_s > 0 ? 0 : -1;
       item.setAttribute("aria-label", tip);
-      if (g.key.startsWith("comm-")) item.dataset.axis = g.key.slice(5);
+      if (comm) item.dataset.axis = g.id;
       track.append(item);
-      if (g.seconds <= 0) continue;
+      if (g.time_s <= 0) continue;
       const li = el("li", "");
-      const sw = el("span", `tsl-swatch tsl-seg-${g.key.replace(/^comm-.*/, "comm")}`);
-      if (g.key.startsWith("comm-")) sw.dataset.axis = g.key.slice(5);
+      const sw = el("span", `tsl-swatch ${segmentClass(g, axes)}`);
+      if (comm) sw.dataset.axis = g.id;
       li.append(sw, document.createTextNode(tip));
       legend.append(li);
     }

@@ -1,14 +1,13 @@
 // Types of the `schedule` JSON (tslab/schedule@1): the SPEC the lab sends and the simulated timeline it gets back.
 
-/** Schedule names as the core spells them (pipeline_schedule_names(), schedule_kind order). */
-export const scheduleNames = ["gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zbv", "dualpipe", "dualpipev"] as const;
-export type ScheduleName = (typeof scheduleNames)[number];
+/** A schedule name as the core spells it: one of presets().vocabulary.schedules[].name. */
+export type ScheduleName = string;
 
 export type OpKind = "F" | "B" | "I" | "W" | "FB";
 
 /** SPEC of `tslab schedule` / wasm schedule(): costs are seconds per chunk-op; FB defaults to F + B. */
 export interface ScheduleSpec {
-  schedule: ScheduleName | string;
+  schedule: ScheduleName;
   ranks: number | string;
   microbatches: number | string;
   vpp?: number | string;

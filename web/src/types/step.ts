@@ -1,5 +1,5 @@
 // Types of the step-time JSON (report.step, ledgers L1..L9) and of the planner (tslab/plan@1).
-import type { Report } from "../report";
+import type { Report, Scenario } from "../report";
 import type { CommReport } from "./mesh";
 
 export type LedgerId = "L1" | "L2" | "L3" | "L4" | "L5" | "L6" | "L7" | "L8" | "L9";
@@ -11,6 +11,15 @@ export interface StepLedger {
   exposed_s: number;
   bytes: number;
   notes: string;
+}
+
+/** One part of the step-time bar (report.step.segments): seconds and shares that add up to the step time. */
+export interface StepSegment {
+  /** "compute", "recompute", "optimizer", "bubble", "p2p", a collective named by its axis ("dp", "edp", "tp" on L5, "ep" L6, "cp" L7), "expert_imbalance" */
+  id: string;
+  ledger: LedgerId;
+  time_s: number;
+  share: number;
 }
 
 export interface StepReport {
@@ -26,6 +35,15 @@ export interface StepReport {
   gemm_model: string;
   ledgers: StepLedger[];
   bottleneck: string;
+  segments: StepSegment[];
+  /** Sequences per step actually used, and where that number came from. */
+  global_batch: number;
+  global_batch_source: "given" | "auto";
+  /** The auto rule in words, or "set by training.global_batch". */
+  global_batch_rule: string;
+  micro_batch: number;
+  /** Micro-batches per pipeline (per DP replica) per step. */
+  microbatches: number;
 }
 
 /** The report with the simulated pipeline's times, the comm inventory and the step ledgers. */
@@ -58,6 +76,8 @@ export interface PlanCandidate {
   bottleneck_ledger: string;
   bottleneck: string;
   ledgers?: StepLedger[];
+  /** The complete scenario the plan was ranked with: report(scenario) gives its step time. */
+  scenario: Scenario;
 }
 
 export interface PlanResult {
@@ -66,8 +86,9 @@ export interface PlanResult {
   /** The training shape every candidate was ranked with (global_batch in sequences). */
   seq_len: number;
   global_batch: number;
-  /** "scenario" when training.global_batch was given, else the planner's default rule in words. */
-  global_batch_source: string;
+  /** "given" when training.global_batch was given, else "auto" (the core's one rule, `global_batch_rule`). */
+  global_batch_source: "given" | "auto";
+  global_batch_rule: string;
   sp: boolean;
   complete: boolean;
   capped: boolean;
@@ -93,7 +114,9 @@ export interface PlanOptions {
 
 /** Page → planner worker. */
 export type PlannerRequest =
-  | { type: "run"; id: number; scenario: Record<string, unknown>; options: PlanOptions }
+  | { type: "run"; id: number; scenario: Scenario; options: PlanOptions;
+      /** The page's loaded calibration profile (its JSON text and file name), or null: the worker's client loads the same. */
+      calibration: { text: string; fileName: string } | null }
   | { type: "cancel" };
 
 /** Planner worker → page; progress has the fields of PlanProgress (tslab.d.ts). */
