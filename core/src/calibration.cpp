@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "calibration_detail.hpp"
 #include "tslab/json_parse.hpp"
 #include "tslab/robust_fit.hpp"
 
@@ -71,9 +72,12 @@ json collective_json(const collective_fit& c) {
 
 json gemm_json(const gemm_section& g) {
     json samples = json::array(), curves = json::array();
-    for (const auto& s : g.samples)
-        samples.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"dtype", s.dtype}, {"time_s", s.time_s},
-                           {"flops_per_s", s.flops_per_s}});
+    for (const auto& s : g.samples) {
+        json j{{"m", s.m}, {"n", s.n}, {"k", s.k}, {"dtype", s.dtype}, {"time_s", s.time_s}, {"flops_per_s", s.flops_per_s}};
+        if (s.sm_clock_mhz > 0) j["sm_clock_mhz"] = s.sm_clock_mhz;
+        if (s.power_w > 0) j["power_w"] = s.power_w;
+        samples.push_back(std::move(j));
+    }
     for (const auto& c : g.curves)
         curves.push_back({{"dtype", c.dtype}, {"flops_per_s_max", c.flops_per_s_max}, {"x_half_flops", c.x_half_flops},
                           {"fit", fit_json(c.fit)}});
@@ -97,10 +101,12 @@ json calibration_to_json(const calibration_profile& p) {
     for (const auto& d : p.devices) devices.push_back({{"name", d.name}, {"memory_bytes", d.memory_bytes}, {"count", d.count}});
     for (const auto& [k, v] : p.software) software[k] = v;
     for (const auto& c : p.collectives) cols.push_back(collective_json(c));
-    return json{{"schema", "tslab/calibration@1"}, {"complete", p.complete}, {"created", p.created},
-                {"host", p.host}, {"backend", p.backend}, {"ranks", p.ranks}, {"nodes", p.nodes},
-                {"devices", std::move(devices)}, {"software", std::move(software)},
-                {"collectives", std::move(cols)}, {"gemm", gemm_json(p.gemm)}, {"memory", memory_json(p.memory)}};
+    json out{{"schema", "tslab/calibration@1"}, {"complete", p.complete}, {"created", p.created},
+             {"host", p.host}, {"backend", p.backend}, {"ranks", p.ranks}, {"nodes", p.nodes},
+             {"devices", std::move(devices)}, {"software", std::move(software)},
+             {"collectives", std::move(cols)}, {"gemm", gemm_json(p.gemm)}, {"memory", memory_json(p.memory)}};
+    if (!p.provenance.empty()) out["provenance"] = detail::provenance_json(p.provenance);
+    return out;
 }
 
 std::string calibration_json_text(const calibration_profile& p) { return calibration_to_json(p).dump(2); }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "tslab/calibration_warnings.hpp"
 #include "tslab/robust_fit.hpp"
 
 namespace tslab {
@@ -58,8 +59,9 @@ void add(check_report& r, const char* kind, std::string probe, double size, doub
 
 }  // namespace
 
-check_report check_profile(const calibration_profile& p, const cluster_spec* cl) {
+check_report check_profile(const calibration_profile& p, const cluster_spec* cl, std::int64_t world) {
     check_report r;
+    r.warnings = calibration_warnings(p, cl, world);
     r.predicted_by = cl ? cl->source : "profile fits";
     for (const auto& c : p.collectives)
         for (const auto& s : c.samples)
@@ -85,14 +87,15 @@ json check_to_json(const check_report& c) {
         rows.push_back({{"kind", r.kind}, {"probe", r.probe}, {"size", r.size}, {"measured_s", r.measured_s},
                         {"predicted_s", r.predicted_s}, {"error_rel", r.error_rel}});
     return json{{"schema", "tslab/validation@1"}, {"predicted_by", c.predicted_by}, {"probes", rows.size()},
-                {"median_abs_error", c.median_abs_error}, {"max_abs_error", c.max_abs_error}, {"rows", std::move(rows)}};
+                {"median_abs_error", c.median_abs_error}, {"max_abs_error", c.max_abs_error}, {"rows", std::move(rows)},
+                {"warnings", c.warnings}};
 }
 
 std::string validation_json_text(const std::string& profile_text, const std::string& scenario_text) {
     const calibration_profile p = parse_calibration_text(profile_text, "");
     if (scenario_text.empty()) return check_to_json(check_profile(p, nullptr)).dump(2);
     const scenario s = parse_scenario_text(scenario_text);
-    return check_to_json(check_profile(p, &s.cluster)).dump(2);
+    return check_to_json(check_profile(p, &s.cluster, s.parallel.world())).dump(2);
 }
 
 std::string check_table(const check_report& c) {

@@ -58,5 +58,7 @@ gemm_section parse_gemm(const json* obj, const std::string& path);
 memory_figures parse_memory(const json* obj, const std::string& path);
 void parse_identity(field_reader& r, calibration_profile& p);
 fit_summary parse_fit(const json* obj, const std::string& path, std::size_t samples);
+provenance_info parse_provenance(const json& obj, const std::string& path);
+json provenance_json(const provenance_info& p);
 
 }  // namespace tslab::detail

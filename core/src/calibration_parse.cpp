@@ -99,6 +99,7 @@ calibration_profile parse_calibration(const json& doc, const std::string& path) 
     p.gemm = detail::parse_gemm(r.object("gemm"), r.path_of("gemm"));
     require(r, "memory");
     p.memory = detail::parse_memory(r.object("memory"), r.path_of("memory"));
+    if (const json* prov = r.raw("provenance")) p.provenance = detail::parse_provenance(*prov, r.path_of("provenance"));
     r.finish();
     return p;
 }

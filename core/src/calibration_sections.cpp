@@ -15,6 +15,8 @@ gemm_sample parse_gemm_sample(const json& obj, const std::string& path) {
     g.dtype = r.choice("dtype", "bf16", {"bf16", "fp16", "fp8", "fp32", "tf32"});
     g.time_s = need(r, "time_s", max_time);
     g.flops_per_s = need(r, "flops_per_s", max_rate);
+    g.sm_clock_mhz = r.number("sm_clock_mhz", 0, 0, 1e5);
+    g.power_w = r.number("power_w", 0, 0, 1e5);
     r.finish();
     if (g.time_s <= 0) throw input_error(r.path_of("time_s"), "must be positive");
     return g;

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "tslab/calibration_warnings.hpp"
+
 namespace tslab {
 
 calibrated_figures figures_from_profile(const calibration_profile& p) {
@@ -52,7 +54,7 @@ json replaces_json(const calibration_profile& p) {
 
 }  // namespace
 
-json calibration_summary_to_json(const calibration_profile& p) {
+json calibration_summary_to_json(const calibration_profile& p, const cluster_spec* cluster, std::int64_t world) {
     json devices = json::array();
     for (const auto& d : p.devices) devices.push_back({{"name", d.name}, {"count", d.count}});
     std::size_t collective_samples = 0;
@@ -70,11 +72,22 @@ json calibration_summary_to_json(const calibration_profile& p) {
                             {"collective_samples", collective_samples},
                             {"gemm_samples", p.gemm.samples.size()},
                             {"memory_samples", p.memory.samples.size()}}},
-                {"replaces", replaces_json(p)}};
+                {"replaces", replaces_json(p)},
+                {"origin", p.provenance.origin},
+                {"cluster_name", p.provenance.cluster_name},
+                {"job_id", p.provenance.job_id},
+                {"warnings", calibration_warnings(p, cluster, world)}};
 }
 
 std::string calibration_summary_json_text(const std::string& profile_text) {
     return calibration_summary_to_json(parse_calibration_text(profile_text, "")).dump(2);
+}
+
+std::string calibration_summary_json_text(const std::string& profile_text, const std::string& scenario_text) {
+    const calibration_profile p = parse_calibration_text(profile_text, "");
+    if (scenario_text.empty()) return calibration_summary_to_json(p).dump(2);
+    const scenario s = parse_scenario_text(scenario_text);
+    return calibration_summary_to_json(p, &s.cluster, s.parallel.world()).dump(2);
 }
 
 }  // namespace tslab

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "tslab/dp_overlap.hpp"
+
 namespace tslab {
 
 mesh_spec mesh_spec_of(const scenario& s) {
@@ -65,9 +67,9 @@ struct builder {
     const comm_links& links;
     comm_inventory& out;
     void add(std::string what, collective_op op, const char* axis, const char* per, double count, double overlap, double bytes,
-             const group_topology& g) {
+             const group_topology& g, double forward_share = 0.5) {
         if (count <= 0 || bytes <= 0 || g.ranks < 2) return;
-        out.items.push_back({std::move(what), axis, per, count, overlap, estimate_collective(op, bytes, g, links)});
+        out.items.push_back({std::move(what), axis, per, count, overlap, estimate_collective(op, bytes, g, links), forward_share});
     }
 };
 
@@ -76,12 +78,17 @@ struct builder {
 void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const char* axis, const char* kind, double elems,
                        double layers, const group_topology& g) {
     const int z = s.parallel.zero;
-    const double ov = s.training.overlap.dp;
+    const auto& o = s.training.overlap;
+    const double ov = o.dp;
     const std::string k = kind;
-    if (z == 0) b.add("gradient AllReduce (" + k + ")", collective_op::allreduce, axis, "step", 1, ov, elems * f.grad, g);
+    // Bucketed overlap issues one collective per bucket (dp_overlap.hpp); otherwise one call.
+    const double nb = static_cast<double>(dp_bucket_count(elems, dp_bucket_elems(o, g.ranks)));
+    const double ng = o.grad_reduce ? nb : 1, np = o.param_gather ? nb : 1;
+    if (z == 0) b.add("gradient AllReduce (" + k + ")", collective_op::allreduce, axis, "step", ng, ov, elems * f.grad / ng, g);
     if (z == 1 || z == 2) {
-        b.add("gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")", collective_op::reducescatter, axis, "step", 1, ov, elems * f.grad, g);
-        b.add("parameter AllGather after the update (" + k + ")", collective_op::allgather, axis, "step", 1, ov, elems * f.param, g);
+        b.add("gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")", collective_op::reducescatter, axis, "step", ng, ov,
+              elems * f.grad / ng, g);
+        b.add("parameter AllGather after the update (" + k + ")", collective_op::allgather, axis, "step", np, ov, elems * f.param / np, g);
     }
     if (z == 3 && layers > 0) {
         const char* per = k == "expert" ? "MoE layer/micro-batch" : "layer/micro-batch";
@@ -110,14 +117,15 @@ void add_tp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
     if (s.parallel.tp < 2) return;
     const double S = f.tokens * static_cast<double>(s.model.hidden) * f.act;
     const double per_layer = 4 + (s.training.recompute == recompute_kind::full ? 2 : 0);  // full recompute reruns the forward
-    const double n = per_layer * f.m * f.layers, ov = s.training.overlap.tp;
+    const double n = per_layer * f.m * f.layers, ov = s.training.overlap.tp, fwd = 2 / per_layer;
     const group_topology g = topology_of(m.axis("tp"));
     if (!s.parallel.sp) {
-        b.add("tp AllReduce of layer outputs, forward + backward", collective_op::allreduce, "tp", "layer/micro-batch", n, ov, S, g);
+        b.add("tp AllReduce of layer outputs, forward + backward", collective_op::allreduce, "tp", "layer/micro-batch", n, ov, S, g, fwd);
         return;
     }
-    b.add("sp AllGather before attention and MLP, forward + backward", collective_op::allgather, "tp", "layer/micro-batch", n, ov, S, g);
-    b.add("sp ReduceScatter after attention and MLP, forward + backward", collective_op::reducescatter, "tp", "layer/micro-batch", n, ov, S, g);
+    b.add("sp AllGather before attention and MLP, forward + backward", collective_op::allgather, "tp", "layer/micro-batch", n, ov, S, g, fwd);
+    b.add("sp ReduceScatter after attention and MLP, forward + backward", collective_op::reducescatter, "tp", "layer/micro-batch", n, ov, S, g,
+          fwd);
 }
 
 // Pipeline: each micro-batch crosses every chunk boundary once forward and once backward.
@@ -174,7 +182,7 @@ void add_cp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
     }
     const std::string what = p.cp_method == "usp" ? "cp ring K/V block send-recv (USP timed as ring)" : "cp ring K/V block send-recv";
     b.add(what, collective_op::sendrecv, "cp", "layer/micro-batch", 3 * (cp - 1) * f.m * f.layers, ov, f.tokens * (d.k + d.v) * f.act,
-          neighbours(axis));
+          neighbours(axis), 1.0 / 3);
 }
 
 }  // namespace

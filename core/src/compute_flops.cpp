@@ -152,25 +152,22 @@ sequence_flops flops_per_sequence(const scenario& s) {
     one.training.micro_batch = 1;
     const std::int64_t moe_layers = moe_layer_count(one.model);
     sequence_flops f;
+    const bool flash = one.training.flash_attention;
     for (int kind = 0; kind < 2; ++kind) {
         const D count = static_cast<D>(kind ? moe_layers : one.model.layers - moe_layers);
         if (count == 0) continue;
         const layer_work w = layer_forward_work(one, kind == 1);
-        f.forward_model += count * w.model_flops;
-        f.forward_executed += count * w.gemm_flops;
-        // FlashAttention's backward recomputes the scores: 5 core GEMMs against 2 forward (2.5×).
-        const D core_bwd = (one.training.flash_attention ? 2.5 : 2.0) * w.core_flops;
-        f.backward += count * (2 * (w.gemm_flops - w.core_flops) + core_bwd);
-        if (one.training.recompute == recompute_kind::full) f.recompute += count * w.gemm_flops;
+        const D core = w.model_flops - (w.gemm_flops - w.core_flops);  // QKᵀ + AV over the full s×s
+        f.forward += count * w.model_flops;
+        if (one.training.recompute == recompute_kind::full) f.recompute += count * w.model_flops;
         // Selective recompute redoes the attention core; under Flash that already happens inside
-        // the backward kernel, so nothing is added (Korthikanti et al. arXiv 2205.05198 section 5).
-        if (one.training.recompute == recompute_kind::selective && !one.training.flash_attention)
-            f.recompute += count * w.core_flops;
+        // the backward kernel, which recomputes QKᵀ (5 core GEMMs against 4; Dao, arXiv 2307.08691
+        // section 3.1.2), half the core's forward (Korthikanti et al. arXiv 2205.05198 section 5).
+        if (flash) f.recompute += count * 0.5 * core;
+        else if (one.training.recompute == recompute_kind::selective) f.recompute += count * core;
     }
-    const D head = head_gemm(one).flops();
-    f.forward_model += head;
-    f.forward_executed += head;
-    f.backward += 2 * head;  // the head is never recomputed (its input is the last checkpoint)
+    f.forward += head_gemm(one).flops();  // the head is never recomputed (its input is the last checkpoint)
+    f.backward = 2 * f.forward;
     return f;
 }
 

@@ -9,10 +9,11 @@
 // A100 fit (stored in the a100-sxm4-80gb preset; tests/validation/narayanan_table1.md): the 10 rows
 // of Narayanan et al. (arXiv 2104.04473) Table 1 were predicted with the integrated step model of
 // build_report (this compute estimate, the pipeline simulator on its chunk costs, the communication
-// inventory); e_max was swept over 0.550..0.800 in steps of 0.002 and log10(x_half) over
+// inventory, with the stages' exposed TP traffic in the chunk costs since the refit of issue 10);
+// e_max was swept over 0.550..0.800 in steps of 0.002 and log10(x_half) over
 // 8.00..12.00 in steps of 0.025, and the pair with the smallest largest |ln(predicted / published
-// TF/s)| (a minimax fit) was kept: e_max = 0.616, x_half = 10^8.625 = 4.217e8 FLOPs; worst row
-// 4.5%. x_half is small next to these GEMMs (≥ 1e10 FLOPs), so the size trend of Table 1 comes
+// TF/s)| (a minimax fit) was kept: e_max = 0.618, x_half = 10^8.775 = 5.957e8 FLOPs; worst row
+// under 5%. x_half is small next to these GEMMs (≥ 1e10 FLOPs), so the size trend of Table 1 comes
 // mostly from memory-bound work, TP traffic and the bubble, not from eff.
 // fit_narayanan() in validation_narayanan.cpp repeats that procedure.
 #include "tslab/compute.hpp"

@@ -16,14 +16,15 @@ schedule_request scenario_schedule_request(const scenario& s, std::int64_t micro
     return q;
 }
 
-pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s) {
+pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s, const stage_comm& comm) {
     // estimate_compute's chunk_* are a stage's work / vpp; one chunk of the path is a stage's
     // work × ranks / stages.
     const double scale = static_cast<double>(q.vpp * q.ranks) / static_cast<double>(schedule_stages(q));
+    const double v = static_cast<double>(q.vpp);
     pipeline_costs k;
-    k.F = c.chunk_F_s * scale;
+    k.F = (c.chunk_F_s + comm.fwd_s / v) * scale;
     k.W = c.chunk_W_s * scale;
-    k.B = (c.chunk_B_s + c.chunk_W_s) * scale;
+    k.B = (c.chunk_B_s + c.chunk_W_s + comm.bwd_s / v) * scale;
     k.FB = -1;
     k.p2p_s = p2p_s;
     return k;

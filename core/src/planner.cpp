@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "tslab/dp_overlap.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/global_batch.hpp"
 #include "tslab/memory.hpp"
@@ -44,7 +45,9 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     auto& t = base_.training;
     if (!t.global_batch_given && gpus_ != base.parallel.world()) t.global_batch = auto_global_batch(gpus_, t.seq_len, 1);
     const std::int64_t unit = gpus_ == base.parallel.world() ? t.micro_batch * base.parallel.dp : 1;
-    batch_rule_ = t.global_batch_given ? given_global_batch_rule : auto_global_batch_rule(gpus_, t.seq_len, unit);
+    batch_rule_ = t.global_batch_given ? given_global_batch_rule : gpus_ == base.parallel.world()
+                                   ? auto_global_batch_rule(gpus_, t.seq_len, unit, t.schedule, base.parallel.pp)
+                                   : auto_global_batch_rule(gpus_, t.seq_len, unit);
     params_ = count_params(base_.model);
     tensors_ = tensor_list(base_.model);
     const bool moe = base_.model.is_moe();
@@ -165,10 +168,17 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
         if (m.vpp == v) return m;
     vpp_model m{v, cm.compute};
     split_chunks(m.compute, v);
-    const comm_inventory comm = build_comm_inventory(s, mesh, params_);
+    comm_inventory comm = build_comm_inventory(s, mesh, params_);
     m.pp_exposed_s = pp_transfer_exposed_s(comm);
+    const std::int64_t mb = s.training.microbatches(s.parallel);
+    m.chunk_comm = stage_comm_per_microbatch(comm, schedule_kind::one_f_one_b, mb);
+    m.chunk_comm_dual = stage_comm_per_microbatch(comm, schedule_kind::dualpipe, mb);
+    // The report's rule (report.cpp): the bucket windows include the schedule's exposed per-micro-batch traffic.
+    comm_inventory dual = comm;
+    apply_dp_bucket_overlap(comm, s, m.compute, m.chunk_comm);
+    apply_dp_bucket_overlap(dual, s, m.compute, m.chunk_comm_dual);
     m.axes = axis_totals(comm, schedule_kind::one_f_one_b, m.compute.step_compute_s);
-    m.axes_dual = axis_totals(comm, schedule_kind::dualpipe, m.compute.step_compute_s);
+    m.axes_dual = axis_totals(dual, schedule_kind::dualpipe, m.compute.step_compute_s);
     cm.by_vpp.push_back(std::move(m));
     return cm.by_vpp.back();
 }

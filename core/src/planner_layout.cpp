@@ -154,7 +154,7 @@ void plan_search::place(scenario& s, double memory_bytes, cached_model& cm, cons
     const vpp_model& c = model_at(s, **mbs.mesh, cm);
     const bool dual = describe(s.training.schedule).ep_overlap;
     const schedule_request sq = scenario_schedule_request(s, mbs.m);
-    const pipeline_timing t = timing_of(sq, chunk_costs(c.compute, sq, c.pp_exposed_s));
+    const pipeline_timing t = timing_of(sq, chunk_costs(c.compute, sq, c.pp_exposed_s, dual ? c.chunk_comm_dual : c.chunk_comm));
     plan_entry e = entry_of(s, memory_bytes);
     e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, dual ? c.axes_dual : c.axes, *mbs.imbalance);
     consider(e);

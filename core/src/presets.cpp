@@ -91,7 +91,7 @@ const std::vector<named>& gpus() {
         // gemm_efficiency: fitted once to Narayanan et al. (arXiv 2104.04473) Table 1 (compute_time.cpp).
         {"a100-sxm4-80gb", with_gemm_fit(gpu("A100-SXM4-80GB", 80 * GiB, 2.039e12, 19.5e12, 156e12, 312e12, 0,
                                              "NVIDIA A100 datasheet, SXM 80GB column"),
-                                         0.616, 4.217e8,
+                                         0.618, 5.957e8,
                                          "minimax fit to arXiv 2104.04473 Table 1, tests/validation/narayanan_table1.md")},
         // NVIDIA H100 datasheet, SXM column: 67 TF FP32, 494.5 TF TF32 (989 sparse), 989.5 TF BF16,
         // 1979 TF FP8 dense (half the sparse figures), 80GB HBM3 at 3.35 TB/s.

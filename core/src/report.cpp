@@ -5,20 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "tslab/dp_overlap.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/global_batch.hpp"
 #include "tslab/step_model.hpp"
 
 namespace tslab {
-
-double training_flops_per_token(const model_spec& m, const param_counts& c, std::int64_t seq_len) {
-    double attn_dim = static_cast<double>(m.heads * m.head_dim);
-    if (m.attention == attention_kind::mla)
-        attn_dim = static_cast<double>(m.heads) *
-                   static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim) / 2.0;
-    const double n = static_cast<double>(c.active - c.embedding);
-    return 6.0 * n + 6.0 * static_cast<double>(m.layers) * static_cast<double>(seq_len) * attn_dim;
-}
 
 namespace {
 
@@ -38,14 +30,16 @@ report build_report(const scenario& s, std::int64_t list_limit) {
     report r;
     r.input = s;
     r.params = count_params(s.model);
-    r.flops_per_token = training_flops_per_token(s.model, r.params, s.training.seq_len);
+    r.flops_per_token = flops_per_sequence(s).model() / static_cast<double>(s.training.seq_len);  // flops_convention
     r.microbatches = s.training.microbatches(s.parallel);
     r.compute = estimate_compute(s);
     r.mesh = build_mesh(mesh_spec_of(s), list_limit);
     r.comm = build_comm_inventory(s, r.mesh, r.params);
     r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
     const schedule_request q = scenario_schedule_request(s, r.microbatches);
-    r.timing = time_pipeline(q, chunk_costs(r.compute, q, pp_transfer_exposed_s(r.comm)));
+    const stage_comm sc = stage_comm_per_microbatch(r.comm, s.training.schedule, r.microbatches);
+    apply_dp_bucket_overlap(r.comm, s, r.compute, sc);
+    r.timing = time_pipeline(q, chunk_costs(r.compute, q, pp_transfer_exposed_s(r.comm), sc));
     take_simulated_shape(r);
     r.memory = memory_ledger(s, r.pipeline);
     r.step = assemble_step(s, gather_step_inputs(s, r.compute, r.timing, r.memory, r.comm));
@@ -124,7 +118,8 @@ void write_batch(json_writer& w, const report& r) {
     const auto& p = r.input.parallel;
     w.field("global_batch", t.global_batch).field("global_batch_source", t.global_batch_given ? "given" : "auto");
     w.field("global_batch_rule", t.global_batch_given ? std::string(given_global_batch_rule)
-                                                      : auto_global_batch_rule(p.world(), t.seq_len, t.micro_batch * p.dp));
+                                                      : auto_global_batch_rule(p.world(), t.seq_len, t.micro_batch * p.dp,
+                                                                             t.schedule, p.pp));
     w.field("micro_batch", t.micro_batch).field("microbatches", r.microbatches);
 }
 
@@ -135,6 +130,7 @@ void write_step(json_writer& w, const report& r) {
     w.field("time_s", st.time_s).field("tokens_per_s", st.tokens_per_s).field("tflops_per_gpu", st.tflops_per_gpu);
     w.field("mfu", st.mfu).field("hfu", st.hfu).field("goodput", st.goodput);
     w.field("model_flops_per_gpu", c.model_flops_per_gpu).field("hardware_flops_per_gpu", c.hardware_flops_per_gpu);
+    w.field("flops_convention", flops_convention);
     w.field("compute_s", c.step_compute_s).field("gemm_model", gemm_model_source(r.input.cluster.gpu, r.input.training.precision.gemm));
     w.key("ledgers").begin_array();
     for (const auto& l : st.ledgers) {

@@ -48,7 +48,8 @@ json training_json(const training_spec& t) {
                 {"optimizer", to_string(t.optimizer)},
                 {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}}},
                 {"schedule", to_string(t.schedule)},
-                {"overlap", {{"dp", o.dp}, {"tp", o.tp}, {"pp", o.pp}, {"ep", o.ep}, {"cp", o.cp}}},
+                {"overlap", {{"dp", o.dp}, {"tp", o.tp}, {"pp", o.pp}, {"ep", o.ep}, {"cp", o.cp}, {"grad_reduce", o.grad_reduce},
+                             {"param_gather", o.param_gather}, {"bucket_elems", o.bucket_elems}}},
                 {"moe", {{"imbalance", t.moe.imbalance}, {"redundant_experts", t.moe.redundant_experts}}},
                 {"reliability", reliability_json(t.reliability)}};
 }

@@ -56,7 +56,16 @@ overlap_spec parse_overlap(const json* v) {
     o.pp = r.number("pp", o.pp, 0, 1);
     o.ep = r.number("ep", o.ep, 0, 1);
     o.cp = r.number("cp", o.cp, 0, 1);
+    o.grad_reduce = r.boolean("grad_reduce", o.grad_reduce);
+    o.param_gather = r.boolean("param_gather", o.param_gather);
+    o.bucket_elems = r.number("bucket_elems", o.bucket_elems, 0, 1e13);
     r.finish();
+    // The bucket model sets the DP overlap itself; a fixed fraction on top would count it twice.
+    if (o.dp > 0 && (o.grad_reduce || o.param_gather))
+        throw input_error(r.path_of("dp"), "a fixed DP overlap fraction cannot be combined with grad_reduce or param_gather "
+                                           "(the bucket model sets the DP overlap); set dp to 0");
+    if (o.bucket_elems > 0 && !o.grad_reduce && !o.param_gather)
+        throw input_error(r.path_of("bucket_elems"), "applies only with grad_reduce or param_gather (one bucket otherwise)");
     return o;
 }
 
@@ -128,14 +137,15 @@ training_spec parse_training(const json& part, const parallel_spec& p) {
     t.micro_batch = r.integer("micro_batch", t.micro_batch, 1, 1'000'000);
     // Default: the auto rule (global_batch.hpp), shared with the planner.
     t.global_batch_given = part.is_object() && part.contains("global_batch");
-    t.global_batch = r.integer("global_batch", auto_global_batch(p.world(), t.seq_len, t.micro_batch * p.dp), 1, 1'000'000'000);
+    t.schedule = *schedule_from_name(r.choice("schedule", to_string(t.schedule), schedule_names()));
+    t.global_batch = r.integer("global_batch", auto_global_batch(p.world(), t.seq_len, t.micro_batch * p.dp, t.schedule, p.pp),
+                               1, 1'000'000'000);
     static const std::vector<std::string> recomputes = row_names(recompute_rows), optimizers = row_names(optimizer_rows);
     t.recompute = find_row(recompute_rows, r.choice("recompute", to_string(t.recompute), recomputes))->kind;
     t.flash_attention = r.boolean("flash_attention", t.flash_attention);
     t.precision = parse_precision(r.raw("precision"));
     t.optimizer = find_row(optimizer_rows, r.choice("optimizer", to_string(t.optimizer), optimizers))->kind;
     t.offload = parse_offload(r.object("offload"));
-    t.schedule = *schedule_from_name(r.choice("schedule", to_string(t.schedule), schedule_names()));
     t.overlap = parse_overlap(r.object("overlap"));
     t.moe = parse_moe_training(r.object("moe"));
     t.reliability = parse_reliability(r.object("reliability"));

@@ -1,6 +1,8 @@
 // The schedule preconditions of schedule_rules.hpp: one check over the row's fields, one text per rule.
 #include "tslab/schedule_rules.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
@@ -67,6 +69,15 @@ schedule_rule_text explain_schedule_rule(schedule_rule rule, schedule_kind k, st
                                                  d.m_per_rank * ranks, m)};
     }
     return {"", ""};
+}
+
+std::int64_t smallest_valid_microbatches(schedule_kind k, std::int64_t ranks, std::int64_t m) {
+    const schedule_desc& d = describe(k);
+    if (ranks < d.min_pp || ranks % d.pp_multiple != 0) return m;
+    std::int64_t out = std::max<std::int64_t>({m, 1, d.m_per_rank * ranks});
+    if (d.m_multiple_of_p) out = (out + ranks - 1) / ranks * ranks;
+    if (d.m_even && out % 2 != 0) out += d.m_multiple_of_p ? ranks : 1;  // odd p·k: the next multiple is even
+    return out;
 }
 
 void check_schedule_preconditions(schedule_kind k, std::int64_t ranks, std::int64_t m, std::int64_t vpp, const schedule_paths& at) {

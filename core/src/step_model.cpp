@@ -26,6 +26,20 @@ std::vector<axis_comm> axis_totals(const comm_inventory& c, schedule_kind k, dou
     return out;
 }
 
+stage_comm stage_comm_per_microbatch(const comm_inventory& c, schedule_kind k, std::int64_t microbatches) {
+    stage_comm out;
+    const bool ep_hidden = describe(k).ep_overlap;
+    const double m = static_cast<double>(std::max<std::int64_t>(1, microbatches));
+    for (const auto& it : c.items) {
+        if (it.per == "step" || it.per == "micro-batch") continue;  // dp/edp per step, pp: the simulator's p2p
+        if (it.axis != "tp" && it.axis != "cp" && !(it.axis == "ep" && !ep_hidden)) continue;
+        const double t = it.step_exposed_s() / m;
+        out.fwd_s += t * it.forward_share;
+        out.bwd_s += t * (1 - it.forward_share);
+    }
+    return out;
+}
+
 namespace {
 
 reliability_report reliability_of(const scenario& s) {

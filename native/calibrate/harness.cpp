@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -11,15 +13,22 @@
 
 #include <fmt/format.h>
 
+#include "atomic_file.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/robust_fit.hpp"
 
 namespace tslab::calibrate {
 
-timing measure(const world& w, int repeats, const std::function<double()>& per_iter_s) {
+timing measure(const world& w, int repeats, int average, const std::function<double()>& per_iter_s) {
     std::vector<double> t;
-    for (int r = 0; r < repeats; ++r) t.push_back(w.max(per_iter_s()));
     timing out;
+    for (int r = 0; r < repeats; ++r) {
+        t.push_back(w.reduce_time(per_iter_s(), average));
+        if (r + 1 < repeats && stopper().agreed(const_cast<world&>(w))) {
+            out.stopped = true;
+            return out;
+        }
+    }
     out.median_s = median(t);
     out.min_s = *std::min_element(t.begin(), t.end());
     out.max_s = *std::max_element(t.begin(), t.end());
@@ -27,6 +36,7 @@ timing measure(const world& w, int repeats, const std::function<double()>& per_i
 }
 
 void stop_control::arm(double timeout_s) {
+    timeout_s_ = timeout_s;
     has_deadline_ = timeout_s > 0;
     deadline_ = std::chrono::steady_clock::now() +
                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s));
@@ -35,6 +45,23 @@ void stop_control::arm(double timeout_s) {
 bool stop_control::deadline_passed() const { return has_deadline_ && std::chrono::steady_clock::now() >= deadline_; }
 
 bool stop_control::local() const { return requested_.load() || deadline_passed(); }
+
+bool stop_control::agreed(const world& w) {
+    long long v[3] = {signal_.load(), signal_.load() ? std::max(signal_rank_.load(), 0) : -1, deadline_passed() ? 1 : 0};
+    if (v[0] && signal_rank_.load() < 0) v[1] = w.rank;  // the signal arrived here
+    w.max_ints(v, 3);
+    if (v[0] || v[2]) std::copy(v, v + 3, agreed_);
+    return v[0] || v[2];
+}
+
+std::string stop_control::reason() const {
+    if (agreed_[0]) {
+        const char* name = agreed_[0] == SIGINT ? "SIGINT" : agreed_[0] == SIGTERM ? "SIGTERM" : "a signal";
+        return fmt::format("{} on rank {}", name, agreed_[1]);
+    }
+    if (agreed_[2]) return fmt::format("--timeout {:g} s", timeout_s_);
+    return {};
+}
 
 stop_control& stopper() {
     static stop_control s;
@@ -106,30 +133,12 @@ calibration_profile recorder::snapshot(bool complete) const {
     return p;
 }
 
-bool recorder::write(const std::string& path, bool complete, std::string& error) {
-    static std::mutex once;
-    std::lock_guard lock(once);
-    if (written_) return true;
-    const std::string text = calibration_json_text(snapshot(complete)) + "\n";
-    const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f << text;
-        f.flush();
-        if (!f) {
-            error = fmt::format("{}: cannot write the profile", tmp);
-            return false;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);  // atomic on POSIX: readers see the old or the new file
-    if (ec) {
-        error = fmt::format("{}: cannot rename into place: {}", path, ec.message());
-        std::filesystem::remove(tmp, ec);
-        return false;
-    }
-    written_ = true;
-    return true;
+std::string recorder::write(const std::string& path, bool complete, const std::string& stop_reason) {
+    static std::mutex one_at_a_time;
+    std::lock_guard lock(one_at_a_time);
+    calibration_profile p = snapshot(complete);
+    if (!complete) p.provenance.stop_reason = stop_reason;
+    return write_file_atomically(path, calibration_json_text(p) + "\n");
 }
 
 progress::progress(bool enabled, std::int64_t total) : enabled_(enabled && ::isatty(2)), total_(std::max<std::int64_t>(total, 1)) {}
@@ -148,18 +157,43 @@ void progress::finish() {
     if (enabled_) std::fprintf(stderr, "\r%90s\r", "");
 }
 
-std::string table_header(const std::string& title) {
-    return fmt::format("#\n# {}\n#\n"
-                       "# {:>12} {:>12} {:>8} {:>6} {:>6} {:>10} {:>8} {:>8} {:>6}\n"
-                       "# {:>12} {:>12} {:>8} {:>6} {:>6} {:>10} {:>8} {:>8} {:>6}\n",
-                       title, "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong",
-                       "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "");
+std::string nccl_float(double v, int width) {
+    for (const char* f : {"{:>{}.2f}", "{:>{}.1f}", "{:>{}.0f}"}) {
+        std::string out = fmt::format(fmt::runtime(f), v, width);
+        if (static_cast<int>(out.size()) <= width) return out;
+    }
+    return fmt::format("{:>{}.1e}", v, width);
 }
 
+std::string table_header(const std::string& title) {
+    // Column widths as nccl-tests' writeResultHeader (src/util.cu), with a title line above.
+    return fmt::format("#\n# {}\n#\n"
+                       "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}           out-of-place                       in-place          \n"
+                       "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n"
+                       "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n",
+                       title, "", "", "", "", "", "size", "count", "type", "redop", "root", "time", "algbw", "busbw",
+                       "#wrong", "time", "algbw", "busbw", "#wrong", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)",
+                       "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+}
+
+namespace {
+std::string placement_cells(const placement_result& r) {
+    const std::string wrong = r.checked ? fmt::format("{:>6}", r.wrong) : "   N/A";
+    return fmt::format("  {}  {}  {}  {}", nccl_float(r.time_s * 1e6, 7), nccl_float(r.algbw_Bps / 1e9, 6),
+                       nccl_float(r.busbw_Bps / 1e9, 6), wrong);
+}
+}  // namespace
+
 std::string table_row(std::int64_t bytes, std::int64_t count, const char* type, const char* redop, int root,
-                      double time_s, double algbw_Bps, double busbw_Bps, std::int64_t wrong) {
-    return fmt::format("  {:>12} {:>12} {:>8} {:>6} {:>6} {:>10.2f} {:>8.2f} {:>8.2f} {:>6}\n", bytes, count, type, redop,
-                       root, time_s * 1e6, algbw_Bps / 1e9, busbw_Bps / 1e9, wrong);
+                      const placement_result& out_of_place, const placement_result& in_place) {
+    return fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}{}{}\n", bytes, count, type, redop, root,
+                       placement_cells(out_of_place), placement_cells(in_place));
+}
+
+std::string table_footer(std::int64_t rows_with_errors, double avg_busbw_Bps) {
+    // writeResultFooter: "# %-20s : %d %s" and "# %-20s : %g".
+    return fmt::format("# {:<20} : {} {}\n# {:<20} : {:g} \n#\n", "Out of bounds values", rows_with_errors,
+                       rows_with_errors ? "FAILED" : "OK", "Avg bus bandwidth", avg_busbw_Bps / 1e9);
 }
 
 double available_host_bytes() {

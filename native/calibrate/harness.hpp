@@ -16,30 +16,42 @@
 
 namespace tslab::calibrate {
 
-// Median and spread over repeats of the slowest rank's time per iteration.
+// Median and spread over repeats of the time per iteration across ranks (-a: mean by default).
 struct timing {
     double median_s = 0, min_s = 0, max_s = 0;
+    bool stopped = false;  // the ranks agreed to stop between two repeats; the point is not recorded
 };
 
-// Runs `per_iter_s` (one repeat: seconds per iteration on this rank) `repeats` times, takes the
-// maximum across ranks of each repeat, and returns the median and range.
-timing measure(const world& w, int repeats, const std::function<double()>& per_iter_s);
+// Runs `per_iter_s` (one repeat: seconds per iteration on this rank) `repeats` times, combines
+// each repeat across ranks as nccl-tests' -a `average` mode does (world::reduce_time), and
+// returns the median and range. Between repeats the ranks agree on a stop request, so a long
+// point ends early when interrupted.
+timing measure(const world& w, int repeats, int average, const std::function<double()>& per_iter_s);
 
-// Set by SIGINT/SIGTERM or the --timeout deadline; ranks agree on it before each point.
+// Set by SIGINT/SIGTERM (on this rank, or forwarded by another rank's notice) or the --timeout
+// deadline; ranks agree on it, and on its reason, before each point and between repeats.
 class stop_control {
 public:
     void arm(double timeout_s);
+    // Async-signal-safe: atomic stores only.
     void request(int signal_number) { signal_.store(signal_number), requested_.store(true); }
+    void request_from(int signal_number, int rank) { signal_rank_.store(rank), request(signal_number); }
     bool local() const;
-    bool agreed(const world& w) const { return w.any(local()); }
+    bool agreed(const world& w);  // collective
     int signal_number() const { return signal_.load(); }
+    int signal_rank() const { return signal_rank_.load(); }
     bool deadline_passed() const;
+    // "SIGINT on rank 1" or "--timeout 20 s", as agreed; "" while running.
+    std::string reason() const;
+    bool stopped_by_signal() const { return agreed_[0] != 0; }
 
 private:
     std::atomic<bool> requested_{false};
-    std::atomic<int> signal_{0};
+    std::atomic<int> signal_{0}, signal_rank_{-1};
     std::chrono::steady_clock::time_point deadline_{};
+    double timeout_s_ = 0;
     bool has_deadline_ = false;
+    long long agreed_[3] = {0, -1, 0};  // signal, its rank, deadline passed
 };
 stop_control& stopper();
 
@@ -51,14 +63,14 @@ public:
                         const collective_sample& s);
     void add_gemm(const gemm_sample& s);
     void add_memory(const memory_sample& s);
-    // Fits and writes the profile (temp file + rename) once; later calls do nothing.
-    bool write(const std::string& path, bool complete, std::string& error);
+    // Fits and writes the profile atomically (atomic_file.hpp); returns "" or the OS error.
+    // Safe from the watchdog thread while the main thread records.
+    std::string write(const std::string& path, bool complete, const std::string& stop_reason);
     calibration_profile snapshot(bool complete) const;
 
 private:
     mutable std::mutex m_;
     calibration_profile p_;
-    bool written_ = false;
 };
 
 // A progress bar on stderr, drawn only when stderr is a terminal and on rank 0.
@@ -73,10 +85,20 @@ private:
     std::int64_t total_, done_ = 0;
 };
 
-// The nccl-tests table: a "#" header with a units row, then one row per size.
+// The nccl-tests table (NVIDIA/nccl-tests src/util.cu writeResultHeader / writeBenchmarkLine*):
+// a "#" header with out-of-place and in-place column groups and a units row, one row per size,
+// then the footer with "# Out of bounds values" and "# Avg bus bandwidth".
+struct placement_result {
+    double time_s = 0, algbw_Bps = 0, busbw_Bps = 0;
+    std::int64_t wrong = 0;
+    bool checked = true;  // false with -c 0: #wrong prints N/A
+};
 std::string table_header(const std::string& title);
 std::string table_row(std::int64_t bytes, std::int64_t count, const char* type, const char* redop, int root,
-                      double time_s, double algbw_Bps, double busbw_Bps, std::int64_t wrong);
+                      const placement_result& out_of_place, const placement_result& in_place);
+std::string table_footer(std::int64_t rows_with_errors, double avg_busbw_Bps);
+// nccl-tests' getFloatStr: the widest of %.2f, %.1f, %.0f, %.1e that fits `width`.
+std::string nccl_float(double v, int width);
 
 // Physical memory still available to this process, in bytes (sysconf).
 double available_host_bytes();

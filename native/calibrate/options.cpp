@@ -76,9 +76,9 @@ namespace {
 
 // The flags as given; fill_in() turns them into options, --quick supplying what was not given.
 struct flag_values {
-    std::string min_bytes = "8", max_bytes, ops;
-    std::int64_t step_factor = 2, timeout_s = 0;
-    int iters = 20, warmup = 5, repeats = 5;
+    std::string min_bytes = "8", max_bytes, ops, datatype = "float";
+    std::int64_t step_factor = 2, timeout_s = 0, op_timeout_s = 300;
+    int iters = 20, warmup = 5, repeats = 5, ngpus = 1;
 };
 
 CLI::Validator size_value() {
@@ -99,10 +99,29 @@ const char* const footer =
     "with \"complete\": false); 2 bad input (a flag or value, sizes beyond memory, ranks given different\n"
     "flags); 70 internal error (a bug, or a CUDA, NCCL or MPI failure).";
 
+// The nccl-tests flags whose meaning is the same here (src/common.cu getopt string).
+void define_nccl_tests_flags(CLI::App& app, options& o, flag_values& v) {
+    app.add_option("-g,--ngpus", v.ngpus, "GPUs per rank: 1 (launch one rank per GPU)")->check(native::whole_number(1, 1))->type_name("1");
+    app.add_option("-a,--average", o.average, "time across ranks: 0 rank 0, 1 mean (default, as nccl-tests), 2 min, 3 max")
+        ->check(native::whole_number(0, 3))->type_name("0-3");
+    app.add_option("-c,--check", o.check_iters, "check iterations before timing (default 1; 0: no check, #wrong N/A)")
+        ->check(native::whole_number(0, 100))->type_name("N");
+    app.add_option("-d,--datatype", v.datatype, "element type: float")->check(native::one_of({"float"}))->type_name("float");
+    app.add_option("-o,--op", o.redop, "reduction: sum (default), min, max")->check(native::one_of({"sum", "min", "max"}))->type_name("OP");
+    app.add_option("-r,--root", o.root, "root rank of broadcast and reduce (default 0)")->check(native::whole_number(0, 1 << 20))->type_name("ROOT");
+    app.add_option("-R,--local_register", o.local_register, "cuda: register buffers with NCCL (0 no, 1 local, 2 symmetric)")
+        ->check(native::whole_number(0, 2))->type_name("0-2");
+    app.add_option("-T,--op-timeout", v.op_timeout_s, "a point not finished after S seconds fails every rank (default 300; 0 none)")
+        ->check(native::whole_number(0, 7 * 86400))->type_name("S");
+    app.add_flag("--alltoall-sendrecv", o.alltoall_sendrecv, "all-to-all as grouped send/recv")->group("");  // tests the fallback
+    app.add_option("--cluster-name", o.cluster_name, "recorded in the profile (default: the hosts' common name prefix)")->type_name("NAME");
+}
+
 void define_flags(CLI::App& app, options& o, flag_values& v) {
     app.name("tslab-calibrate");
     app.description("tslab-calibrate: measures collectives, GEMMs and memory copies on this machine and writes a\n"
-                    "tslab/calibration@1 profile (nccl-tests' -b -e -f -n -w flags).");
+                    "tslab/calibration@1 profile. Flags as nccl-tests where the meaning is the same (-b -e -f -g -n -w -c -d -o\n"
+                    "-r -a -R -T); repeats are -k. `tslab-calibrate import LOG... --out P` reads nccl-tests logs instead.");
     app.footer(footer);
     app.set_version_flag("--version", native::version_line("tslab-calibrate"), "print the version and git revision, then exit");
     app.add_option("--backend", o.backend, "cuda where a GPU is found, else cpu")->check(native::one_of({"cuda", "cpu"}))->type_name("cuda|cpu");
@@ -114,7 +133,9 @@ void define_flags(CLI::App& app, options& o, flag_values& v) {
         ->check(native::whole_number(1, 1'000'000))->type_name("ITERS");
     app.add_option("-w,--warmup_iters", v.warmup, "warm-up iterations (default 5, --quick 2)")
         ->check(native::whole_number(0, 1'000'000))->type_name("WARMUP");
-    app.add_option("-r,--repeats", v.repeats, "repeats (default 5, --quick 3)")->check(native::whole_number(1, 1000))->type_name("REPEATS");
+    app.add_option("-k,--repeats", v.repeats, "repeats of -n iterations, the median kept (default 5, --quick 3; nccl-tests has none)")
+        ->check(native::whole_number(1, 1000))->type_name("REPEATS");
+    define_nccl_tests_flags(app, o, v);
     app.add_option("--ops", v.ops, "comma list of " + fmt::format("{}", fmt::join(op_names(), ",")) +
                                        " (default: all but reduce, and gemm on cuda)")->type_name("LIST");
     app.add_flag("--quick", o.quick, "a short sweep for whatever is not given (8 .. 1M, ×4, 5/2/3 iterations)");
@@ -136,7 +157,8 @@ void fill_in(options& o, const flag_values& v, const CLI::App& app) {
     o.step_factor = given("-f") ? v.step_factor : o.quick ? 4 : 2;
     o.iters = given("-n") ? v.iters : o.quick ? 5 : 20;
     o.warmup = given("-w") ? v.warmup : o.quick ? 2 : 5;
-    o.repeats = given("-r") ? v.repeats : o.quick ? 3 : 5;
+    o.repeats = given("-k") ? v.repeats : o.quick ? 3 : 5;
+    o.op_timeout_s = static_cast<double>(v.op_timeout_s);
     o.timeout_s = static_cast<double>(v.timeout_s);
     if (o.max_bytes < o.min_bytes)
         throw input_error("-e", fmt::format("{} is below -b {}", format_size(o.max_bytes), format_size(o.min_bytes)));

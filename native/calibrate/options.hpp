@@ -13,6 +13,13 @@ struct options {
     std::int64_t min_bytes = 8, max_bytes = 32 << 20;
     std::int64_t step_factor = 2;
     int iters = 20, warmup = 5, repeats = 5;
+    // nccl-tests' meanings (NVIDIA/nccl-tests src/common.cu): -a time across ranks (0 rank 0,
+    // 1 mean = its default, 2 min, 3 max), -c check iterations (0: no check, #wrong N/A), -o the
+    // reduction, -r the root of broadcast/reduce, -R buffer registration (cuda), -T per-point timeout.
+    int average = 1, check_iters = 1, root = 0, local_register = 0;
+    std::string redop = "sum";
+    double op_timeout_s = 300;  // -T: a point that has not finished by then fails every rank (0: none)
+    std::string cluster_name;   // --cluster-name; default: the hostnames' common prefix
     std::vector<collective_op> ops;  // collectives to sweep
     bool gemm = true, memory = true;  // the non-collective probes
     bool quick = false;
@@ -21,6 +28,7 @@ struct options {
     std::string scenario;  // measure this scenario's GEMM shapes and message sizes too
     double timeout_s = 0;  // 0: none
     std::string backend;   // "cuda" or "cpu"; empty until resolved
+    bool alltoall_sendrecv = false;  // hidden --alltoall-sendrecv: all-to-all as grouped send/recv (the NCCL < 2.28 path)
     bool help = false;     // --help: print usage() and exit
     bool version = false;  // --version
 };

@@ -24,7 +24,7 @@ void copy_probe(world& w, const options& o, recorder& rec, const char* probe, cu
         cuda_check(cudaMemcpyAsync(dst[j].get(), src[j].get(), static_cast<std::size_t>(bytes), kind, s), "cudaMemcpyAsync");
     };
     if (o.warmup > 0) time_on_stream(s, o.warmup, body);
-    const timing t = measure(w, o.repeats, [&] { w.barrier(); return time_on_stream(s, o.iters, body); });
+    const timing t = measure(w, o.repeats, 3, [&] { w.barrier(); return time_on_stream(s, o.iters, body); });
     const double bps = static_cast<double>(bytes) / t.median_s;
     if (w.rank == 0) {
         std::fputs(probe_row(probe, bytes, t, bps).c_str(), stdout);
@@ -52,7 +52,7 @@ void probe_cuda_memory(world& w, const options& o, recorder& rec) {
     auto launch = [&](int) { cuda_check(launch_empty(s), "empty kernel"); };
     if (!stopper().agreed(w)) {
         time_on_stream(s, 100, launch);
-        const timing t = measure(w, o.repeats, [&] { return time_on_stream(s, 1000, launch); });
+        const timing t = measure(w, o.repeats, 3, [&] { return time_on_stream(s, 1000, launch); });
         if (w.rank == 0) {
             std::fputs(probe_row("launch", 0, t, 0).c_str(), stdout);
             rec.add_memory({"launch", 0, t.median_s, 0});

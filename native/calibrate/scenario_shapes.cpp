@@ -15,13 +15,16 @@ workload scenario_workload(const std::string& path) {
     if (!f) throw input_error("--scenario", fmt::format("cannot open \"{}\"", path));
     std::stringstream ss;
     ss << f.rdbuf();
-    const scenario s = parse_scenario_text(ss.str());
+    const std::string text = ss.str();
+    const scenario s = parse_scenario_text(text);
     const auto& m = s.model;
     const auto& p = s.parallel;
     const std::int64_t t = s.training.micro_batch * s.training.seq_len / p.cp;  // tokens per rank
     const std::int64_t attn = m.heads * m.head_dim, kv = 2 * m.kv_heads * m.head_dim;
     const std::int64_t up = m.ffn == ffn_kind::swiglu ? 2 * m.ffn_hidden : m.ffn_hidden;
     workload w;
+    w.content_hash = 1469598103934665603ULL;
+    for (unsigned char c : text) w.content_hash = (w.content_hash ^ c) * 1099511628211ULL;
     // Megatron's column- then row-parallel split (Shoeybi et al., arXiv 1909.08053, section 3).
     w.gemms = {{t, (attn + kv) / p.tp, m.hidden, "qkv"},
                {t, m.hidden, attn / p.tp, "attn-out"},

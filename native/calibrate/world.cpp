@@ -1,6 +1,9 @@
 // MPI bring-up (or its single-process stand-in), node layout and the groups the sweep uses.
 #include "world.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -21,6 +24,11 @@ bool launched_by_mpi() {
         if (std::getenv(v)) return true;
     return false;
 }
+std::string this_host() {
+    char h[256] = {};
+    ::gethostname(h, sizeof h - 1);
+    return h;
+}
 }  // namespace
 
 #ifdef TSLAB_HAVE_MPI
@@ -30,12 +38,17 @@ MPI_Comm& comm_at(const std::vector<void*>& v, int i) { return *static_cast<MPI_
 }  // namespace
 
 world::world(int& argc, char**& argv, std::string& note) {
+    host = this_host();
     if (!launched_by_mpi()) {
         note = "no MPI launcher found (mpirun/srun): running as one rank";
         return;
     }
-    MPI_Init(&argc, &argv);
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     mpi = true;
+    threads = provided >= MPI_THREAD_MULTIPLE;
+    ctl_ = new MPI_Comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, static_cast<MPI_Comm*>(ctl_));
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     // Ranks sharing memory are one node (MPI-3 MPI_COMM_TYPE_SHARED); GPU = local rank.
@@ -59,6 +72,8 @@ world::world(int& argc, char**& argv, std::string& note) {
 
 world::~world() {
     if (!mpi) return;
+    MPI_Comm_free(static_cast<MPI_Comm*>(ctl_));
+    delete static_cast<MPI_Comm*>(ctl_);
     for (void* c : comms_) {
         MPI_Comm_free(static_cast<MPI_Comm*>(c));
         delete static_cast<MPI_Comm*>(c);
@@ -79,6 +94,31 @@ std::int64_t world::sum(std::int64_t v) const {
 }
 
 bool world::any(bool v) const { return sum(v ? 1 : 0) > 0; }
+
+double world::reduce_time(double t, int mode) const {
+    if (!mpi) return t;
+    double out = t;
+    if (mode == 0) MPI_Bcast(&out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    else MPI_Allreduce(&t, &out, 1, MPI_DOUBLE, mode == 2 ? MPI_MIN : mode == 3 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
+    return mode == 1 ? out / size : out;
+}
+
+void world::max_ints(long long* v, int n) const {
+    if (mpi) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+}
+
+std::vector<std::string> world::gather(const std::string& line) const {
+    if (!mpi) return {line};
+    constexpr int width = 512;
+    std::string mine = line.substr(0, width - 1);
+    mine.resize(width, '\0');
+    std::vector<char> all(rank == 0 ? static_cast<std::size_t>(width) * static_cast<std::size_t>(size) : 1);
+    MPI_Gather(mine.data(), width, MPI_CHAR, all.data(), width, MPI_CHAR, 0, MPI_COMM_WORLD);
+    std::vector<std::string> out;
+    if (rank == 0)
+        for (int r = 0; r < size; ++r) out.emplace_back(all.data() + static_cast<std::size_t>(r) * width);
+    return out;
+}
 
 bool world::same_everywhere(std::uint64_t v) const {
     if (!mpi) return true;
@@ -136,6 +176,7 @@ std::vector<group> world::partitions() {
 #else  // no MPI at build time: one process
 
 world::world(int&, char**&, std::string& note) {
+    host = this_host();
     note = launched_by_mpi() ? "built without MPI but started by a launcher: every process runs as its own single rank"
                              : "built without MPI: running as one rank";
 }
@@ -143,6 +184,9 @@ world::~world() = default;
 double world::max(double v) const { return v; }
 std::int64_t world::sum(std::int64_t v) const { return v; }
 bool world::any(bool v) const { return v; }
+double world::reduce_time(double t, int) const { return t; }
+void world::max_ints(long long*, int) const {}
+std::vector<std::string> world::gather(const std::string& line) const { return {line}; }
 bool world::same_everywhere(std::uint64_t) const { return true; }
 void world::barrier() const {}
 void world::barrier(const group&) const {}

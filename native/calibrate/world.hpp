@@ -28,7 +28,17 @@ public:
 
     int rank = 0, size = 1, local_rank = 0, local_size = 1, nodes = 1, node_index = 0;
     bool mpi = false;
-    std::string mpi_version;
+    bool threads = false;  // MPI_THREAD_MULTIPLE: the watchdog thread may talk to other ranks
+    std::string mpi_version, host;
+
+    // Time of one repeat across ranks, as nccl-tests' -a: 0 rank 0's, 1 the mean (its default),
+    // 2 the minimum, 3 the maximum (NVIDIA/nccl-tests src/common.cu, Allreduce(args, &deltaSec, average)).
+    double reduce_time(double seconds, int mode) const;
+    // Element-wise maximum across ranks, in place.
+    void max_ints(long long* v, int n) const;
+    // Every rank's `line`, in rank order, on rank 0 (empty elsewhere).
+    std::vector<std::string> gather(const std::string& line) const;
+    void* control_comm() const { return ctl_; }  // MPI_Comm* reserved for stop/failure notices
 
     double max(double v) const;           // across all ranks
     std::int64_t sum(std::int64_t v) const;
@@ -45,6 +55,7 @@ public:
 
 private:
     std::vector<void*> comms_;
+    void* ctl_ = nullptr;
     std::vector<group> parts_;
     bool parts_made_ = false;
     group split(int color, int key, link_scope scope);

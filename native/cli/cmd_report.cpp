@@ -6,6 +6,7 @@
 
 #include "calibration_path.hpp"
 #include "command.hpp"
+#include "tslab/calibration_warnings.hpp"
 #include "tslab/presets.hpp"
 #include "tslab/report.hpp"
 
@@ -18,6 +19,10 @@ command_action define_report(CLI::App& sub) {
     add_format(sub, o->format, {"json", "table"});
     return [o] {
         const std::string text = load_calibration_path(read_input(o->path), o->path);
+        const scenario s = parse_scenario_text(text);
+        if (s.cluster.profile)
+            for (const auto& w : calibration_warnings(*s.cluster.profile, &s.cluster, s.parallel.world()))
+                std::cerr << "warning: " << w << "\n";
         if (o->format == "table") std::cout << report_table(build_report(parse_scenario_text(text)));
         else std::cout << report_json_text(text) << "\n";
     };

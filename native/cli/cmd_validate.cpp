@@ -26,7 +26,8 @@ command_action define_validate(CLI::App& sub) {
         const calibration_profile profile = read_profile(a->path);
         std::optional<scenario> s;
         if (sub.count("--scenario")) s = parse_scenario_text(load_calibration_path(read_input(a->scenario), a->scenario));
-        const check_report c = check_profile(profile, s ? &s->cluster : nullptr);
+        const check_report c = check_profile(profile, s ? &s->cluster : nullptr, s ? s->parallel.world() : 0);
+        for (const auto& w : c.warnings) std::cerr << "warning: " << w << "\n";
         if (a->format == "table") std::cout << check_table(c);
         else std::cout << check_to_json(c).dump(2) << "\n";
     };

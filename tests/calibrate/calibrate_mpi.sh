@@ -9,7 +9,7 @@ expect() { grep -q -- "$2" "$1" || { cat "$1"; fail "$1 lacks '$2'"; }; }
 
 "$MPIEXEC" -np 2 "$CAL" --backend cpu --quick --out profile.json >run.out 2>run.err || { cat run.out run.err; fail "2-rank run"; }
 expect run.out "MPI: 2 ranks on 1 node"
-expect run.out "#          (B)   (elements)"
+expect run.out "#        (B)    (elements)"
 expect run.out "allreduce: 2 ranks, intra"
 expect profile.json '"complete": true'
 expect profile.json '"ranks": 2'
@@ -19,7 +19,12 @@ cat >scenario.json <<'JSON'
 {"schema": "tslab/scenario@1", "model": "gpt-1.7b", "parallel": {"dp": 2},
  "cluster": {"preset": "dgx-a100-80gb", "nodes": 1, "gpus_per_node": 2, "calibration": "profile.json"}}
 JSON
-"$TSLAB" report scenario.json >report.json 2>&1 || { cat report.json; fail "report with cluster.calibration"; }
+"$TSLAB" report scenario.json >report.json 2>report.err || { cat report.json report.err; fail "report with cluster.calibration"; }
+# Provenance, and the warning that a CPU profile does not describe the scenario's A100s.
+expect profile.json '"node_list_hash": "'
+expect profile.json "\"cluster_name\": \""
+grep -A1 '"hosts"' profile.json | grep -q "\"$(hostname)\"" || fail "provenance.hosts lacks this host"
+expect report.err "warning: calibration profile was measured with the CPU backend"
 expect report.json '"source": "calibrated: '
 "$TSLAB" report scenario.json --format table >report.txt || fail "report table"
 expect report.txt "source   calibrated: "
@@ -28,13 +33,16 @@ expect validate.json '"predicted_by": "profile fits"'
 expect validate.json '"probe": "allreduce ×2 intra"'
 "$TSLAB" validate profile.json --scenario scenario.json --format table >validate.txt || fail "validate --scenario"
 expect validate.txt "# predicted by: calibrated: "
+"$TSLAB" validate profile.json --scenario scenario.json >validate2.json 2>validate2.err || fail "validate --scenario json"
+expect validate2.json '"warnings": \['
+expect validate2.err "warning: calibration profile was measured with the CPU backend"
 
 # Ranks given different flags stop with a message (MPMD launch: one rank with an extra -n).
 "$MPIEXEC" -np 1 "$CAL" --backend cpu --quick : -np 1 "$CAL" --backend cpu --quick -n 3 >mismatch.out 2>&1 && fail "mismatch accepted"
 expect mismatch.out "ranks disagree on their arguments"
 
 # --timeout keeps what was measured, marked incomplete, and the CLI still loads it.
-"$MPIEXEC" -np 2 "$CAL" --backend cpu -e 4M -n 50 -r 9 --timeout 1 --out partial.json >timeout.out 2>&1
+"$MPIEXEC" -np 2 "$CAL" --backend cpu -e 4M -n 50 -k 9 --timeout 1 --out partial.json >timeout.out 2>&1
 [ $? -eq 3 ] || { cat timeout.out; fail "timeout exit status"; }
 expect partial.json '"complete": false'
 expect timeout.out "stopped by --timeout"
@@ -54,7 +62,7 @@ expect trunc.out "truncated.json: truncated JSON"
 expect single.out "running as one rank"
 expect single.json '"ranks": 1'
 # Ctrl-C (SIGINT) also keeps what was measured.
-"$CAL" --backend cpu --ops memory -n 200 -r 20 --out interrupted.json >int.out 2>&1 &
+"$CAL" --backend cpu --ops memory -n 200 -k 20 --out interrupted.json >int.out 2>&1 &
 pid=$!
 sleep 1 && kill -INT $pid
 wait $pid; [ $? -eq 3 ] || { cat int.out; fail "SIGINT exit status"; }

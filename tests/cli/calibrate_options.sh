@@ -32,6 +32,17 @@ check backend 2 'error: --backend: expected cuda or cpu, got "gpu"' -- --backend
 check sizes_order 2 'error: -e: 1K is below -b 64K' -- -b 64K -e 1K
 check op 2 'did you mean allreduce?' -- --ops allredcue
 check no_value 2 'error: --stepfactor: needs a value' -- -f
+# nccl-tests' letters: the same meaning or a clear refusal; repeats moved to -k, -r is the root.
+check ngpus 2 'error: --ngpus: 2 is out of range [1, 1]' -- -g 2
+check average 2 'error: --average: 4 is out of range [0, 3]' -- -a 4
+check datatype 2 'error: --datatype: expected float, got "half"' -- -d half
+check redop 2 'error: --op: expected sum, min or max, got "prod"' -- -o prod
+check repeats_letter 0 '-k,--repeats REPEATS' -- --help
+check root_letter 0 '-r,--root ROOT' -- --help
+check out_checked_first 2 'error: --out: /nonexistent/p.json: cannot create a file there: No such file or directory' -- --backend cpu --ops memory --out /nonexistent/p.json
+check out_is_dir 2 'error: --out: .: is a directory' -- --backend cpu --ops memory --out .
+SLURM_NTASKS=4 SLURM_PROCID=0 check srun_without_pmi 2 'srun started 4 tasks without a PMI' -- --quick
+TSLAB_CALIBRATE_FAULT=bogus check bad_fault 2 'TSLAB_CALIBRATE_FAULT: "bogus": expected rank=R,at=PROBE' -- --backend cpu --ops memory --quick --out f.json
 [ -e tslab-calibration.json ] && { echo "FAIL a profile was written"; fail=$((fail + 1)); }
 
 echo "calibrate_options: $passed passed, $fail failed"

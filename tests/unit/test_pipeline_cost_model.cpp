@@ -6,6 +6,7 @@
 #include "tslab/pipeline_cost_model.hpp"
 #include "tslab/pipeline_sim.hpp"
 #include "tslab/report.hpp"
+#include "tslab/step_model.hpp"
 
 using namespace tslab;
 
@@ -80,8 +81,11 @@ TEST_CASE("report: 1F1B in-flight counts come from the simulator and still equal
         REQUIRE(r.timing.simulated);
         for (std::int64_t rank = 0; rank < 4; ++rank)
             CHECK(r.pipeline.inflight[static_cast<std::size_t>(rank)] == std::min<double>(4 - rank, m));
-        // Equal stage times: the bubble (P2P apart) is (p−1)(F+B) with the compute model's chunk costs.
-        const double fb = r.compute.chunk_F_s + r.compute.chunk_B_s + r.compute.chunk_W_s;
+        // Equal stage times: the bubble (P2P apart) is (p−1)(F+B) with the compute model's chunk
+        // costs plus the stage's exposed TP traffic per micro-batch.
+        const stage_comm tp = stage_comm_per_microbatch(r.comm, schedule_kind::one_f_one_b, m);
+        CHECK(tp.fwd_s > 0);
+        const double fb = r.compute.chunk_F_s + r.compute.chunk_B_s + r.compute.chunk_W_s + tp.fwd_s + tp.bwd_s;
         CHECK(r.timing.bubble_s == Approx(3 * fb));
         CHECK(r.timing.busy_s == Approx(static_cast<double>(m) * fb));
         CHECK(r.timing.p2p_exposed_s > 0);  // pp = 4 × tp = 8 spans nodes: every transfer crosses InfiniBand
@@ -97,6 +101,43 @@ TEST_CASE("report: DualPipe holds PP + 1 in flight and 2 parameter copies; JSON 
     CHECK(j["pipeline"]["makespan_s"].get<double>() > 0);
     CHECK(j["pipeline"]["bubble_fraction"].get<double>() > 0);
     CHECK(j["pipeline"]["simulated"] == true);
+}
+
+namespace {
+
+report tp_across_nodes(double inter_Bps) {
+    // The issue's repro: gpt-175b on 4096 A100, tp 32 (four nodes), pp 16, dp 8, global batch 8, 1F1B.
+    return build_report(parse_scenario({{"model", "gpt-175b"},
+                                        {"cluster", {{"preset", "dgx-a100-80gb"}, {"inter_node", {{"bandwidth_Bps", inter_Bps}}}}},
+                                        {"parallel", {{"tp", 32}, {"pp", 16}, {"dp", 8}}},
+                                        {"training", {{"global_batch", 8}, {"schedule", "1f1b"}}}}));
+}
+
+double exposed(const report& r, const char* id) {
+    for (const auto& g : r.step.segments)
+        if (g.id == id) return g.time_s;
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("TP communication sits in the chunk costs: a slower link raises the bubble", "[pipeline]") {
+    const report fast = tp_across_nodes(25e9), slow = tp_across_nodes(2.5e9);
+    REQUIRE(fast.microbatches == 1);
+    REQUIRE(fast.timing.simulated);
+    const double tp_fast = exposed(fast, "tp"), tp_slow = exposed(slow, "tp");
+    CHECK(tp_slow > 3 * tp_fast);
+    // One micro-batch through 16 stages: the other 15 stages' F + B, TP included, is the bubble.
+    CHECK(slow.timing.bubble_s - fast.timing.bubble_s == Approx(15 * (tp_slow - tp_fast)).epsilon(1e-6));
+    const compute_estimate& c = fast.compute;
+    CHECK(fast.timing.bubble_s == Approx(15 * (c.stage_F_s + c.stage_B_s + c.stage_W_s + tp_fast)).epsilon(1e-6));
+}
+
+TEST_CASE("Stage communication per micro-batch splits TP forward / backward by call count", "[pipeline]") {
+    const report r = tp_across_nodes(25e9);
+    const stage_comm c = stage_comm_per_microbatch(r.comm, schedule_kind::one_f_one_b, r.microbatches);
+    CHECK(c.fwd_s + c.bwd_s == Approx(exposed(r, "tp")).epsilon(1e-12));
+    CHECK(c.fwd_s == Approx(c.bwd_s));  // 2 calls forward, 2 backward (no recompute)
 }
 
 TEST_CASE("one stage: the closed form stands in for the simulator and equals it exactly") {

@@ -51,7 +51,8 @@ void evaluate(scenario& s, const mesh_layout& mesh, std::int64_t m, reference& o
     const compute_estimate ce = estimate_compute(s);
     const comm_inventory comm = build_comm_inventory(s, mesh, count_params(s.model));
     const schedule_request sq = scenario_schedule_request(s, m);
-    const pipeline_timing t = timed(sq, chunk_costs(ce, sq, pp_transfer_exposed_s(comm)));
+    const pipeline_timing t =
+        timed(sq, chunk_costs(ce, sq, pp_transfer_exposed_s(comm), stage_comm_per_microbatch(comm, s.training.schedule, m)));
     const double imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
     const double time = step_time_of(ce, t.bubble_s, t.p2p_exposed_s, axis_totals(comm, s.training.schedule, ce.step_compute_s), imbalance);
     out.fitting.push_back({c, time, mem.total_bytes});

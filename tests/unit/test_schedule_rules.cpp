@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "tslab/errors.hpp"
+#include "tslab/global_batch.hpp"
 #include "tslab/pipeline_schedule.hpp"
 #include "tslab/report.hpp"
 #include "tslab/schedule_rules.hpp"
@@ -98,4 +99,33 @@ TEST_CASE("each broken rule names its path in the scenario and in the schedule s
     }
     CHECK_THROWS_WITH(check_schedule_preconditions(schedule_kind::dualpipev, 4, 7, 1, spec_paths),
                       "microbatches: dualpipev needs m ≥ 2·ranks = 8 micro-batches, got 7");
+}
+
+TEST_CASE("smallest_valid_microbatches: the least m' >= m every micro-batch rule of the row accepts", "[schedule_rules]") {
+    for (const auto& d : schedule_rows)
+        for (std::int64_t p : {2, 3, 4, 6, 16})
+            for (std::int64_t m : {1, 5, 9, 31, 64}) {
+                INFO(d.name << " p=" << p << " m=" << m);
+                const std::int64_t vpp = d.chunks == chunks_rule::vpp ? 2 : 1;
+                const std::int64_t fit = smallest_valid_microbatches(d.kind, p, m);
+                if (p < d.min_pp || p % d.pp_multiple != 0) {
+                    CHECK(fit == m);
+                    continue;
+                }
+                CHECK(fit >= m);
+                CHECK(broken_schedule_rule(d.kind, p, fit, vpp) == schedule_rule::ok);
+                for (std::int64_t below = m; below < fit; ++below)  // nothing smaller passes
+                    CHECK(broken_schedule_rule(d.kind, p, below, vpp) != schedule_rule::ok);
+            }
+}
+
+TEST_CASE("the auto batch keeps DualPipe's rule: DeepSeek-V3 on DP 64 x PP 16 without a global batch", "[schedule_rules]") {
+    // 2^22 tokens / 4096 = 1024 sequences = 16 micro-batches per pipeline at dp 64, but DualPipe
+    // needs m >= 2·16 = 32 (deepseek-ai/DualPipe dualpipe.py): the default goes up to 32·64 = 2048.
+    const scenario s = parse_scenario_text(R"({"model": "deepseek-v3", "cluster": "hgx-h800",
+        "parallel": {"dp": 64, "pp": 16, "ep": 64}, "training": {"seq_len": 4096, "schedule": "dualpipe"}})");
+    CHECK(s.training.global_batch == 2048);
+    CHECK_FALSE(s.training.global_batch_given);
+    const std::string rule = auto_global_batch_rule(s.parallel.world(), 4096, 64, schedule_kind::dualpipe, 16);
+    CHECK(rule.find("32 micro-batches per pipeline for DualPipe") != std::string::npos);
 }

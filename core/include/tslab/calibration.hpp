@@ -47,6 +47,7 @@ struct gemm_sample {
     std::int64_t m = 0, n = 0, k = 0;
     std::string dtype;  // "bf16", "fp8", "fp32"
     double time_s = 0, flops_per_s = 0;
+    double sm_clock_mhz = 0, power_w = 0;  // NVML right after timing; 0 = not read (omitted in JSON)
     double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
 };
 
@@ -93,6 +94,22 @@ struct device_info {
     std::int64_t count = 0;
 };
 
+// Where a profile came from, so that two profiles can be told apart (all optional; empty = unknown).
+struct gpu_clock_info {
+    std::int64_t rank = 0;
+    std::string uuid;
+    double sm_clock_mhz = 0, max_sm_clock_mhz = 0, power_limit_w = 0;  // NVML; 0 = not read
+};
+struct provenance_info {
+    std::string origin = "live";  // "live" (tslab-calibrate run) or "nccl-tests import"
+    std::string cluster_name, job_id, launcher, node_list_hash;
+    std::string stop_reason;  // why an incomplete profile stopped: "SIGINT on rank 1", "--timeout", "rank 1 failed: ..."
+    std::vector<std::string> hosts, gpu_uuids, inputs;  // inputs: imported log files
+    std::vector<std::pair<std::string, std::string>> nccl_env;  // NCCL_* variables seen by rank 0
+    std::vector<gpu_clock_info> clocks;
+    bool empty() const;
+};
+
 struct calibration_profile {
     bool complete = true;  // false when a run was cut short (signal or --timeout)
     std::string created;   // ISO 8601 UTC, e.g. "2026-12-01T09:30:00Z"
@@ -103,6 +120,7 @@ struct calibration_profile {
     std::vector<collective_fit> collectives;
     gemm_section gemm;
     memory_figures memory;
+    provenance_info provenance;  // optional in the JSON: profiles written before it have none
 
     // "calibrated: NVIDIA H200 ×8, 2026-12-01" (", incomplete" appended when cut short).
     std::string source() const;

@@ -21,6 +21,7 @@ struct check_report {
     std::string predicted_by;  // "profile fits" or the scenario cluster's source
     std::vector<probe_check> rows;
     double median_abs_error = 0, max_abs_error = 0;
+    std::vector<std::string> warnings;  // calibration_warnings(): the profile against the cluster
 };
 
 // Without a cluster, each probe is predicted by the profile's own fits (how well the model
@@ -28,7 +29,7 @@ struct check_report {
 // curve) and memory figures: a collective takes latency + S·busbw_factor(n)/bandwidth, the
 // nccl-tests convention (doc/PERFORMANCE.md), a GEMM 2mnk/peak. Probes that the cluster has no
 // figure for are left out.
-check_report check_profile(const calibration_profile& p, const cluster_spec* cluster);
+check_report check_profile(const calibration_profile& p, const cluster_spec* cluster, std::int64_t world = 0);
 
 json check_to_json(const check_report& c);
 // Facade for the browser and the CLI: profile JSON text (+ optional scenario text, "" for none)

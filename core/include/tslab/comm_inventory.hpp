@@ -19,6 +19,9 @@ struct comm_item {
     double count = 0;  // calls per step on the most loaded pipeline stage
     double overlap = 0;
     collective_estimate call;  // one call: bytes, wire bytes, rounds, link, time, algbw, busbw
+    // Share of the calls made in the forward pass (the rest in backward, recompute included);
+    // the per-layer TP, CP and EP items enter the pipeline's chunk costs split this way.
+    double forward_share = 0.5;
     double step_time_s() const { return call.time_s * count; }
     double step_exposed_s() const { return step_time_s() * (1.0 - overlap); }
 };

@@ -66,8 +66,8 @@ struct compute_estimate {
     double expert_step_s = 0;   // the routed-expert part of step_compute_s (L6 scales it by imbalance)
     double recompute_step_s = 0;  // m × recompute_s
     double step_compute_s = 0;  // m × (fwd + bwd + recompute) + optimizer, busiest stage
-    // FLOPs per step: whole job and per GPU (job / world). Model FLOPs exclude recompute and
-    // count the full score matrix; hardware FLOPs are what runs.
+    // FLOPs per step: whole job and per GPU (job / world), in flops_convention (below): model
+    // FLOPs exclude recompute; hardware FLOPs add it. Both count the full score matrix.
     double model_flops = 0, hardware_flops = 0;
     double model_flops_per_gpu = 0, hardware_flops_per_gpu = 0;
     double recompute_extra = 0;  // hardware / model − 1 attributable to recompute
@@ -82,12 +82,25 @@ void split_chunks(compute_estimate& e, std::int64_t vpp);
 // same doubles as estimate_compute, for searches that need the step time and not the FLOP counts.
 compute_estimate estimate_compute_time(const scenario& s);
 
-// GEMM FLOPs for one whole sequence on one unsplit model: forward, backward, recompute.
+// The one FLOP convention of every count in the report (model.flops_per_token, step.mfu, step.hfu,
+// step.tflops_per_gpu, *_flops_per_gpu): each GEMM counts 2·m·n·k and the attention scores count
+// the whole s×s matrix, masked or not (non-causal), as PaLM (Chowdhery et al., arXiv 2204.02311
+// appendix B: 6N + 12·L·H·Q·T per token) and Narayanan et al. (arXiv 2104.04473 eq. 3) do; the
+// training set's MFU figures use it too (tests/validation/*.md). Model FLOPs: forward + backward
+// (2× forward), no recompute. Hardware FLOPs: model FLOPs + everything run again (the recompute
+// forward, and FlashAttention's backward recompute of QKᵀ), so HFU ≥ MFU always. What kernels
+// skip (Flash's fully masked blocks) changes the time, never the count.
+inline constexpr const char* flops_convention =
+    "PaLM appendix B / Narayanan eq. 3: GEMM FLOPs 2mnk with non-causal attention scores (full s x s); "
+    "model = forward + backward; hardware = model + recompute (incl. FlashAttention's backward QK^T)";
+
+// GEMM FLOPs for one whole sequence on one unsplit model, in the convention above.
 struct sequence_flops {
-    double forward_model = 0, forward_executed = 0;
-    double backward = 0, recompute = 0;  // hardware
-    double model() const { return 3 * forward_model; }
-    double hardware() const { return forward_executed + backward + recompute; }
+    double forward = 0;    // forward GEMMs
+    double backward = 0;   // 2 × forward (input and weight gradients)
+    double recompute = 0;  // run again: full or selective recompute, Flash's backward QKᵀ
+    double model() const { return forward + backward; }
+    double hardware() const { return model() + recompute; }
 };
 sequence_flops flops_per_sequence(const scenario& s);
 

@@ -5,18 +5,24 @@
 #include <cstdint>
 #include <string>
 
+#include "tslab/schedule_table.hpp"
+
 namespace tslab {
 
 // Sequences per step when the scenario does not set training.global_batch: at least 2^22 tokens
 // (4M, Llama 3's initial batch, arXiv 2407.21783 section 3.4.1) and at least one sequence per GPU
 // of the world, rounded up to a power of two (so that many dp × micro-batch splits divide it), then
 // up to a multiple of `unit` = micro_batch × dp so that it is valid for the plan at hand. The world,
-// not dp, sets it: changing tp, pp or cp at a fixed GPU count keeps the batch.
-std::int64_t auto_global_batch(std::int64_t world, std::int64_t seq_len, std::int64_t unit);
+// not dp, sets it: changing tp, pp or cp at a fixed GPU count keeps the batch. Last, the micro-batches
+// per pipeline (batch / unit) go up to the smallest count the schedule accepts on pp ranks
+// (DualPipe: m even and m ≥ 2·pp), so the default never breaks a schedule rule the user did not set.
+std::int64_t auto_global_batch(std::int64_t world, std::int64_t seq_len, std::int64_t unit,
+                               schedule_kind schedule = schedule_kind::one_f_one_b, std::int64_t pp = 1);
 
 // The rule in words with its numbers, e.g. "auto: max(2^22 tokens / seq_len 4096 = 1024, world 64
 // GPUs) = 1024, rounded up to 2^k = 1024, then to a multiple of micro_batch × dp = 8: 1024".
-std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit);
+std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit,
+                                   schedule_kind schedule = schedule_kind::one_f_one_b, std::int64_t pp = 1);
 
 // The rule's text when the batch was given.
 inline constexpr const char* given_global_batch_rule = "set by training.global_batch";

@@ -15,11 +15,20 @@ namespace tslab {
 // The schedule a scenario runs: its schedule kind, pp ranks, micro-batches and vpp.
 schedule_request scenario_schedule_request(const scenario& s, std::int64_t microbatches);
 
+// Exposed TP, CP and EP communication of one micro-batch on the busiest stage (all its chunks),
+// forward and backward: it sits on every stage's critical path, so it belongs in the chunk costs
+// and the fill and drain wait for it too (Calculon, Isaev et al. SC 2023, section 3: the pipeline
+// bubble is counted in whole micro-batch block times, TP communication included).
+struct stage_comm {
+    double fwd_s = 0, bwd_s = 0;
+};
+
 // Per-chunk op costs: the busiest stage's per-micro-batch forward, input-gradient backward (with
 // recompute) and weight-gradient time from estimate_compute, scaled to one chunk of the schedule
 // (a stage's layers × ranks / stages on the path: 1/vpp interleaved, 1/2 V-shaped, 1 DualPipe).
 // B is the full backward (I + W); FB = F + B (no overlap credit); p2p_s is one exposed transfer.
-pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s);
+// `comm` is added to F and to B (the input-gradient part: W has no TP/CP/EP traffic), per chunk.
+pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s, const stage_comm& comm = {});
 
 struct pipeline_timing {
     bool simulated = false;   // false: closed forms (one stage, where they are exact, or above max_schedule_ops)

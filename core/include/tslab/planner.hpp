@@ -145,6 +145,7 @@ private:
         compute_estimate compute;
         double pp_exposed_s = 0;
         std::vector<axis_comm> axes, axes_dual;
+        stage_comm chunk_comm, chunk_comm_dual;  // per micro-batch TP/CP/EP in the chunk costs
     };
     struct cached_model {
         compute_estimate compute;    // at vpp 1

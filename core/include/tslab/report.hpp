@@ -20,7 +20,7 @@ namespace tslab {
 struct report {
     scenario input;
     param_counts params;
-    double flops_per_token = 0;  // model FLOPs per trained token (forward + backward)
+    double flops_per_token = 0;  // model FLOPs per trained token (forward + backward), compute.hpp's flops_convention
     std::int64_t microbatches = 0;
     compute_estimate compute;  // L3
     pipeline_shape pipeline;
@@ -39,10 +39,6 @@ struct report {
 // the JSON ~70 KB and its serialisation dominated report() (the mesh query lists more).
 inline constexpr std::int64_t report_list_limit = 64;
 report build_report(const scenario& s, std::int64_t list_limit = report_list_limit);
-
-// Training FLOPs per token, 6N + 6·l·s·d_attn (Kaplan et al. arXiv 2001.08361 eq. 2.2, ×3 for
-// forward + backward), with N the active non-embedding parameters.
-double training_flops_per_token(const model_spec& m, const param_counts& c, std::int64_t seq_len);
 
 // The report as text (what the facade returns: nlohmann's dump(2) layout, streamed without a
 // tree), into a writer, or parsed back into a tree for callers that query it.

@@ -57,8 +57,8 @@ struct link_spec {
 // Size-dependent GEMM efficiency eff(x) = max · x / (x + half_flops), x = FLOPs of one GEMM call
 // on one rank (compute.hpp). Fitted per GPU; a calibration profile can replace it.
 struct gemm_efficiency_spec {
-    double max = 0.616;       // the A100 fit (compute_time.cpp), reused where a GPU has no fit of its own
-    double half_flops = 4.217e8;
+    double max = 0.618;       // the A100 fit (compute_time.cpp), reused where a GPU has no fit of its own
+    double half_flops = 5.957e8;
     bool fitted = false;      // true when the preset or the user supplied the values
 };
 
@@ -113,6 +113,12 @@ struct offload_spec {
 
 struct overlap_spec {
     double dp = 0, tp = 0, pp = 0, ep = 0, cp = 0;  // fraction of each axis' traffic hidden
+    // Megatron-Core bucketed DP overlap (megatron/core/distributed/distributed_data_parallel_config.py):
+    // grad_reduce = overlap_grad_reduce (bucket reduce-scatter / all-reduce under the last
+    // micro-batch's backward), param_gather = overlap_param_gather (bucket all-gather under the next
+    // forward). bucket_elems 0 = MCore's default max(40M, 1M × DP size). See dp_overlap.hpp.
+    bool grad_reduce = false, param_gather = false;
+    double bucket_elems = 0;
 };
 
 // L6 routing inputs (training.moe): the busiest/mean load of the EP ranks (0: the expected maximum

@@ -46,6 +46,10 @@ schedule_rule_text explain_schedule_rule(schedule_rule rule, schedule_kind k, st
                                          std::int64_t vpp, const schedule_paths& at);
 
 // Throws input_error naming the first broken precondition of the schedule.
+// The smallest m' >= m that the row's micro-batch rules accept on `ranks` ranks (m ≥ m_per_rank·p,
+// a multiple of p, even); m itself when a rank rule is broken (that error names the ranks instead).
+std::int64_t smallest_valid_microbatches(schedule_kind k, std::int64_t ranks, std::int64_t m);
+
 void check_schedule_preconditions(schedule_kind k, std::int64_t ranks, std::int64_t microbatches, std::int64_t vpp,
                                   const schedule_paths& at);
 

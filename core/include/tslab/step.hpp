@@ -52,8 +52,9 @@ struct step_segment {
 struct step_result {
     double time_s = 0;          // L3 + exposed L4..L7
     double tokens_per_s = 0;
-    double tflops_per_gpu = 0;  // hardware FLOPs (with recompute), Megatron's convention
-    double mfu = 0, hfu = 0;    // model / hardware FLOPs over the dense BF16 peak
+    double tflops_per_gpu = 0;  // hardware FLOPs (with recompute) per GPU per second, as Megatron prints
+    double mfu = 0, hfu = 0;    // model / hardware FLOPs over the dense BF16 peak; hfu ≥ mfu
+    // All FLOPs above in compute.hpp's flops_convention (non-causal attention, PaLM appendix B).
     double goodput = 1;         // L9: useful / wall time with failures and checkpoints
     std::vector<step_ledger> ledgers;
     std::vector<step_segment> segments;

@@ -19,6 +19,12 @@ double pp_transfer_exposed_s(const comm_inventory& c);
 // 2412.19437 section 3.2.1): exposed = max(0, exposed without it − the step's compute).
 std::vector<axis_comm> axis_totals(const comm_inventory& c, schedule_kind k, double step_compute_s);
 
+// The exposed per-layer TP, CP and EP traffic of one micro-batch on the busiest stage (the
+// inventory's step totals / micro-batches), split forward / backward by each item's
+// forward_share. EP is left out under schedules that overlap it (describe(k).ep_overlap), whose
+// exposed EP axis_totals computes.
+stage_comm stage_comm_per_microbatch(const comm_inventory& c, schedule_kind k, std::int64_t microbatches);
+
 // Everything assemble_step needs. `timing` gives L4 (bubble and P2P), `comm` L5-L7 traffic.
 step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,
                                const memory_report& m, const comm_inventory& comm);

@@ -1,0 +1,38 @@
+// Megatron-Core's bucketed data-parallel overlap: how much of the gradient reduce-scatter (or
+// all-reduce) and of the parameter all-gather stays exposed when each bucket's collective runs
+// under the backward (forward) of the layers that follow it.
+#pragma once
+
+#include <cstdint>
+
+#include "tslab/comm_inventory.hpp"
+#include "tslab/compute.hpp"
+#include "tslab/pipeline_cost_model.hpp"
+#include "tslab/scenario.hpp"
+
+namespace tslab {
+
+// Elements per bucket: training.overlap.bucket_elems, or MCore's default max(40M, 1M × dp_size)
+// with dp_size the data-parallel group (context parallel included): "larger DP sizes need larger
+// buckets to ensure collectives do not become latency-bound"
+// (megatron/core/distributed/distributed_data_parallel_config.py, `bucket_size`).
+double dp_bucket_elems(const overlap_spec& o, std::int64_t dp_ranks);
+
+// Buckets for `elems` local elements (at least 1).
+std::int64_t dp_bucket_count(double elems, double bucket_elems);
+
+// Exposed time of n equal bucket collectives of bucket_s each, issued one after another on one
+// communication stream as a window_s-long compute phase makes bucket i ready at i·window_s/n:
+// bucket i finishes at max(i·w/n, previous) + c, so the tail after the window is
+// max(c, n·c − window_s + window_s/n) (never more than n·c). With ample compute only the last
+// bucket shows; with too little, the rest of the traffic does.
+double bucketed_exposed_s(double bucket_s, std::int64_t n, double window_s);
+
+// Sets the overlap of the per-step DP / expert-DP items the bucket model covers (grad_reduce: the
+// gradient reduce-scatter or all-reduce, window = backward of the last micro-batch, the only one
+// that reduces under gradient accumulation; param_gather: the parameter all-gather, window = the
+// first micro-batch's forward) and refreshes the inventory's totals. `per_mb` is the stage's
+// exposed TP/CP/EP time per micro-batch (it lengthens both windows). No-op when both are off.
+void apply_dp_bucket_overlap(comm_inventory& inv, const scenario& s, const compute_estimate& c, const stage_comm& per_mb);
+
+}  // namespace tslab

@@ -1,0 +1,112 @@
+// Loading tslab/validation@1 rows and predicting each with the integrated step model. A row is a
+// published run (its citation, class, scenario and figure); the prediction is the same number
+// `tslab report` prints for that scenario, in the metric the paper published.
+#include "tslab/validation_set.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "tslab/errors.hpp"
+#include "tslab/report.hpp"
+
+namespace tslab {
+
+namespace {
+
+const json& member(const json& obj, const char* key, const std::string& path) {
+    if (!obj.is_object() || !obj.contains(key)) throw input_error(path + "." + key, "missing");
+    return obj.at(key);
+}
+
+std::string text_of(const json& obj, const char* key, const std::string& path) {
+    const json& v = member(obj, key, path);
+    if (!v.is_string()) throw input_error(path + "." + key, "must be a string");
+    return v.get<std::string>();
+}
+
+double metric_of(const step_result& st, const std::string& metric) {
+    if (metric == "tflops_per_gpu") return st.tflops_per_gpu;
+    if (metric == "iteration_s") return st.time_s;
+    if (metric == "mfu") return st.mfu;
+    return st.tokens_per_s;  // tokens_per_s: the metric was checked against accuracy_metrics()
+}
+
+// "dp32 tp8 pp2 vpp2 interleaved" (cp, ep, sp and ZeRO only where used).
+std::string layout_of(const scenario& s) {
+    const auto& p = s.parallel;
+    std::string out = fmt::format("dp{} tp{} pp{}", p.dp, p.tp, p.pp);
+    if (p.vpp > 1) out += fmt::format(" vpp{}", p.vpp);
+    if (p.cp > 1) out += fmt::format(" cp{} {}", p.cp, p.cp_method);
+    if (p.ep > 1) out += fmt::format(" ep{}", p.ep);
+    if (p.sp && p.tp > 1) out += " sp";
+    if (p.zero > 0) out += fmt::format(" zero{}", p.zero);
+    return out + " " + to_string(s.training.schedule);
+}
+
+accuracy_row predict_row(const json& row, const std::string& path) {
+    accuracy_row a;
+    a.id = text_of(row, "id", path);
+    const json& src = member(row, "source", path);
+    a.paper = text_of(src, "paper", path + ".source");
+    a.source = fmt::format("arXiv {} {}", text_of(src, "arxiv", path + ".source"), text_of(src, "table", path + ".source"));
+    const json& cls = member(row, "class", path);
+    a.kind = text_of(cls, "kind", path + ".class");
+    a.gpu = text_of(cls, "gpu", path + ".class");
+    const json& pub = member(row, "published", path);
+    a.metric = text_of(pub, "metric", path + ".published");
+    const auto metrics = accuracy_metrics();
+    if (std::find(metrics.begin(), metrics.end(), a.metric) == metrics.end())
+        throw input_error(path + ".published.metric", fmt::format("'{}' is not one of {}", a.metric, fmt::join(metrics, ", ")));
+    const json& v = member(pub, "value", path + ".published");
+    if (!v.is_number() || !(v.get<double>() > 0)) throw input_error(path + ".published.value", "must be a positive number");
+    a.published = v.get<double>();
+    scenario s;
+    try {
+        s = parse_scenario(member(row, "scenario", path));
+    } catch (const input_error& e) {
+        throw input_error(path + ".scenario." + e.path(), e.reason());
+    }
+    a.gpus = s.parallel.world();
+    a.layout = layout_of(s);
+    a.predicted = metric_of(build_report(s, 0).step, a.metric);
+    a.error = a.predicted / a.published - 1;
+    return a;
+}
+
+}  // namespace
+
+std::vector<std::string> accuracy_metrics() { return {"tflops_per_gpu", "iteration_s", "mfu", "tokens_per_s"}; }
+
+accuracy_report predict_validation_set(const json& doc, const std::string& source) {
+    if (!doc.is_object()) throw input_error("(root)", "a tslab/validation@1 object expected");
+    if (doc.value("schema", std::string()) != "tslab/validation@1")
+        throw input_error("schema", "must be \"tslab/validation@1\"");
+    const json& rows = member(doc, "rows", "");
+    if (!rows.is_array() || rows.empty()) throw input_error("rows", "must be a non-empty array");
+    accuracy_report r;
+    r.source = source;
+    double sum = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        r.rows.push_back(predict_row(rows[i], fmt::format("rows[{}]", i)));
+        const double e = std::abs(r.rows.back().error);
+        sum += e;
+        if (e > r.max_abs_error) r.max_abs_error = e, r.max_row = r.rows.back().id;
+    }
+    r.mean_abs_error = sum / static_cast<double>(r.rows.size());
+    return r;
+}
+
+accuracy_report predict_validation_text(const std::string& text, const std::string& source) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw input_error(source, fmt::format("not JSON: {}", e.what()));
+    }
+    return predict_validation_set(doc, source);
+}
+
+}  // namespace tslab
