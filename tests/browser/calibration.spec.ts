@@ -179,3 +179,21 @@ test("screenshots: calibrated lab at 390 px, no horizontal scroll", async ({ pag
   await page.screenshot({ path: `${shots}/calibration-phone.png`, fullPage: true });
   await page.locator("#lab .tsl-cal").screenshot({ path: `${shots}/calibration-phone-bar.png` });
 });
+
+test("a profile that does not match the scenario's cluster: the badge says so, with the core's reasons", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openLab(page);
+  await expect(page.getByTestId("calibration-warnings")).toBeHidden();
+  await pick(page, examplePath);
+  // cpu-2rank-quick.json: the CPU backend, one node of 2 ranks; the starting scenario spans many
+  // 8-GPU DGX H100 nodes (core/src/calibration_warnings.cpp words each mismatch).
+  const warnings = page.getByTestId("calibration-warnings");
+  await expect(warnings).toBeVisible();
+  await expect(warnings).toContainText("CPU backend");
+  await expect(warnings).toContainText("measured 1 node(s) but the cluster has");
+  await expect(warnings).toContainText("校准数据与当前场景");
+  await expect(badge(page)).toHaveClass(/tsl-cal-badge-warn/);
+  await page.screenshot({ path: `${shots}/calibration-warnings.png` });
+  await page.getByTestId("calibration-remove").click();
+  await expect(warnings).toBeHidden();
+});

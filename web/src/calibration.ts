@@ -4,6 +4,7 @@ import { ScenarioError, type TslabClient } from "./client";
 import { onLangChange, t } from "./i18n";
 import type { LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "./types/calibration";
 import { el } from "./dom";
+import { scenario, subscribe } from "./state";
 
 type Message = { kind: "ok" | "error"; text: () => string } | null;
 
@@ -73,6 +74,7 @@ interface Bar {
   pick: HTMLButtonElement;
   hint: HTMLElement;
   badge: HTMLElement;
+  warn: HTMLElement;
   remove: HTMLButtonElement;
   details: HTMLDetailsElement;
   note: HTMLElement;
@@ -96,15 +98,19 @@ function buildBar(uid: string, host: HTMLElement): Bar {
   note.dataset.testid = "calibration-message";
   note.setAttribute("aria-live", "polite");
   const row = el("div", "tsl-cal-row");
+  // The core's mismatch warnings (profile vs the shared scenario's cluster), next to the badge.
+  const warn = el("ul", "tsl-cal-warn tsl-cal-warnings");
+  warn.dataset.testid = "calibration-warnings";
+  warn.setAttribute("role", "status");
   row.append(pick, input, hint, badge, remove);
-  host.append(row, note, details);
+  host.append(row, warn, note, details);
   host.hidden = false;
-  return { input, pick, hint, badge, remove, details, note };
+  return { input, pick, hint, badge, warn, remove, details, note };
 }
 
 /** Builds the bar in host, wires drag-and-drop on root, and redraws the panels under stage on every change. */
 export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HTMLElement, client: TslabClient): void {
-  const { input, pick, hint, badge, remove, details, note } = buildBar(root.id || "tsl", host);
+  const { input, pick, hint, badge, warn, remove, details, note } = buildBar(root.id || "tsl", host);
   let message: Message = null;
   const render = () => {
     const c = client.calibration();
@@ -119,10 +125,13 @@ export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HT
     note.className = `tsl-cal-msg${message?.kind === "error" ? " tsl-cal-error" : ""}`;
     note.setAttribute("role", message?.kind === "error" ? "alert" : "status");
     note.textContent = message ? message.text() : "";
-    if (!c) return details.replaceChildren();
+    if (!c) return details.replaceChildren(), warn.replaceChildren();
     badge.textContent = t("cal.badge", { source: c.summary.source });
     badge.setAttribute("aria-label", t("cal.badgeLabel", { source: c.summary.source }));
     const v = client.validation();
+    const warnings = warningsFor(client);
+    warn.replaceChildren(...warnings.map((w) => el("li", "", t("cal.warning", { text: w }))));
+    badge.classList.toggle("tsl-cal-badge-warn", warnings.length > 0);
     const open = details.open;
     const summary = el("summary", "", t("cal.details", { n: v.probes, median: pct(v.median_abs_error) }));
     details.replaceChildren(summary, ...detailsBody(c, v));
@@ -161,7 +170,17 @@ export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HT
     for (const form of stage.querySelectorAll("form")) form.dispatchEvent(new Event("change", { bubbles: true }));
   });
   onLangChange(render);
+  subscribe(() => render()); // a new cluster or scale in the shared scenario changes the warnings
   render();
+}
+
+/** The core's warnings for the profile against the shared scenario's cluster; the profile's own if that scenario is invalid. */
+function warningsFor(client: TslabClient): string[] {
+  try {
+    return client.validation(scenario()).warnings;
+  } catch {
+    return client.validation().warnings;
+  }
 }
 
 function wireDrop(root: HTMLElement, onFile: (file: File) => void): void {

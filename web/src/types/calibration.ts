@@ -43,6 +43,8 @@ export interface Validation {
   median_abs_error: number;
   max_abs_error: number;
   rows: ProbeCheck[];
+  /** The core's sentences on the profile against the scenario's cluster (GPU model, scale, CPU backend, partial run). */
+  warnings: string[];
 }
 
 /** A profile the client applies to every scenario: its parsed object, summary and file name. */
