@@ -94,6 +94,8 @@ namespace {
 constexpr std::int64_t max_list_limit = 1 << 16;
 
 // build_mesh names scenario paths (parallel.ep, cluster.gpus_per_node); a mesh spec has them at its top.
+// Its one whole-"parallel" error is a world that the given node count cannot hold: in a mesh spec that
+// is the spec's own `nodes` (the lab shows it at that control).
 mesh_layout build_mesh_for_spec(const mesh_spec& s, std::int64_t limit) {
     try {
         return build_mesh(s, limit);
@@ -101,7 +103,7 @@ mesh_layout build_mesh_for_spec(const mesh_spec& s, std::int64_t limit) {
         std::string path = e.path();
         for (const char* prefix : {"parallel.", "cluster."})
             if (path.rfind(prefix, 0) == 0) path.erase(0, std::char_traits<char>::length(prefix));
-        throw input_error(path == "parallel" ? "$" : path, e.reason());
+        throw input_error(path == "parallel" ? "nodes" : path, e.reason());
     }
 }
 

@@ -25,7 +25,7 @@ expect_error collective unknown_op '{"op":"allreduse","bytes":1024,"ranks":8}' '
 expect_error collective bandwidth_zero '{"op":"allreduce","bytes":1024,"ranks":8,"link":{"bandwidth_Bps":0,"latency_s":1e-6}}' 'error: link.bandwidth_Bps: 0 must be positive'
 expect_error collective unknown_field '{"op":"allreduce","bytes":1024,"ranks":8,"overlp":0.5}' 'overlp'
 expect_error mesh ep_not_dividing '{"dp":4,"ep":3}' 'error: ep: 3 does not divide dp·cp = 4 (expert-DP rule'
-expect_error mesh world_mismatch '{"dp":4,"tp":8,"pp":2,"nodes":2}' 'error: $: dp·tp·pp·cp = 64 ≠ world size 16'
+expect_error mesh world_mismatch '{"dp":4,"tp":8,"pp":2,"nodes":2}' 'error: nodes: dp·tp·pp·cp = 64 ≠ world size 16'
 expect_error mesh bad_order '{"tp":2,"order":"tp-tp-dp"}' 'error: order: axis tp appears twice'
 
 # Table format: the chosen algorithm, the alpha + beta split and the candidates.

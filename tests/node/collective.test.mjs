@@ -66,7 +66,7 @@ const errorCases = [
   ["bandwidth 0", "collective", { op: "allreduce", bytes: 1024, ranks: 8, link: { bandwidth_Bps: 0, latency_s: 1e-6 } }, "link.bandwidth_Bps", "must be positive"],
   ["unknown axis in order", "mesh", { tp: 2, order: "tp-cp-ep-dq-pp" }, "order", "unknown axis \"dq\""],
   ["ep not dividing dp·cp", "mesh", { dp: 4, ep: 3 }, "ep", "expert-DP rule"],
-  ["world larger than the nodes", "mesh", { dp: 4, tp: 8, nodes: 2 }, "$", "≠ world size 16"],
+  ["world larger than the nodes", "mesh", { dp: 4, tp: 8, nodes: 2 }, "nodes", "≠ world size 16"],
   ["link bandwidth 5e-324", "collective", { op: "allreduce", bytes: 1024, ranks: 8, link: { bandwidth_Bps: 5e-324, latency_s: 0 } }, "link.bandwidth_Bps", "below 1e3 B/s"],
   ["list_limit 2^20", "mesh", { dp: 1 << 20, list_limit: 1 << 20 }, "list_limit", "out of range [1, 65536]"],
   ["number overflow", "collective", '{"op":"allreduce","bytes":1e400,"ranks":8}', "bytes", "1e400 is out of range"],
