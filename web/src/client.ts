@@ -1,5 +1,5 @@
 // The one typed client over the wasm module: panels call this, never the raw module.
-import createTslab, { type Outcome, type PlanProgress, type TslabModule } from "@tslab/wasm";
+import createTslab, { type Outcome, type PlanProgress, type TslabModule } from "./wasm/tslab.mjs";
 import wasmUrl from "./wasm/tslab.wasm?url";
 import type { Presets, Report, Scenario } from "./report";
 import type { CalibrationSummary, LoadedCalibration, Validation } from "./types/calibration";

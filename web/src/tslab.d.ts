@@ -1,5 +1,6 @@
 // Hand-kept types of the emscripten facade (wasm/tslab_wasm.cpp); emscripten 3.1.6 cannot emit them.
-declare module "@tslab/wasm" {
+// Matched by path suffix, so the lab's relative import ("./wasm/tslab.mjs") and a test's both get these types.
+declare module "*/wasm/tslab.mjs" {
   /** Options the lab and the node tests pass to the factory (a subset of emscripten's Module). */
   export interface TslabModuleOptions {
     /** The .wasm bytes; Node has no fetch() for file paths, so tests pass them directly. */
