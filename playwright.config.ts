@@ -1,4 +1,4 @@
-// Browser tests of the built site in Debian's Chromium (no browser download); `astro preview` serves it.
+// Browser tests of the built site in Debian's Chromium (no browser download); site/serve.mjs serves it (as `npm run serve`).
 import { defineConfig } from "@playwright/test";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -23,7 +23,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node_modules/.bin/astro preview --host 127.0.0.1 --port ${port}`,
+    command: `node site/serve.mjs --host 127.0.0.1 --port ${port}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,

@@ -6,4 +6,4 @@ bash tests/setup.sh --web-only
 bash tests/build_wasm.sh
 npm run --silent build:site
 echo "serving http://127.0.0.1:${PORT:-4321}/ (Ctrl-C stops)"
-exec node_modules/.bin/astro preview --host 127.0.0.1 --port "${PORT:-4321}"
+exec node site/serve.mjs --host 127.0.0.1 --port "${PORT:-4321}"

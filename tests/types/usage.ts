@@ -1,12 +1,12 @@
 // Compile-only check of the hand-kept facade types (web/src/tslab.d.ts): run by `npm run test:types`.
-import createTslab, { type Outcome, type PlanProgress, type TslabModule, type TslabModuleOptions } from "@tslab/wasm";
+import createTslab, { type Outcome, type PlanProgress, type TslabModule, type TslabModuleOptions } from "../../web/src/wasm/tslab.mjs";
 import { ScenarioError, splitErrorMessage, withCalibration, type TslabClient } from "../../web/src/client";
 import type { CalibrationSummary, LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "../../web/src/types/calibration";
 import type { Presets, Report, Scenario } from "../../web/src/report";
 import type { CollectiveResult, CommInReport, MeshResult } from "../../web/src/types/mesh";
 import type { OpKind, ScheduleResult, ScheduleSpec, ScheduleTrace } from "../../web/src/types/pipeline";
 import type { LedgerId, PlannerReply, PlannerRequest, PlanResult, StepInReport } from "../../web/src/types/step";
-import { applyScenario, editScenario, scenario as sharedScenario, subscribe, type ScenarioEvent } from "../../web/src/state";
+import { createStore, type ScenarioEvent } from "../../web/src/state";
 
 export async function usage(bytes: Uint8Array): Promise<number> {
   const options: TslabModuleOptions = { wasmBinary: bytes, locateFile: (p, dir) => dir + p };
@@ -135,6 +135,7 @@ export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabMod
   const req: PlannerRequest = { type: "run", id: 1, scenario: { model: "llama3-8b", cluster: "dgx-h100", parallel: {}, training: {} },
     options: { gpus: 64 }, calibration: null };
   const reply: PlannerReply = { type: "result", id: 1, plan };
+  const { applyScenario, editScenario, scenario: sharedScenario, subscribe } = createStore();
   const off = subscribe((s, e) => void (s.parallel.dp, e.kind));
   const top = plan.top[0];
   if (top) applyScenario(top.scenario, "planner");

@@ -4,7 +4,7 @@ import { ScenarioError, type TslabClient } from "./client";
 import { onLangChange, t } from "./i18n";
 import type { LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "./types/calibration";
 import { el } from "./dom";
-import { scenario, subscribe } from "./state";
+import type { ScenarioStore } from "./state";
 
 type Message = { kind: "ok" | "error"; text: () => string } | null;
 
@@ -109,7 +109,7 @@ function buildBar(uid: string, host: HTMLElement): Bar {
 }
 
 /** Builds the bar in host, wires drag-and-drop on root, and redraws the panels under stage on every change. */
-export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HTMLElement, client: TslabClient): void {
+export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HTMLElement, client: TslabClient, store: ScenarioStore): void {
   const { input, pick, hint, badge, warn, remove, details, note } = buildBar(root.id || "tsl", host);
   let message: Message = null;
   const render = () => {
@@ -129,7 +129,7 @@ export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HT
     badge.textContent = t("cal.badge", { source: c.summary.source });
     badge.setAttribute("aria-label", t("cal.badgeLabel", { source: c.summary.source }));
     const v = client.validation();
-    const warnings = warningsFor(client);
+    const warnings = warningsFor(client, store);
     warn.replaceChildren(...warnings.map((w) => el("li", "", t("cal.warning", { text: w }))));
     badge.classList.toggle("tsl-cal-badge-warn", warnings.length > 0);
     const open = details.open;
@@ -170,14 +170,14 @@ export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HT
     for (const form of stage.querySelectorAll("form")) form.dispatchEvent(new Event("change", { bubbles: true }));
   });
   onLangChange(render);
-  subscribe(() => render()); // a new cluster or scale in the shared scenario changes the warnings
+  store.subscribe(() => render()); // a new cluster or scale in the shared scenario changes the warnings
   render();
 }
 
 /** The core's warnings for the profile against the shared scenario's cluster; the profile's own if that scenario is invalid. */
-function warningsFor(client: TslabClient): string[] {
+function warningsFor(client: TslabClient, store: ScenarioStore): string[] {
   try {
-    return client.validation(scenario()).warnings;
+    return client.validation(store.scenario()).warnings;
   } catch {
     return client.validation().warnings;
   }

@@ -1,12 +1,20 @@
-// Lab shell: loads the wasm client once, builds the tab bar from the panel registry, language toggle.
+// Lab shell: reads the props, loads the wasm client when the lab nears the viewport, builds the tabs, language, link and share bar.
 import { mountCalibration } from "./calibration";
-import { loadClient } from "./client";
-import { applyI18n, lang, onLangChange, setLang, t } from "./i18n";
-import { panels } from "./panels";
+import { loadClient, type TslabClient } from "./client";
+import { applyI18n, lang, onLangChange, setLang, t, type Lang } from "./i18n";
+import { labLink } from "./lab_link";
+import { panels as registry } from "./panels";
+import type { Panel } from "./panels/panel";
+import { LabPropError, propsOf, type PanelId } from "./props";
+import type { Scenario } from "./report";
+import { createShareBar } from "./share_bar";
+import { createStore, startingScenario } from "./state";
+import { fragmentParams, stateKey } from "./share";
 
-function buildTabs(root: HTMLElement, tabBar: HTMLElement, stage: HTMLElement): { tab: HTMLButtonElement; body: HTMLElement }[] {
-  const uid = root.id || "tsl";
-  const entries = panels.map((panel, i) => {
+type Tabs = { select(id: string): void; active(): string };
+
+function buildTabs(uid: string, list: readonly Panel[], tabBar: HTMLElement, stage: HTMLElement, onSelect: () => void): Tabs & { entries: { tab: HTMLButtonElement; body: HTMLElement }[] } {
+  const entries = list.map((panel, i) => {
     const tab = document.createElement("button");
     tab.type = "button";
     tab.className = "tsl-tab";
@@ -22,9 +30,11 @@ function buildTabs(root: HTMLElement, tabBar: HTMLElement, stage: HTMLElement): 
     tab.setAttribute("aria-controls", body.id);
     tabBar.append(tab);
     stage.append(body);
-    return { tab, body, index: i };
+    return { tab, body, index: i, id: panel.id };
   });
-  const select = (i: number, focus: boolean) =>
+  let active = 0;
+  const select = (i: number, focus: boolean) => {
+    active = i;
     entries.forEach((e) => {
       const on = e.index === i;
       e.tab.setAttribute("aria-selected", String(on));
@@ -32,6 +42,8 @@ function buildTabs(root: HTMLElement, tabBar: HTMLElement, stage: HTMLElement): 
       e.body.hidden = !on;
       if (on && focus) e.tab.focus();
     });
+    onSelect();
+  };
   entries.forEach((e) => e.tab.addEventListener("click", () => select(e.index, false)));
   // WAI-ARIA tabs pattern: arrows move between tabs, Tab moves into the panel.
   tabBar.addEventListener("keydown", (ev) => {
@@ -42,37 +54,131 @@ function buildTabs(root: HTMLElement, tabBar: HTMLElement, stage: HTMLElement): 
     ev.preventDefault();
     select((cur + step + entries.length) % entries.length, true);
   });
-  select(0, false);
-  return entries;
+  return {
+    entries,
+    select: (id) => select(Math.max(0, entries.findIndex((e) => e.id === id)), false),
+    active: () => entries[active].id,
+  };
 }
 
-async function mountLab(root: HTMLElement): Promise<void> {
+const langKey = "tslab.lang";
+
+/** The reader's remembered choice, else the prop, else the page's lang attribute, else the browser's language. */
+function initialLang(root: HTMLElement, prop: Lang | undefined): Lang {
+  const known = (v: string | null | undefined): Lang | undefined =>
+    !v ? undefined : /^zh\b/i.test(v) ? "zh-CN" : /^en\b/i.test(v) ? "en" : undefined;
+  let saved: string | null = null;
+  try {
+    saved = localStorage.getItem(langKey);
+  } catch {
+    // storage blocked (private mode, sandboxed frame): no remembered choice
+  }
+  return known(saved) ?? prop ?? known(root.parentElement?.closest<HTMLElement>("[lang]")?.lang) ?? known(navigator.language) ?? "zh-CN";
+}
+
+function rememberLang(l: Lang): void {
+  try {
+    localStorage.setItem(langKey, l);
+  } catch {
+    // not remembered where storage is blocked; the toggle still works
+  }
+}
+
+/** The scenario a lab starts from: the prop's object, a model preset name on the lab's cluster, or the lesson's start. */
+function startScenario(client: TslabClient, prop: Scenario | string | undefined): Scenario {
+  if (prop === undefined) return structuredClone(startingScenario);
+  if (typeof prop === "string") {
+    const models = Object.keys(client.presets().models);
+    if (!models.includes(prop)) throw new Error(`scenario: "${prop}" is not a model preset (${models.join(", ")})`);
+    return { schema: "tslab/scenario@1", model: prop, cluster: startingScenario.cluster, parallel: {}, training: {} };
+  }
+  return { schema: "tslab/scenario@1", ...prop, parallel: prop.parallel ?? {}, training: prop.training ?? {} };
+}
+
+async function mountLab(root: HTMLElement, index: number): Promise<void> {
   const tabBar = root.querySelector<HTMLElement>("[data-tsl-tabs]")!;
   const stage = root.querySelector<HTMLElement>("[data-tsl-panels]")!;
   const status = root.querySelector<HTMLElement>("[data-tsl-status]")!;
-  const toggle = root.querySelector<HTMLButtonElement>("[data-tsl-lang]")!;
-  toggle.addEventListener("click", () => setLang(lang() === "en" ? "zh-CN" : "en"));
-  onLangChange((l) => {
-    root.lang = l;
-    toggle.setAttribute("aria-pressed", String(l === "en"));
-    applyI18n(root);
-  });
   try {
+    const props = propsOf(root);
     const client = await loadClient();
-    const entries = buildTabs(root, tabBar, stage);
-    entries.forEach((e, i) => panels[i].mount(e.body, { client }));
-    mountCalibration(root, root.querySelector<HTMLElement>("[data-tsl-cal]")!, stage, client);
-    status.hidden = true;
+    const store = createStore(startScenario(client, props.scenario));
+    const initial = store.scenario();
+    const list = props.panels.map((id: PanelId) => registry.find((p) => p.id === id)!);
+    let link: ReturnType<typeof labLink> | undefined;
+    const tabs = buildTabs(root.id, list, tabBar, stage, () => link?.changed());
+    tabs.entries.forEach((e, i) => list[i].mount(e.body, { client, store }));
+    mountCalibration(root, root.querySelector<HTMLElement>("[data-tsl-cal]")!, stage, client, store);
+    link = labLink(index, stage, store, initial, props.start, tabs.active);
+    const share = createShareBar(store, link.flush);
+    stage.after(share.element);
+    onLangChange(share.relabel);
+    const restored = link.restore();
+    tabs.select(restored.tab ?? props.start);
+    status.hidden = !restored.error;
+    if (restored.error) {
+      delete status.dataset.i18n;
+      status.textContent = t("share.linkError") + restored.error.message;
+    }
     root.dataset.ready = "true";
   } catch (e) {
     delete status.dataset.i18n;
-    status.textContent = t("lab.loadFailed") + (e instanceof Error ? e.message : String(e));
+    status.textContent = t(e instanceof LabPropError ? "lab.propError" : "lab.loadFailed") + (e instanceof Error ? e.message : String(e));
     root.dataset.ready = "error";
     throw e;
   }
   applyI18n(root);
 }
 
+/** Starts the lab's language handling at once (the shell's static text), the wasm only when the lab is about to be seen. */
+function prepare(root: HTMLElement): void {
+  const toggle = root.querySelector<HTMLButtonElement>("[data-tsl-lang]")!;
+  toggle.addEventListener("click", () => {
+    const next = lang() === "en" ? "zh-CN" : "en";
+    rememberLang(next);
+    setLang(next);
+  });
+  const sync = (l: Lang) => {
+    root.lang = l;
+    toggle.setAttribute("aria-pressed", String(l === "en"));
+    applyI18n(root);
+  };
+  onLangChange(sync);
+  sync(lang());
+}
+
+/** How far ahead of the viewport a lab starts loading: about one screen, so it is ready when scrolled to. */
+const loadMargin = "100% 0px";
+
 export function mountLabs(): void {
-  for (const root of document.querySelectorAll<HTMLElement>("[data-tslab]")) void mountLab(root);
+  const roots = [...document.querySelectorAll<HTMLElement>("[data-tslab]")];
+  roots.forEach((root, i) => {
+    // Unique per lab: the first keeps "tsl" (tabs are #tsl-tab-<panel>), the next are tsl-2, tsl-3, ...
+    if (!root.id) root.id = i === 0 ? "tsl" : `tsl-${i + 1}`;
+  });
+  // One language for the page (the dictionaries are shared): the first lab's props and the reader's choice decide it.
+  if (roots.length) {
+    let prop: Lang | undefined;
+    try {
+      prop = propsOf(roots[0]).lang;
+    } catch {
+      prop = undefined; // reported by mountLab
+    }
+    setLang(initialLang(roots[0], prop));
+  }
+  const params = fragmentParams(location.hash);
+  roots.forEach((root, i) => {
+    prepare(root);
+    const start = () => void mountLab(root, i).then(() => {
+      if (params.has(stateKey(i))) root.scrollIntoView({ block: "start" });
+    });
+    // A link to this lab's state, or a browser without IntersectionObserver: load now.
+    if (params.has(stateKey(i)) || typeof IntersectionObserver === "undefined") return start();
+    const io = new IntersectionObserver((seen) => {
+      if (!seen.some((e) => e.isIntersecting)) return;
+      io.disconnect();
+      start();
+    }, { rootMargin: loadMargin });
+    io.observe(root);
+  });
 }

@@ -7,6 +7,9 @@ const sliceBudget = 50_000;
 
 let running = 0; // the id of the search in progress; 0 when none
 
+// The page makes this Worker ahead of the first run: load the wasm now, while online (a failure is reported on the first run).
+loadClient().catch(() => undefined);
+
 const post = (reply: PlannerReply) => (self as unknown as Worker).postMessage(reply);
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 

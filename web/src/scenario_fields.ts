@@ -3,7 +3,7 @@ import type { TslabClient } from "./client";
 import { numberOrText as num, type Control, type ControlSpec } from "./controls";
 import type { MessageKey } from "./i18n";
 import type { Scenario } from "./report";
-import { editScenario, scenario, subscribe, valueAt, type ScenarioEvent } from "./state";
+import { valueAt, type ScenarioEvent, type ScenarioStore } from "./state";
 import type { Vocabulary } from "./types/vocabulary";
 import { choicesOf, defaultOf, vocabularyOf } from "./vocabulary";
 
@@ -90,8 +90,9 @@ export function errorTargetsOf(fields: Map<string, ScenarioField>, keys: readonl
  * Binds a panel's controls to the store: an edit patches the one field it shows, any change of the
  * scenario (an edit elsewhere, an applied plan, a trial) rewrites the controls and calls `changed`.
  */
-export function bindScenarioControls(panelId: string, form: HTMLFormElement, controls: Map<string, Control>,
+export function bindScenarioControls(store: ScenarioStore, panelId: string, form: HTMLFormElement, controls: Map<string, Control>,
   fields: Map<string, ScenarioField>, changed: (s: Scenario, e: ScenarioEvent) => void): (s: Scenario) => void {
+  const { scenario, editScenario, subscribe } = store;
   const show = (s: Scenario) => {
     for (const [key, c] of controls) c.write(fields.get(key)!.show(s));
   };
@@ -102,6 +103,7 @@ export function bindScenarioControls(panelId: string, form: HTMLFormElement, con
     const field = key ? fields.get(key) : undefined;
     if (field && controls.has(key!)) editScenario(field.changes(controls.get(key!)!.read()), panelId);
   };
+  form.dataset.scenarioBound = ""; // a link needs only the scenario to bring these controls back (lab_link.ts)
   form.addEventListener("input", onEdit);
   form.addEventListener("change", onEdit);
   subscribe((s, e) => {

@@ -1,4 +1,4 @@
-// The lab's one scenario store: every panel reads the same tslab/scenario@1 object, edits patch it, an applied plan replaces it.
+// A lab's one scenario store: every panel of that lab reads the same tslab/scenario@1 object, edits patch it, an applied plan replaces it.
 import type { Scenario } from "./report";
 
 /** Why the scenario changed: a control edit (a panel or a trial) or a whole scenario applied (the planner's pick). */
@@ -18,14 +18,6 @@ export const startingScenario: Scenario = {
   schema: "tslab/scenario@1", model: "llama3-70b", cluster: "dgx-h100",
   parallel: { dp: 8, tp: 8, pp: 4, sp: true }, training: { seq_len: 4096 },
 };
-
-let current: Scenario = structuredClone(startingScenario);
-const listeners = new Set<Listener>();
-
-/** A copy of the current scenario (callers may change their copy freely). */
-export function scenario(): Scenario {
-  return structuredClone(current);
-}
 
 /** The value at a dotted path ("training.offload.optimizer"), undefined when absent. */
 export function valueAt(s: Scenario, path: string): unknown {
@@ -49,25 +41,40 @@ export function withValue(s: Scenario, path: string, value: unknown): Scenario {
   return out;
 }
 
-function publish(event: ScenarioEvent): void {
-  const snapshot = scenario();
-  listeners.forEach((fn) => fn(snapshot, event));
+/** One lab's scenario store; every method is a plain function (panels destructure them). */
+export interface ScenarioStore {
+  /** A copy of the current scenario (callers may change their copy freely). */
+  scenario(): Scenario;
+  /** Sets each [path, value] (undefined removes it) and tells every panel. */
+  editScenario(changes: ReadonlyArray<readonly [string, unknown]>, source: string): void;
+  /** Replaces the whole scenario (an applied plan, a shared link): every panel takes it and drops its stale trial. */
+  applyScenario(next: Scenario, source: string): void;
+  /** Calls fn on every later change; returns the unsubscribe function. */
+  subscribe(fn: Listener): () => void;
 }
 
-/** Sets each [path, value] (undefined removes it) and tells every panel. */
-export function editScenario(changes: ReadonlyArray<readonly [string, unknown]>, source: string): void {
-  for (const [path, value] of changes) current = withValue(current, path, value);
-  publish({ kind: "edit", source });
-}
-
-/** Replaces the whole scenario (an applied plan): every panel takes it and drops its stale trial. */
-export function applyScenario(next: Scenario, source: string): void {
-  current = structuredClone(next);
-  publish({ kind: "apply", source });
-}
-
-/** Calls fn on every later change; returns the unsubscribe function. */
-export function subscribe(fn: Listener): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
+/** A store starting from `initial` (startingScenario by default); each lab on a page has its own. */
+export function createStore(initial: Scenario = startingScenario): ScenarioStore {
+  let current: Scenario = structuredClone(initial);
+  const listeners = new Set<Listener>();
+  const scenario = () => structuredClone(current);
+  const publish = (event: ScenarioEvent) => {
+    const snapshot = scenario();
+    listeners.forEach((fn) => fn(snapshot, event));
+  };
+  return {
+    scenario,
+    editScenario(changes, source) {
+      for (const [path, value] of changes) current = withValue(current, path, value);
+      publish({ kind: "edit", source });
+    },
+    applyScenario(next, source) {
+      current = structuredClone(next);
+      publish({ kind: "apply", source });
+    },
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+  };
 }

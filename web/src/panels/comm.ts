@@ -4,11 +4,11 @@ import { createForm, showErrorAt, type Control, type ControlSpec } from "../cont
 import { binaryBytes } from "../format";
 import { onLangChange, t } from "../i18n";
 import type { Scenario } from "../report";
-import { subscribe, valueAt } from "../state";
+import { valueAt } from "../state";
 import type { CollectiveSpec, CommInReport } from "../types/mesh";
 import type { Vocabulary } from "../types/vocabulary";
 import { fullestRecompute, vocabularyOf } from "../vocabulary";
-import type { Panel } from "./panel";
+import type { Panel, PanelContext } from "./panel";
 import { createCommView, type CommView } from "./comm_view";
 import "./mesh.css";
 import "./comm.css";
@@ -122,7 +122,7 @@ function inventoryUpdater(client: TslabClient, view: CommView, read: (key: strin
   };
 }
 
-function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const { element: form, controls, relabel } = buildForm(client);
   const results = document.createElement("div");
   results.className = "tsl-results";
@@ -142,7 +142,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   const scenarioSelect = controls.get("scenario")!.input as HTMLSelectElement;
   const appliedOption = new Option("", "applied");
   // A plan applied from the planner becomes the inventory's scenario (its own entry in the list), which then follows the lab's edits.
-  subscribe((sc, e) => {
+  store.subscribe((sc, e) => {
     if (e.kind !== "apply" && !appliedOption.parentElement) return;
     applied = sc;
     appliedSerial += 1;

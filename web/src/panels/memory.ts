@@ -4,9 +4,9 @@ import { createForm, showErrorAt } from "../controls";
 import { onLangChange } from "../i18n";
 import type { Report, Scenario } from "../report";
 import { bindScenarioControls, errorTargetsOf, scenarioFields } from "../scenario_fields";
-import { editScenario, scenario, withValue } from "../state";
+import { withValue } from "../state";
 import { fullestRecompute, vocabularyOf } from "../vocabulary";
-import type { Panel } from "./panel";
+import type { Panel, PanelContext } from "./panel";
 import { createMemoryView, modelStateBytes } from "./memory_view";
 
 const groups = [
@@ -25,7 +25,8 @@ function trialChanges(client: TslabClient): [string, unknown][] {
     ["training.precision", undefined], ["training.optimizer", undefined], ["training.offload", undefined]];
 }
 
-function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+function mount(host: HTMLElement, { client, store }: PanelContext): void {
+  const { scenario, editScenario } = store;
   const fields = scenarioFields(client);
   const { element: form, controls, relabel } = createForm("mem.controls", ["mem.group.model", "mem.group.parallel", "mem.group.training"],
     groups.map((g) => g.map((k) => fields.get(k)!.spec)));
@@ -57,7 +58,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   };
   // Coalesce bursts of changes (a dragged slider) into one report per frame.
   let frame = 0;
-  const show = bindScenarioControls("memory", form, controls, fields, (_s, e) => {
+  const show = bindScenarioControls(store, "memory", form, controls, fields, (_s, e) => {
     if (e.source !== "memory-trial") view.clearTrial();
     if (!frame) frame = requestAnimationFrame(() => ((frame = 0), compute()));
   });

@@ -4,11 +4,11 @@ import { createForm, type ControlForm, showErrorAt, type ControlSpec } from "../
 import { onLangChange, type MessageKey } from "../i18n";
 import type { Scenario } from "../report";
 import type { CommInReport, MeshAxis, MeshSpec } from "../types/mesh";
-import { scenario as currentScenario, subscribe, valueAt } from "../state";
+import { valueAt } from "../state";
 import type { Scenario as Shared } from "../report";
 import type { Vocabulary } from "../types/vocabulary";
 import { defaultOf, vocabularyOf } from "../vocabulary";
-import type { Panel } from "./panel";
+import type { Panel, PanelContext } from "./panel";
 import { createMeshView, type MeshView, type TpTime } from "./mesh_view";
 import "./mesh.css";
 
@@ -119,7 +119,7 @@ function timeTp(client: TslabClient, view: MeshView, read: (key: string) => stri
   }
 }
 
-function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const vocab = vocabularyOf(client);
   const { axes } = ordersOf(vocab);
   const { element: form, controls, relabel } = buildForm(client);
@@ -166,8 +166,8 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
 
   // The shared scenario sets the axes, model and cluster (and its order, if it names one) when they change or a plan is applied.
   const values = (sc: Shared) => meshValues(vocab, axes, sc);
-  let shown = JSON.stringify(values(currentScenario()));
-  subscribe((sc, e) => {
+  let shown = JSON.stringify(values(store.scenario()));
+  store.subscribe((sc, e) => {
     const next = values(sc);
     if (JSON.stringify(next) === shown && e.kind !== "apply") return;
     shown = JSON.stringify(next);

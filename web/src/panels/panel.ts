@@ -1,9 +1,12 @@
 // The contract every lab panel implements; lab.ts turns the registered list into tabs.
 import type { TslabClient } from "../client";
 import type { MessageKey } from "../i18n";
+import type { ScenarioStore } from "../state";
 
 export interface PanelContext {
   client: TslabClient;
+  /** The scenario of the lab this panel belongs to (several labs on a page each have one). */
+  store: ScenarioStore;
 }
 
 export interface Panel {

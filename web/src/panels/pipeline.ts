@@ -1,14 +1,14 @@
 // Pipeline panel (ledger L4): schedule controls → SPEC → wasm schedule() → read-outs and timelines, compare mode, trial.
-import { ScenarioError, type TslabClient } from "../client";
+import { ScenarioError } from "../client";
 import { controlForPath, createForm, numberOrText, type ControlForm, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
 import type { ScheduleResult, ScheduleSpec } from "../types/pipeline";
 import type { Vocabulary } from "../types/vocabulary";
-import { subscribe } from "../state";
 import { choicesOf, defaultOf, dualSchedule, scheduleRow, vocabularyOf } from "../vocabulary";
 import { followScenario } from "./pipeline_follow";
-import type { Panel } from "./panel";
+import type { Panel, PanelContext } from "./panel";
 import { drawCap } from "./pipeline_timeline";
+import { createTraceButton } from "./pipeline_trace";
 import { createPipelineView } from "./pipeline_view";
 import "./pipeline.css";
 
@@ -76,7 +76,7 @@ function buildForm(v: Vocabulary): ControlForm {
   return f;
 }
 
-function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const vocab = vocabularyOf(client);
   const { element: form, controls, relabel } = buildForm(vocab);
   const results = document.createElement("div");
@@ -85,6 +85,8 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   host.append(form, results);
   const view = createPipelineView(results, vocab, () => runTrial());
   const read = (key: string) => controls.get(key)!.read();
+  const trace = createTraceButton(client, () => buildSpec(vocab, read, "a", true));
+  form.append(trace.element);
   const writeAll = (values: Values) => {
     for (const [k, val] of Object.entries(values)) controls.get(k)?.write(val);
   };
@@ -150,13 +152,14 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   }
 
   // The shared scenario sets the stage count, chunks, schedule and micro-batches; an applied plan also drops the trial and compare.
-  subscribe(followScenario(client, vocab, (values, applied) => {
+  store.subscribe(followScenario(client, vocab, store.scenario(), (values, applied) => {
     if (applied) view.showTrial(null);
     writeAll(applied ? { ...values, pipe_compare: false } : values);
     compute();
   }));
   onLangChange(() => {
     relabel();
+    trace.relabel();
     view.relabel();
     showErrors(lastErrors);
   });

@@ -1,7 +1,7 @@
 // How the pipeline panel follows the shared scenario: its stage count, chunks, schedule and micro-batch count, as the core resolved them.
 import type { TslabClient } from "../client";
 import type { Scenario } from "../report";
-import { scenario as current, type ScenarioEvent } from "../state";
+import type { ScenarioEvent } from "../state";
 import type { StepInReport } from "../types/step";
 import type { Vocabulary } from "../types/vocabulary";
 import { scheduleRow } from "../vocabulary";
@@ -27,8 +27,8 @@ function pipelineValues(client: TslabClient, vocab: Vocabulary, s: Scenario): Va
  * elsewhere that leaves pp, vpp, schedule and micro-batches alone leaves the panel's own what-if alone)
  * and on every applied plan.
  */
-export function followScenario(client: TslabClient, vocab: Vocabulary, apply: (values: Values, applied: boolean) => void) {
-  let shown = JSON.stringify(pipelineValues(client, vocab, current()));
+export function followScenario(client: TslabClient, vocab: Vocabulary, current: Scenario, apply: (values: Values, applied: boolean) => void) {
+  let shown = JSON.stringify(pipelineValues(client, vocab, current));
   return (s: Scenario, e: ScenarioEvent) => {
     const values = pipelineValues(client, vocab, s);
     const key = JSON.stringify(values);

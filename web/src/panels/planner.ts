@@ -1,12 +1,10 @@
 // Planner panel: model, cluster and GPU count → a capped search in a Web Worker → top table and Pareto scatter; a pick is applied to every panel.
-import type { TslabClient } from "../client";
 import { createControl, createGroup, numberOrText as num, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { compactCount, duration } from "../format";
 import { onLangChange, t } from "../i18n";
 import type { Scenario } from "../report";
-import { applyScenario } from "../state";
 import type { PlanCandidate, PlannerReply, PlannerRequest, PlanOptions, PlanResult } from "../types/step";
-import type { Panel } from "./panel";
+import type { Panel, PanelContext } from "./panel";
 import { createPlannerView } from "./planner_view";
 import "./step.css";
 import "./planner.css";
@@ -51,7 +49,15 @@ function button(key: "plan.run" | "plan.cancel", testid: string): HTMLButtonElem
   return b;
 }
 
-function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+/** fn after the next paint, when the page is idle (at most 2 s later). */
+function whenIdle(fn: () => void): void {
+  requestAnimationFrame(() => {
+    if ("requestIdleCallback" in window) requestIdleCallback(() => fn(), { timeout: 2000 });
+    else setTimeout(fn, 200);
+  });
+}
+
+function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const presets = client.presets();
   const list = specs(Object.keys(presets.models), Object.keys(presets.clusters)).map(createControl);
   const controls = new Map<string, Control>(list.map((c) => [c.spec.key, c]));
@@ -78,6 +84,21 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   controls.get("seq_len")!.write(12);
 
   let worker: Worker | null = null;
+  // Made after first paint (and again after a cancel) and it loads its wasm at once, so a run works offline later.
+  const ensureWorker = (): Worker => {
+    if (worker) return worker;
+    const w = new Worker(new URL("../planner.worker.ts", import.meta.url), { type: "module" });
+    w.onmessage = (e: MessageEvent<PlannerReply>) => onReply(e.data);
+    // A Worker script that failed to load gives an event without a message: name the Worker instead of "undefined".
+    w.onerror = (e) => {
+      if (worker === w) worker = null; // the next run tries a fresh one
+      if (!run_.disabled) return; // a prefetch that failed: nothing to report until a run needs it
+      finish();
+      view.status(`${t("plan.status.error")}${e.message || t("lab.workerFailed")}`, true);
+    };
+    return (worker = w);
+  };
+  whenIdle(ensureWorker);
   let serial = 0;
   let lastPlan: PlanResult | null = null;
   const read = (k: string) => String(controls.get(k)!.read()).trim();
@@ -85,7 +106,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     showErrorAt(message === null ? null : { path, message }, controls, errorTargets, (m) => m !== null && view.status(m, true));
 
   const pick = (c: PlanCandidate) => {
-    applyScenario(scenarioOfPlan(c), "planner");
+    store.applyScenario(scenarioOfPlan(c), "planner");
     view.applied(c);
   };
   const finish = () => {
@@ -124,9 +145,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
       controls.get("gpus")!.setError(`gpus: ${t("plan.gpus")} ≥ 1 (integer)`);
       return;
     }
-    worker ??= new Worker(new URL("../planner.worker.ts", import.meta.url), { type: "module" });
-    worker.onmessage = (e: MessageEvent<PlannerReply>) => onReply(e.data);
-    worker.onerror = (e) => (finish(), view.status(`${t("plan.status.error")}${e.message}`, true));
+    const w = ensureWorker();
     serial += 1;
     const options: PlanOptions = { gpus, max_candidates: labCap };
     const training: Record<string, unknown> = { seq_len: 2 ** Number(read("seq_len")) };
@@ -137,7 +156,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     const loaded = client.calibration();
     const calibration = loaded && { text: JSON.stringify(loaded.profile), fileName: loaded.fileName };
     const msg: PlannerRequest = { type: "run", id: serial, scenario, options, calibration };
-    worker.postMessage(msg);
+    w.postMessage(msg);
     view.progress(0, t("plan.status.running", { considered: 0, evaluated: 0, fitting: 0, done: 0, total: "…" }));
     run_.disabled = true;
     cancel.disabled = false;
@@ -146,6 +165,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
   cancel.addEventListener("click", () => {
     worker?.terminate(); // the search runs in slices, but terminate frees the instance at once
     worker = null;
+    whenIdle(ensureWorker);
     serial += 1;
     finish();
     view.status(t("plan.status.cancelled"));

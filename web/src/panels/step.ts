@@ -4,10 +4,10 @@ import { createForm, showErrorAt } from "../controls";
 import { onLangChange } from "../i18n";
 import type { Scenario } from "../report";
 import { bindScenarioControls, errorTargetsOf, scenarioFields } from "../scenario_fields";
-import { editScenario, scenario, valueAt } from "../state";
+import { valueAt } from "../state";
 import type { StepInReport } from "../types/step";
 import { defaultOf, fullestRecompute, vocabularyOf } from "../vocabulary";
-import type { Panel } from "./panel";
+import type { Panel, PanelContext } from "./panel";
 import { createStepTrials, type StepTrial } from "./step_trials";
 import { createStepView } from "./step_view";
 import "./step.css";
@@ -34,7 +34,8 @@ function trialChanges(client: TslabClient, which: StepTrial, s: Scenario, before
   return [["training.recompute", now === full ? defaultOf(v, "training.recompute") : full], batch];
 }
 
-function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
+function mount(host: HTMLElement, { client, store }: PanelContext): void {
+  const { scenario, editScenario } = store;
   const fields = scenarioFields(client);
   const { element: form, controls, relabel } = createForm("step.controls", ["step.group.model", "step.group.parallel", "step.group.training"],
     groups.map((g) => g.map((k) => fields.get(k)!.spec)));
@@ -69,7 +70,7 @@ function mount(host: HTMLElement, { client }: { client: TslabClient }): void {
     }
   };
   let frame = 0;
-  const show = bindScenarioControls("step", form, controls, fields, (_s, e) => {
+  const show = bindScenarioControls(store, "step", form, controls, fields, (_s, e) => {
     if (e.source !== "step-trial") trials.clear();
     if (!frame) frame = requestAnimationFrame(() => ((frame = 0), compute()));
   });
