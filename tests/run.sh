@@ -36,4 +36,7 @@ TSLAB_CLI="$PWD/build/native/tslab" npm run --silent test:node
 step "site build and browser tests"
 npm run --silent test:browser
 
+step "consumer test: the packed lab in a fresh Astro project builds the course page unchanged"
+bash tests/consumer/run.sh
+
 step "all tests passed"
