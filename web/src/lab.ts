@@ -104,7 +104,11 @@ async function mountLab(root: HTMLElement, index: number): Promise<void> {
     const client = await loadClient();
     const store = createStore(startScenario(client, props.scenario));
     const initial = store.scenario();
-    const list = props.panels.map((id: PanelId) => registry.find((p) => p.id === id)!);
+    const list = props.panels.map((id: PanelId, i) => {
+      const panel = registry.find((p) => p.id === id);
+      if (!panel) throw new LabPropError(`panels[${i}]`, `"${id}" is not registered in panels/index.ts`);
+      return panel;
+    });
     let link: ReturnType<typeof labLink> | undefined;
     const tabs = buildTabs(root.id, list, tabBar, stage, () => link?.changed());
     tabs.entries.forEach((e, i) => list[i].mount(e.body, { client, store }));

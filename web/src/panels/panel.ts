@@ -1,6 +1,7 @@
 // The contract every lab panel implements; lab.ts turns the registered list into tabs.
 import type { TslabClient } from "../client";
 import type { MessageKey } from "../i18n";
+import type { PanelId } from "../props";
 import type { ScenarioStore } from "../state";
 
 export interface PanelContext {
@@ -10,8 +11,8 @@ export interface PanelContext {
 }
 
 export interface Panel {
-  /** Stable id used in element ids and data-panel attributes. */
-  id: string;
+  /** Stable id used in element ids, data-panel attributes and the `panels` prop (one of props.ts panelIds). */
+  id: PanelId;
   /** The tab's label. */
   titleKey: MessageKey;
   /** Builds the panel's DOM inside host; called once, after the wasm core has loaded. */
