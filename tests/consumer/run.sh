@@ -67,8 +67,11 @@ ASTRO
 cp "$page" src/pages/index.astro
 cmp -s "$page" src/pages/index.astro
 
+SECONDS=0
 npm install --no-audit --no-fund --prefer-offline --loglevel=error >/dev/null
+installed=$SECONDS
 npx --no-install astro build --silent >/dev/null
+echo "consumer test: npm install ${installed} s, astro build $((SECONDS - installed)) s"
 # One wasm file in the build: the page and the planner's Worker share it.
 wasm_count="$(find dist -name '*.wasm' | wc -l)"
 if [ "$wasm_count" != 1 ]; then echo "consumer test: $wasm_count wasm files in the build, expected 1" >&2; exit 1; fi

@@ -34,8 +34,9 @@ const isPanel = (v: unknown): v is PanelId => (panelIds as readonly unknown[]).i
 export function checkProps(p: LabProps): { lang?: LabLang; panels: PanelId[]; start: PanelId; scenario?: Scenario | string; compact: boolean } {
   if (p.lang !== undefined && !(langs as readonly unknown[]).includes(p.lang))
     throw new LabPropError("lang", `"${String(p.lang)}" is not one of ${langs.join(", ")}`);
+  if (p.panels !== undefined && !Array.isArray(p.panels)) throw new LabPropError("panels", "must be a list of panel ids");
   const panels = p.panels === undefined ? [...panelIds] : [...p.panels];
-  if (!Array.isArray(p.panels ?? []) || panels.length === 0) throw new LabPropError("panels", "needs at least one panel");
+  if (panels.length === 0) throw new LabPropError("panels", "needs at least one panel");
   panels.forEach((id, i) => {
     if (!isPanel(id)) throw new LabPropError(`panels[${i}]`, `"${String(id)}" is not a panel (${panelIds.join(", ")})`);
     if (panels.indexOf(id) !== i) throw new LabPropError(`panels[${i}]`, `"${id}" is listed twice`);
