@@ -48,6 +48,10 @@ test("props: panels and their order, the first panel, a preset scenario, compact
   expect(order).toEqual(["tsl-panel-step", "tsl-panel-memory"]);
   await expect(page.locator(`${first} [role="tab"][aria-controls="tsl-panel-memory"]`)).toHaveAttribute("aria-selected", "true");
   await expect(page.locator(first)).toHaveClass(/tsl-compact/);
+  // lang="en" on a zh-CN page: the prop wins over the page's lang attribute, for every lab on the page (one dictionary).
+  await expect(page.locator(`${first} .tsl-title`)).toHaveText("Training Systems Lab");
+  await expect(page.locator(first)).toHaveAttribute("lang", "en");
+  await expect(page.locator(second)).toHaveAttribute("lang", "en");
   await expect(page.locator(`${first} [data-panel="memory"] [data-control="model"] select`)).toHaveValue("llama3-8b");
   await expect(page.locator(`${second} [role="tab"]`)).toHaveCount(6);
   const dp2 = page.locator(`${second} [data-panel="memory"] [data-control="dp"] input`);
