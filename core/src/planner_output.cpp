@@ -1,6 +1,7 @@
 // The planner's result: the top plans re-timed by the full report, the Pareto front, the closest
 // miss, options, JSON (fixed key order: native and wasm match byte for byte) and the table.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <tuple>
 
@@ -57,12 +58,14 @@ json choice_json(const plan_choice& c) {
 // A Pareto member keeps the search's numbers. Where the search timed its schedule by the closed
 // forms (more than options.simulate_ops ops) the report simulates it, so its step time is taken
 // from the report, which its scenario reproduces.
-void front_entry(plan_entry& e, const scenario& base, std::int64_t simulate_ops) {
+// Past the time budget (out_of_time) the search's closed-form time stays, and the entry says so.
+void front_entry(plan_entry& e, const scenario& base, std::int64_t simulate_ops, bool out_of_time) {
     const scenario s = apply_choice(base, e.choice);
     e.scenario = scenario_to_json(s);
     e.search_memory_bytes = e.memory_bytes;
-    if (schedule_op_estimate(scenario_schedule_request(s, s.training.microbatches(s.parallel))) > static_cast<double>(simulate_ops))
-        e.time_s = build_report(s, 0).step.time_s;
+    if (schedule_op_estimate(scenario_schedule_request(s, s.training.microbatches(s.parallel))) <= static_cast<double>(simulate_ops)) return;
+    if (out_of_time) e.time_from_report = false;
+    else e.time_s = build_report(s, 0).step.time_s;
 }
 
 json entry_json(const plan_entry& e, bool detailed) {
@@ -72,6 +75,7 @@ json entry_json(const plan_entry& e, bool detailed) {
     j["memory_bytes"] = static_cast<std::int64_t>(std::llround(e.memory_bytes));
     j["headroom_bytes"] = static_cast<std::int64_t>(std::llround(e.headroom_bytes));
     if (!detailed) {
+        j["time_from"] = e.time_from_report ? "report" : "search";
         j["scenario"] = e.scenario;
         return j;
     }
@@ -93,7 +97,9 @@ std::string describe(const plan_choice& c) {
 
 }  // namespace
 
-plan_result plan_search::result() const {
+plan_result plan_search::result(double seconds_left) const {
+    const auto start = std::chrono::steady_clock::now();
+    const auto out_of_time = [&] { return seconds_left <= 0 || std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds_left; };
     plan_result r;
     r.gpus = gpus_;
     r.seq_len = base_.training.seq_len;
@@ -106,7 +112,7 @@ plan_result plan_search::result() const {
     for (auto& e : r.top) detail_entry(e, base_);
     std::sort(r.top.begin(), r.top.end(), ranks_before);
     r.pareto = front_;
-    for (auto& e : r.pareto) front_entry(e, base_, opt_.simulate_ops);
+    for (auto& e : r.pareto) front_entry(e, base_, opt_.simulate_ops, out_of_time());
     if (progress_.fitting == 0 && closest_) {
         r.closest = closest_;
         detail_entry(*r.closest, base_);

@@ -150,6 +150,18 @@ std::string schedule_trace_text(const std::string& spec_text) {
     check_listed_ops(spec.request, "$", "a trace lists every op");
     return schedule_to_trace(run_schedule(spec)).dump();
 }
+std::string schedule_work_text(const std::string& spec_text) {
+    const schedule_spec spec = parse_schedule_spec(parse_text(spec_text));
+    check_schedule_request(spec.request);
+    const double work = schedule_work_estimate(spec.request);
+    return json{{"schema", "tslab/schedule-work@1"},
+                {"op_count", schedule_op_estimate(spec.request)},
+                {"work_ops", work},
+                {"foreground", work <= static_cast<double>(max_foreground_ops)},
+                {"listed_ops_cap", max_listed_ops},
+                {"work_ops_cap", max_schedule_ops}}
+        .dump(2);
+}
 std::string schedule_table_text(const std::string& spec_text) {
     return schedule_table(run_schedule(parse_schedule_spec(parse_text(spec_text))));
 }

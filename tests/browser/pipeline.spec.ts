@@ -132,6 +132,25 @@ test("a huge schedule shows its numbers and says the timeline is capped", async 
   await expect(blocks(page)).toHaveCount(0);
 });
 
+test("a large schedule runs in the Worker: the page says so, keeps the last results, then shows the full run", async ({ page }) => {
+  await openPipeline(page);
+  // 1F1B on 8 ranks with 100,000 micro-batches lists 2·8·100,000 = 1.6M ops, over the core's
+  // max_foreground_ops (schedule_io.hpp): the core's scheduleWork says so before any simulation.
+  await field(page, "pipe_ranks").locator("input").fill("8");
+  await field(page, "pipe_m").locator("input").fill("100000");
+  await expect(page.getByTestId("pipe-busy")).toBeVisible();
+  await expect(page.locator("#lab .tsl-pipe-body")).toHaveClass(/tsl-pipe-pending/);
+  await expect(page.getByTestId("pipe-busy")).toBeHidden({ timeout: 30_000 });
+  expect(await value(page, "pipe-ops-a")).toBe(2 * 8 * 100_000);
+  // 1F1B idles (p − 1)(F + B) of (m + p − 1)(F + B) (Narayanan et al. arXiv 2104.04473 §2.2).
+  expect(await value(page, "pipe-bubble-a")).toBeCloseTo(7 / 100_007, 9);
+  // A small run after a large one is back on the page at once, and a bad value still shows inline.
+  await field(page, "pipe_m").locator("input").fill("8");
+  await expect(blocks(page)).toHaveCount(2 * 8 * 8);
+  await field(page, "pipe_m").locator("input").fill("0");
+  await expect(field(page, "pipe_m").locator(".tsl-error")).toContainText("microbatches");
+});
+
 test("English toggle relabels the pipeline panel", async ({ page }) => {
   await openPipeline(page);
   await page.locator("#lab .tsl-lang").click();

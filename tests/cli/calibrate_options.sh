@@ -3,21 +3,11 @@
 # --version, and flags that are unknown or out of range exit 2 naming the flag.
 set -u
 cal="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib.sh"
 cd "$tmp" || exit 1
-fail=0; passed=0
 
 # check NAME EXPECTED-RC EXPECTED-SUBSTRING -- ARGS...
-check() {
-    local name="$1" want_rc="$2" want="$3"; shift 4
-    out=$(timeout 20 "$cal" "$@" 2>&1); rc=$?
-    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want" <<<"$out"; then
-        echo "FAIL $name: rc=$rc out=$(head -c 400 <<<"$out") (wanted rc $want_rc and: $want)"; fail=$((fail + 1))
-    else
-        passed=$((passed + 1))
-    fi
-}
+check() { local name=$1 want_rc=$2 want=$3; shift 4; check_run "$name" "$want_rc" "$want" "$cal" "$@"; }
 
 check help 0 'Exit status: 0 complete; 3 stopped early' -- --help
 check help_short 0 '-f,--stepfactor FACTOR' -- -h
@@ -45,5 +35,4 @@ SLURM_NTASKS=4 SLURM_PROCID=0 check srun_without_pmi 2 'srun started 4 tasks wit
 TSLAB_CALIBRATE_FAULT=bogus check bad_fault 2 'TSLAB_CALIBRATE_FAULT: "bogus": expected rank=R,at=PROBE' -- --backend cpu --ops memory --quick --out f.json
 [ -e tslab-calibration.json ] && { echo "FAIL a profile was written"; fail=$((fail + 1)); }
 
-echo "calibrate_options: $passed passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish calibrate_options

@@ -2,20 +2,10 @@
 # End-to-end checks of the tslab binary: typed errors exit 2 with the path and reason, and never crash.
 set -u
 tslab="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0; passed=0
+source "$(dirname "$0")/lib.sh"
 
 # expect_error NAME JSON EXPECTED-SUBSTRING
-expect_error() {
-    printf '%s' "$2" > "$tmp/s.json"
-    out=$("$tslab" report "$tmp/s.json" 2>&1); rc=$?
-    if [ "$rc" -ne 2 ] || ! grep -qF -- "$3" <<<"$out"; then
-        echo "FAIL $1: rc=$rc out=$out (wanted: $3)"; fail=$((fail + 1))
-    else
-        passed=$((passed + 1))
-    fi
-}
+expect_error() { printf '%s' "$2" > "$tmp/s.json"; check_run "$1" 2 "$3" "$tslab" report "$tmp/s.json"; }
 
 expect_error tp_heads '{"model":"llama3-8b","parallel":{"tp":12}}' 'error: parallel.tp: 12 does not divide model.heads = 32'
 expect_error world '{"parallel":{"dp":3},"cluster":{"preset":"dgx-h100","nodes":1},"training":{"global_batch":3}}' 'dp·tp·pp·cp = 3·1·1·1 = 3 ≠ world size 8'
@@ -35,5 +25,4 @@ out=$(echo '{"model":"llama3-70b"}' | "$tslab" report - --format table); rc=$?
 [ "$rc" -eq 0 ] && grep -qF 'GiB' <<<"$out" && passed=$((passed + 1)) || { echo "FAIL table: $out"; fail=$((fail + 1)); }
 "$tslab" report --help | grep -qF 'Usage: tslab report [OPTIONS] SCENARIO.json' && passed=$((passed + 1)) || { echo "FAIL help"; fail=$((fail + 1)); }
 
-echo "cli_errors: $passed passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli_errors

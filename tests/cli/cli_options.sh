@@ -3,20 +3,11 @@
 # --help for every command, --version, and the exit codes (0 success, 2 bad input).
 set -u
 tslab="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0; passed=0
+source "$(dirname "$0")/lib.sh"
+check_stdin="$tmp/in.json"
 
 # check NAME EXPECTED-RC EXPECTED-SUBSTRING -- ARGS...   (standard input: $tmp/in.json)
-check() {
-    local name="$1" want_rc="$2" want="$3"; shift 4
-    out=$("$tslab" "$@" <"$tmp/in.json" 2>&1); rc=$?
-    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want" <<<"$out"; then
-        echo "FAIL $name: rc=$rc out=$(head -c 400 <<<"$out") (wanted rc $want_rc and: $want)"; fail=$((fail + 1))
-    else
-        passed=$((passed + 1))
-    fi
-}
+check() { local name=$1 want_rc=$2 want=$3; shift 4; check_run "$name" "$want_rc" "$want" "$tslab" "$@"; }
 
 printf '%s' '{"model":"gpt-1.7b","parallel":{"dp":8},"training":{"global_batch":16}}' > "$tmp/s.json"
 printf '%s' '{"schedule":"1f1b","ranks":4,"microbatches":8,"costs":{"F":1,"B":2}}' > "$tmp/spec.json"
@@ -63,5 +54,4 @@ for args in "--version" "report --version"; do
         { echo "FAIL version ($args): rc=$rc out=$out"; fail=$((fail + 1)); }
 done
 
-echo "cli_options: $passed passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli_options

@@ -2,20 +2,10 @@
 # End-to-end checks of `tslab collective` and `tslab mesh`: bad specs exit 2 naming the path and reason; table format works.
 set -u
 tslab="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0; passed=0
+source "$(dirname "$0")/lib.sh"
 
 # expect_error CMD NAME JSON EXPECTED-SUBSTRING
-expect_error() {
-    printf '%s' "$3" > "$tmp/s.json"
-    out=$("$tslab" "$1" "$tmp/s.json" 2>&1); rc=$?
-    if [ "$rc" -ne 2 ] || ! grep -qF -- "$4" <<<"$out"; then
-        echo "FAIL $2: rc=$rc out=$out (wanted: $4)"; fail=$((fail + 1))
-    else
-        passed=$((passed + 1))
-    fi
-}
+expect_error() { printf '%s' "$3" > "$tmp/s.json"; check_run "$2" 2 "$4" "$tslab" "$1" "$tmp/s.json"; }
 
 expect_error collective zero_bytes '{"op":"allreduce","bytes":0,"ranks":8}' 'error: bytes: 0 must be positive'
 expect_error collective negative_bytes '{"op":"allreduce","bytes":-4096,"ranks":8}' 'error: bytes: -4096 must be positive'
@@ -47,5 +37,4 @@ out=$(echo '{"dp":2}' | "$tslab" mesh - --format table 2>&1); rc=$?
 out=$(echo '{"op":"allreduce","bytes":1024,"ranks":8}' | "$tslab" collective - --format yaml 2>&1); rc=$?
 [ "$rc" -eq 2 ] && grep -qF -- '--format' <<<"$out" && passed=$((passed + 1)) || { echo "FAIL collective format: $out"; fail=$((fail + 1)); }
 
-echo "collective_cli: $passed passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish collective_cli

@@ -4,20 +4,10 @@
 # quickly, and never crashes or echoes a file's content.
 set -u
 tslab="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0; passed=0
+source "$(dirname "$0")/lib.sh"
 
 # check NAME EXPECTED-RC EXPECTED-SUBSTRING CMD...   (stdout+stderr; each command limited to 20 s)
-check() {
-    local name=$1 rc_want=$2 want=$3; shift 3
-    out=$(timeout 20 "$@" 2>&1); rc=$?
-    if [ "$rc" -ne "$rc_want" ] || ! grep -qF -- "$want" <<<"$out"; then
-        echo "FAIL $name: rc=$rc out=$(head -c 400 <<<"$out") (wanted rc $rc_want and: $want)"; fail=$((fail + 1))
-    else
-        passed=$((passed + 1))
-    fi
-}
+check() { check_run "$@"; }
 spec() { printf '%s' "$2" > "$tmp/$1.json"; echo "$tmp/$1.json"; }
 
 # 2. deep nesting segfaulted (recursive copies); size, depth and key limits name themselves.
@@ -62,5 +52,4 @@ check overflow_profile 2 'ranks: the number 1e400 is out of range' "$tslab" vali
 check mesh_own_path 2 'error: ep: 3 does not divide' "$tslab" mesh "$(spec me '{"dp":4,"ep":3}')"
 check tiny_bandwidth 2 'link.bandwidth_Bps: 4.94066e-324 is below 1e3 B/s' "$tslab" collective "$(spec tb '{"op":"allreduce","bytes":1e9,"ranks":8,"link":{"bandwidth_Bps":5e-324,"latency_s":0}}')"
 
-echo "hostile_cli: $passed passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish hostile_cli

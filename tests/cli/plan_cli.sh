@@ -2,20 +2,10 @@
 # End-to-end checks of `tslab plan`: output fields, --top/--gpus, the cap, nothing-fits, typed errors.
 set -u
 tslab="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0; passed=0
+source "$(dirname "$0")/lib.sh"
 
 # check NAME EXPECTED-RC EXPECTED-SUBSTRING -- ARGS...
-check() {
-    local name="$1" want_rc="$2" want="$3"; shift 4
-    out=$("$tslab" "$@" 2>&1); rc=$?
-    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want" <<<"$out"; then
-        echo "FAIL $name: rc=$rc out=$(head -c 400 <<<"$out") (wanted rc $want_rc and: $want)"; fail=$((fail + 1))
-    else
-        passed=$((passed + 1))
-    fi
-}
+check() { local name=$1 want_rc=$2 want=$3; shift 4; check_run "$name" "$want_rc" "$want" "$tslab" "$@"; }
 
 printf '%s' '{"model":"gpt-1.7b","parallel":{"dp":8},"training":{"global_batch":16}}' > "$tmp/small.json"
 printf '%s' '{"model":"gpt-1t","parallel":{"dp":8},"training":{"global_batch":8}}' > "$tmp/huge.json"
@@ -45,5 +35,4 @@ assert t == sorted(t) and len(t) == 4, t
 assert all(e["bottleneck_ledger"].startswith("L") and e["headroom_bytes"] >= 0 for e in j["top"])
 PY
 
-echo "plan_cli: $passed passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish plan_cli

@@ -2,21 +2,12 @@
 # End-to-end checks of `tslab schedule`: bad SPECs exit 2 with path and reason; json, table and trace formats work.
 set -u
 tslab="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0; passed=0
+source "$(dirname "$0")/lib.sh"
 
-check() {  # check NAME CONDITION-EXIT-CODE OUTPUT
-    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi
-}
+check() { record "$@"; }  # check NAME CONDITION-EXIT-CODE OUTPUT
 
 # expect_error NAME SPEC EXPECTED-SUBSTRING
-expect_error() {
-    printf '%s' "$2" > "$tmp/s.json"
-    out=$(timeout 20 "$tslab" schedule "$tmp/s.json" 2>&1); rc=$?
-    [ "$rc" -eq 2 ] && grep -qF -- "$3" <<<"$out"
-    check "$1 (rc=$rc, wanted: $3)" $? "$out"
-}
+expect_error() { printf '%s' "$2" > "$tmp/s.json"; check_run "$1" 2 "$3" "$tslab" schedule "$tmp/s.json"; }
 
 expect_error dualpipe_odd '{"schedule":"dualpipe","ranks":3,"microbatches":12}' 'error: ranks: DualPipe needs an even number of ranks (PP), got 3'
 expect_error dualpipe_m '{"schedule":"dualpipe","ranks":4,"microbatches":6}' 'error: microbatches: dualpipe needs m ≥ 2·ranks = 8'
@@ -55,5 +46,4 @@ check trace $? "${out:0:300}"
 
 "$tslab" schedule --help | grep -qF 'Usage: tslab schedule [OPTIONS] SPEC.json'; check help $? "help"
 
-echo "schedule_cli: $passed passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish schedule_cli

@@ -40,3 +40,24 @@ TEST_CASE("schedule names come from the rows, with a did-you-mean", "[schedule_i
     CHECK_THROWS_WITH(parse_schedule_spec(json{{"schedule", "dualpipv"}}),
                       Catch::Contains("schedule: unknown value \"dualpipv\"") && Catch::Contains("did you mean dualpipe"));
 }
+
+TEST_CASE("schedule_work_text: the work of a SPEC before any is done, and where the lab runs it", "[schedule_io]") {
+    // 1F1B lists F and B per micro-batch and stage: 2·p·m = 2·4·8 ops.
+    json w = json::parse(schedule_work_text(R"({"schedule": "1f1b", "ranks": 4, "microbatches": 8})"));
+    CHECK(w["schema"] == "tslab/schedule-work@1");
+    CHECK(64.0 == w["op_count"].get<double>());
+    CHECK(64.0 == w["work_ops"].get<double>());
+    CHECK(w["foreground"] == true);
+    // ZB-V: 2p stages (V shape), F, I, W each; the generator pads m = 1 up to 2p − 1 = 127 micro-batches.
+    w = json::parse(schedule_work_text(R"({"schedule": "zbv", "ranks": 64, "microbatches": 1, "timeline": false})"));
+    CHECK(384.0 == w["op_count"].get<double>());        // 1 · 128 · 3
+    CHECK(48768.0 == w["work_ops"].get<double>());      // 127 · 128 · 3
+    // One rank, a million micro-batches: 2M ops, at the cap, too slow for a frame.
+    w = json::parse(schedule_work_text(R"({"schedule": "1f1b", "ranks": 1, "microbatches": 1000000, "timeline": false})"));
+    CHECK(w["foreground"] == false);
+    CHECK(max_foreground_ops < 2'000'000);
+    // Errors are the run's own, before the run: the ZB-V padding over the op cap names ranks.
+    CHECK_THROWS_WITH(schedule_work_text(R"({"schedule": "zbv", "ranks": 65536, "microbatches": 1})"),
+                      Catch::Contains("ranks: zbv with ranks 65536") && Catch::Contains("over the cap of 2000000 ops"));
+    CHECK_THROWS_WITH(schedule_work_text(R"({"schedule": "1f1b", "ranks": 0})"), Catch::StartsWith("ranks: "));
+}

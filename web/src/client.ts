@@ -4,7 +4,7 @@ import wasmUrl from "./wasm/tslab.wasm?url";
 import type { Presets, Report, Scenario } from "./report";
 import type { CalibrationSummary, LoadedCalibration, Validation } from "./types/calibration";
 import type { CollectiveResult, CollectiveSpec, MeshResult, MeshSpec } from "./types/mesh";
-import type { ScheduleResult, ScheduleSpec, ScheduleTrace } from "./types/pipeline";
+import type { ScheduleResult, ScheduleSpec, ScheduleTrace, ScheduleWork } from "./types/pipeline";
 import type { PlanOptions, PlanResult } from "./types/step";
 
 /** An input error from the core, split into its JSON path ("parallel.tp") and reason. */
@@ -34,6 +34,8 @@ export interface TslabClient {
   schedule(spec: ScheduleSpec): ScheduleResult;
   /** The same run as Chrome trace-event JSON (Perfetto); throws ScenarioError on bad input. */
   scheduleTrace(spec: ScheduleSpec): ScheduleTrace;
+  /** The ops the SPEC lists and generates, checked before any work (same errors as schedule). */
+  scheduleWork(spec: ScheduleSpec): ScheduleWork;
   /** One collective timed with the alpha-beta models (calibrated links when a profile is loaded). */
   collective(spec: CollectiveSpec): CollectiveResult;
   /** Rank map, process groups and link classes of a plan; throws ScenarioError on bad input. */
@@ -106,6 +108,7 @@ export function clientFor(mod: TslabModule): TslabClient {
     collective: (spec) => call<CollectiveResult>(() => mod.collective(JSON.stringify(calibrated(spec)))),
     schedule: (spec) => call<ScheduleResult>(() => mod.schedule(JSON.stringify(spec))),
     scheduleTrace: (spec) => call<ScheduleTrace>(() => mod.scheduleTrace(JSON.stringify(spec))),
+    scheduleWork: (spec) => call<ScheduleWork>(() => mod.scheduleWork(JSON.stringify(spec))),
     mesh: (spec) => call<MeshResult>(() => mod.mesh(JSON.stringify(spec))),
     presets,
     validateProfile(profileText) {

@@ -46,6 +46,8 @@ declare module "*/wasm/tslab.mjs" {
     schedule(specJson: string): Outcome;
     /** The same SPEC in, Chrome trace-event JSON out (`tslab schedule --format trace`), one tid per rank. */
     scheduleTrace(specJson: string): Outcome;
+    /** tslab/schedule-work@1: the ops a SPEC lists and generates, before any work, and whether it fits a frame. */
+    scheduleWork(specJson: string): Outcome;
     /**
      * The planner in one call: scenario JSON and options JSON ({ top?, gpus?, max_candidates?,
      * simulate_ops? }, "" for defaults) in, tslab/plan@1 JSON out (as `tslab plan --format json`).

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -66,6 +67,9 @@ struct plan_entry {
     // Filled by result() for top, pareto and closest: the complete tslab/scenario@1 the plan was
     // ranked with (scenario_json.hpp); its report reproduces time_s and memory_bytes.
     json scenario;
+    // Pareto members: true when time_s is the report's (simulated where the search used closed forms),
+    // false when result() ran out of its time budget first and kept the search's own time.
+    bool time_from_report = true;
 };
 
 // The counts of a search. Every combination of the knobs is `considered`; those that pass the
@@ -110,8 +114,10 @@ public:
     // is over; returns true when it is over (done or capped).
     bool advance(std::int64_t budget);
     const plan_progress& progress() const { return progress_; }
-    // Ranks, re-times the top entries with the full report and builds the Pareto front.
-    plan_result result() const;
+    // Ranks, re-times the top entries with the full report and builds the Pareto front. Pareto
+    // members whose schedule the report would simulate are re-timed only while seconds_left lasts
+    // (run_plan passes what is left of options.max_seconds); the rest keep the search's time.
+    plan_result result(double seconds_left = std::numeric_limits<double>::infinity()) const;
 
 private:
     struct layout {

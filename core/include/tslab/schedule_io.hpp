@@ -43,4 +43,15 @@ std::string schedule_json_text(const std::string& spec_text);
 std::string schedule_trace_text(const std::string& spec_text);
 std::string schedule_table_text(const std::string& spec_text);
 
+// Ops a run lists at most and still answers within a frame budget where it is asked interactively:
+// about 0.1 s of simulation in wasm (tests/node/bench_schedule.mjs measures the rate). Larger runs
+// belong off the lab's main thread (a Worker), so the page never freezes on a typed rank count.
+inline constexpr std::int64_t max_foreground_ops = 200'000;
+
+// The work of a SPEC before any is done: { schema: "tslab/schedule-work@1", op_count (ops listed),
+// work_ops (ops generated on the way, ZB-V's padding included), foreground (work_ops ≤
+// max_foreground_ops), listed_ops_cap, work_ops_cap }. Throws input_error as schedule_json_text does
+// for a bad SPEC or a broken precondition, so the error shows before the run.
+std::string schedule_work_text(const std::string& spec_text);
+
 }  // namespace tslab

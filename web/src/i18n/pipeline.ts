@@ -40,6 +40,7 @@ export const pipelineZh = {
   "pipe.legend.FB": "FB 重叠 F&B",
   "pipe.legend.bubble": "bubble 空闲",
   "pipe.stale": "输入有误：下面保留上一次有效结果。",
+  "pipe.busy": "schedule 较大：正在后台 Worker 中模拟，页面仍可操作；下面暂时保留上一次结果。",
   "pipe.oneStage": "只有一个 stage：没有流水线 no pipeline（PP = 1，没有 bubble，也没有 P2P）。",
   "pipe.axis": "时间（秒）",
 };
@@ -84,6 +85,7 @@ export const pipelineEn: Record<keyof typeof pipelineZh, string> = {
   "pipe.legend.FB": "FB overlapped F&B",
   "pipe.legend.bubble": "bubble (idle)",
   "pipe.stale": "Input error: the last valid result stays below.",
+  "pipe.busy": "A large schedule: simulating in a background Worker, the page stays usable; the last results stay below meanwhile.",
   "pipe.oneStage": "One stage: no pipeline (PP = 1, so no bubble and no P2P).",
   "pipe.axis": "time (s)",
 };

@@ -1,4 +1,4 @@
-// Pipeline panel (ledger L4): schedule controls → SPEC → wasm schedule() → read-outs and timelines, compare mode, trial.
+// Pipeline panel (ledger L4): schedule controls → SPEC → wasm schedule() (a Worker for large runs) → read-outs and timelines, compare mode, trial.
 import { ScenarioError } from "../client";
 import { controlForPath, createForm, numberOrText, type ControlForm, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
@@ -7,9 +7,9 @@ import type { Vocabulary } from "../types/vocabulary";
 import { choicesOf, defaultOf, dualSchedule, scheduleRow, vocabularyOf } from "../vocabulary";
 import { followScenario } from "./pipeline_follow";
 import type { Panel, PanelContext } from "./panel";
-import { drawCap } from "./pipeline_timeline";
 import { createTraceButton } from "./pipeline_trace";
 import { createPipelineView } from "./pipeline_view";
+import { createScheduleRunner, type RunError } from "./pipeline_runner";
 import "./pipeline.css";
 
 type Side = "a" | "b";
@@ -107,34 +107,30 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
       else view.setGeneralError(list.join("\n"));
     }
   };
-  // The numbers come from the full simulation; the ops for drawing only when the schedule is under the cap.
-  const simulate = (side: Side): ScheduleResult => {
-    const summary = client.schedule(buildSpec(vocab, read, side, false));
-    return summary.op_count <= drawCap ? client.schedule(buildSpec(vocab, read, side, true)) : summary;
+  const runner = createScheduleRunner(client);
+  const show = (sides: Side[], outcome: ScheduleResult[] | RunError[]): ScheduleResult[] | null => {
+    view.setBusy(false);
+    const errs = outcome.filter((r): r is RunError => "err" in r).map(({ index, err }) => ({ side: sides[index], err }));
+    showErrors(errs);
+    view.setStale(errs.length > 0); // the last good timelines stay, dimmed: the panel never goes blank
+    if (errs.length) return null;
+    const results = outcome as ScheduleResult[];
+    view.render(results);
+    return results;
   };
+  /** Results now, or null: an error (shown), one stage, or a large run that the Worker answers later. */
   const compute = (): ScheduleResult[] | null => {
     const compare = Boolean(read("pipe_compare"));
     controls.get("pipe_schedule_b")!.field.hidden = !compare;
     // One stage has no pipeline to schedule: say so instead of simulating (or naming a schedule's rank rule).
     const oneStage = numberOrText(read("pipe_ranks")) === 1;
     view.setOneStage(oneStage);
-    if (oneStage) return showErrors([]), view.setStale(false), null;
+    if (oneStage) return runner.cancel(), view.setBusy(false), showErrors([]), view.setStale(false), null;
     const sides: Side[] = compare ? ["a", "b"] : ["a"];
-    const out: ScheduleResult[] = [];
-    const errs: { side: Side; err: ScenarioError }[] = [];
-    for (const side of sides) {
-      try {
-        out.push(simulate(side));
-      } catch (e) {
-        if (!(e instanceof ScenarioError)) throw e;
-        errs.push({ side, err: e });
-      }
-    }
-    showErrors(errs);
-    view.setStale(errs.length > 0); // the last good timelines stay, dimmed: the panel never goes blank
-    if (errs.length) return null;
-    view.render(out);
-    return out;
+    const outcome = runner.run(sides.map((side) => buildSpec(vocab, read, side, false)), (later) => show(sides, later));
+    if (outcome !== "background") return show(sides, outcome);
+    view.setBusy(true); // the last timelines stay, dimmed, until the Worker answers
+    return null;
   };
   let frame = 0;
   const onInput = () => {

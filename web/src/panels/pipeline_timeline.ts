@@ -12,8 +12,6 @@ export const opColors: Record<OpKind, string> = {
   FB: "#263b37",
 };
 
-/** Most blocks one timeline draws; bigger schedules show their numbers and a note instead. */
-export const drawCap = 4000;
 
 /** "rank 2 · F · mb 5 · chunk 1", with the backward half for an overlapped FB pair, and its times. */
 export function opName(op: ScheduleOp): string {

@@ -3,7 +3,8 @@ import { t, type MessageKey } from "../i18n";
 import type { ScheduleResult } from "../types/pipeline";
 import type { Vocabulary } from "../types/vocabulary";
 import { scheduleLabel, scheduleRow } from "../vocabulary";
-import { drawCap, drawTimeline, fmtS, legend } from "./pipeline_timeline";
+import { drawCap } from "../schedule_sim";
+import { drawTimeline, fmtS, legend } from "./pipeline_timeline";
 import { el } from "../dom";
 import { createStatusLines, createTrialBox } from "./view_parts";
 
@@ -89,6 +90,8 @@ export interface PipelineView {
   showTrial(trial: TrialResult | null): void;
   /** One stage (PP = 1): the timelines give way to "one stage: no pipeline". */
   setOneStage(on: boolean): void;
+  /** A large run is simulating in the schedule Worker: say so and dim the last results. */
+  setBusy(on: boolean): void;
 }
 
 export function createPipelineView(host: HTMLElement, v: Vocabulary, onTrial: () => void): PipelineView {
@@ -101,8 +104,12 @@ export function createPipelineView(host: HTMLElement, v: Vocabulary, onTrial: ()
   oneStage.dataset.testid = "pipe-one-stage";
   oneStage.setAttribute("role", "status");
   oneStage.hidden = true;
+  const busy = el("p", "tsl-pipe-busy");
+  busy.dataset.testid = "pipe-busy";
+  busy.setAttribute("role", "status");
+  busy.hidden = true;
   body.append(legendSlot, runs);
-  host.append(trial.element, ...status.elements, oneStage, body);
+  host.append(trial.element, ...status.elements, oneStage, busy, body);
 
   let last: ScheduleResult[] = [];
   let lastTrial: TrialResult | null = null;
@@ -117,11 +124,16 @@ export function createPipelineView(host: HTMLElement, v: Vocabulary, onTrial: ()
     relabel() {
       status.relabel();
       oneStage.textContent = t("pipe.oneStage");
+      busy.textContent = t("pipe.busy");
       trial.draw(lastTrial);
       if (last.length) view.render(last);
     },
     setStale: status.setStale,
     setGeneralError: status.setGeneralError,
+    setBusy(on) {
+      busy.hidden = !on;
+      body.classList.toggle("tsl-pipe-pending", on);
+    },
     setOneStage(on) {
       oneStage.hidden = !on;
       body.hidden = on;

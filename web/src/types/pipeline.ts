@@ -60,3 +60,13 @@ export interface ScheduleTrace {
   traceEvents: Array<{ name: string; ph: "M" | "X"; pid: number; tid: number; ts?: number; dur?: number; cat?: string; args?: Record<string, unknown> }>;
   displayTimeUnit: string;
 }
+
+/** tslab/schedule-work@1: the work of a SPEC before any is done (schedule_io.hpp). */
+export interface ScheduleWork {
+  op_count: number;
+  work_ops: number;
+  /** Small enough to simulate on the page's thread; larger runs go to the schedule Worker. */
+  foreground: boolean;
+  listed_ops_cap: number;
+  work_ops_cap: number;
+}

@@ -78,6 +78,8 @@ export interface PlanCandidate {
   ledgers?: StepLedger[];
   /** The complete scenario the plan was ranked with: report(scenario) gives its step time. */
   scenario: Scenario;
+  /** Pareto members: "report" (time_s is the report's), or "search" (the search's closed form: the time budget ran out first). */
+  time_from?: "report" | "search";
 }
 
 export interface PlanResult {
