@@ -11,6 +11,7 @@ const zh = {
   "share.trace": "下载 Perfetto trace",
   "share.traceHint": "Chrome trace JSON：在 ui.perfetto.dev 打开",
   "lab.workerFailed": "planner 的 Web Worker 没有加载成功（离线，或脚本被拦截）",
+  "lab.scheduleWorkerFailed": "pipeline 的 Web Worker 没有加载成功（离线，或脚本被拦截）",
   "lab.propError": "实验室参数有误：",
 };
 
@@ -25,6 +26,7 @@ const en: Record<keyof typeof zh, string> = {
   "share.trace": "Download Perfetto trace",
   "share.traceHint": "Chrome trace JSON: open it in ui.perfetto.dev",
   "lab.workerFailed": "the planner's Web Worker did not load (offline, or the script was blocked)",
+  "lab.scheduleWorkerFailed": "the pipeline's Web Worker did not load (offline, or the script was blocked)",
   "lab.propError": "Lab prop error: ",
 };
 

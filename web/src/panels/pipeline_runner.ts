@@ -1,5 +1,6 @@
 // Runs the pipeline panel's schedules: on the page when the core says they fit a frame, else in the schedule Worker (issue: no frozen page).
 import { ScenarioError, type TslabClient } from "../client";
+import { t } from "../i18n";
 import { simulateForDrawing, type ScheduleReply, type ScheduleRequest } from "../schedule_sim";
 import type { ScheduleResult, ScheduleSpec } from "../types/pipeline";
 
@@ -53,7 +54,7 @@ export function createScheduleRunner(client: TslabClient): ScheduleRunner {
         busy = false;
         done(r.type === "results" ? r.results : [{ index: r.index, err: new ScenarioError(r.message) }]);
       };
-      worker.onerror = (e) => id === serial && ((busy = false), done([{ index: 0, err: new ScenarioError(`$: ${e.message}`) }]));
+      worker.onerror = (e) => id === serial && ((busy = false), done([{ index: 0, err: new ScenarioError(`$: ${e.message || t("lab.scheduleWorkerFailed")}`) }]));
       const req: ScheduleRequest = { id, specs };
       worker.postMessage(req);
       busy = true;
