@@ -6,6 +6,7 @@ import { meshStrings } from "./i18n/mesh";
 import { pipelineEn, pipelineZh } from "./i18n/pipeline";
 import { stepStrings } from "./i18n/step";
 import { plannerStrings } from "./i18n/planner";
+import { reliabilityStrings } from "./i18n/reliability";
 import { vocabularyStrings } from "./i18n/vocabulary";
 
 export type Lang = "zh-CN" | "en";
@@ -84,6 +85,7 @@ const zh = {
   ...pipelineZh,
   ...stepStrings.zh,
   ...plannerStrings.zh,
+  ...reliabilityStrings.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -162,6 +164,7 @@ const en: Record<MessageKey, string> = {
   ...pipelineEn,
   ...stepStrings.en,
   ...plannerStrings.en,
+  ...reliabilityStrings.en,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };
