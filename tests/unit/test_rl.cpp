@@ -95,6 +95,17 @@ TEST_CASE("tslab rl: goodput falls with GPU count, phases add up, rollout binds 
     CHECK(it["tail_idle_fraction"].get<double>() > 0);
 }
 
+TEST_CASE("Tail idle = 1 − mean / longest when the longest response hits the context", "[rl]") {
+    // Median 4096, σ 1, 512 trajectories: Blom's longest is 4096·e^{2.97} ≈ 80K tokens, past the
+    // 32768 − 1024 cap, so every slot spans the capped length and the busy share is E[min(R, cap)] / cap.
+    const ojson j = ojson::parse(rl_json_text(spec(llama70b)));
+    const auto& it = j["iteration"];
+    const double cap = 32768 - 1024;
+    CHECK(it["response_max_tokens"].get<double>() == cap);
+    CHECK(it["tail_idle_fraction"].get<double>() == Approx(1 - it["response_mean_tokens"].get<double>() / cap).epsilon(1e-3));
+    CHECK(it["idle_s"].get<double>() == Approx(it["phases"][2]["time_s"].get<double>() * it["tail_idle_fraction"].get<double>()));
+}
+
 TEST_CASE("tslab rl: errors name the field", "[rl]") {
     auto error_of = [](const std::string& text) {
         try {

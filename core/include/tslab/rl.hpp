@@ -67,9 +67,13 @@ struct rl_result {
     double replicas = 0, trajectories_per_replica = 0;
     double response_mean_tokens = 0, response_max_tokens = 0, tokens = 0;
     double decode_memory_bound_share = 0;  // of rollout time, steps where bytes / bandwidth binds
-    double tail_idle_fraction = 0;         // trajectory slots empty while the longest one decodes
+    // Trajectory slots empty while the longest trajectory decodes: 1 − E[min(R, max)] / max per slot
+    // (a replica whose trajectories are done waits for the slowest replica).
+    double tail_idle_fraction = 0;
     double reshard_bytes_per_gpu = 0, train_steps = 0, step_s = 0;
     std::vector<rl_phase> phases;
+    // idle_s = rollout time × tail_idle_fraction: GPU time held for trajectories that have already
+    // finished while the longest one still decodes (synchronous RL waits for the whole batch).
     double iteration_s = 0, idle_s = 0, idle_share = 0;
 };
 
