@@ -3,6 +3,7 @@
 // Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps", FGCS 22, 2006.
 #include "tslab/reliability.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tslab/memory.hpp"
@@ -56,6 +57,42 @@ reliability_report reliability_ledger(const scenario& s, double storage_Bps, dou
     r.interval_s = daly_interval_s(r.write_s, r.mtbf_s);
     r.goodput = expected_goodput(r.interval_s, r.write_s, restart_s, r.mtbf_s);
     return r;
+}
+
+reliability_report checkpoint_policy(const checkpoint_inputs& in) {
+    reliability_report r;
+    r.async = in.async;
+    r.snapshot_bytes_per_gpu = in.snapshot_bytes_per_gpu;
+    r.write_s = checkpoint_write_s(in.total_bytes, in.storage_Bps);
+    r.snapshot_s = in.snapshot_bytes_per_gpu / in.host_Bps;
+    r.blocking_s = in.async ? r.snapshot_s : r.write_s;
+    r.mtbf_s = job_mtbf_s(in.rate_per_gpu_s, in.gpus);
+    r.young_s = young_interval_s(r.blocking_s, r.mtbf_s);
+    r.daly_s = daly_interval_s(r.blocking_s, r.mtbf_s);
+    r.interval_s = in.interval_s > 0 ? in.interval_s : r.daly_s;
+    if (in.async) r.interval_s = std::max(r.interval_s, r.write_s);  // one write in flight at a time
+    r.restart_total_s = in.restart_s + r.write_s;  // reading back at the storage bandwidth
+    r.goodput = expected_goodput(r.interval_s, r.blocking_s, r.restart_total_s, r.mtbf_s);
+    return r;
+}
+
+reliability_report reliability_of_scenario(const scenario& s, double snapshot_bytes_per_gpu) {
+    const auto& r = s.training.reliability;
+    const double world = static_cast<double>(s.parallel.world());
+    checkpoint_inputs in;
+    const checkpoint_size c = checkpoint_bytes(s);
+    in.total_bytes = c.total();
+    in.snapshot_bytes_per_gpu = snapshot_bytes_per_gpu;
+    in.storage_Bps = r.checkpoint_storage_Bps;
+    in.host_Bps = s.cluster.host.bandwidth_Bps;
+    in.rate_per_gpu_s = r.job_mtbf_s > 0 ? 1.0 / (r.job_mtbf_s * world) : r.gpu_failure_rate_per_hour / 3600.0;
+    in.gpus = world;
+    in.restart_s = r.restart_s;
+    in.interval_s = r.checkpoint_interval_s;
+    in.async = r.async_checkpoint;
+    reliability_report out = checkpoint_policy(in);
+    out.checkpoint = c;
+    return out;
 }
 
 }  // namespace tslab

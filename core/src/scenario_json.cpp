@@ -34,6 +34,8 @@ json reliability_json(const reliability_spec& r) {
     else j["gpu_failure_rate_per_hour"] = r.gpu_failure_rate_per_hour;
     j["checkpoint_storage_Bps"] = r.checkpoint_storage_Bps;
     j["restart_s"] = r.restart_s;
+    j["checkpoint_interval_s"] = r.checkpoint_interval_s;
+    j["async_checkpoint"] = r.async_checkpoint;
     return j;
 }
 

@@ -102,6 +102,8 @@ reliability_spec parse_reliability(const json* v) {
     o.job_mtbf_s = r.number("job_mtbf_s", o.job_mtbf_s, 1, 1e12);
     o.checkpoint_storage_Bps = r.number("checkpoint_storage_Bps", o.checkpoint_storage_Bps, 1e6, 1e16);
     o.restart_s = r.number("restart_s", o.restart_s, 0, 1e7);
+    o.checkpoint_interval_s = r.number("checkpoint_interval_s", o.checkpoint_interval_s, 0, 1e9);
+    o.async_checkpoint = r.boolean("async_checkpoint", o.async_checkpoint);
     r.finish();
     return o;
 }

@@ -56,7 +56,8 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
         {"L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, fmt::format("method {}", in.context.method)},
         {"L8", "numerics", 0, 0, in.numerics.weight_scale_bytes, in.numerics.notes},
         {"L9", "reliability", rel.write_s, 0, rel.checkpoint.total(),
-         fmt::format("checkpoint every {:.3g} s, job MTBF {:.3g} s, goodput {:.3f} (outside step time)", rel.interval_s, rel.mtbf_s, rel.goodput)},
+         fmt::format("{} checkpoint every {:.3g} s (stalls {:.3g} s), job MTBF {:.3g} s, goodput {:.3f} (outside step time)",
+                     rel.async ? "async" : "sync", rel.interval_s, rel.blocking_s, rel.mtbf_s, rel.goodput)},
     };
 }
 

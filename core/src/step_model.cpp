@@ -40,17 +40,6 @@ stage_comm stage_comm_per_microbatch(const comm_inventory& c, schedule_kind k, s
     return out;
 }
 
-namespace {
-
-reliability_report reliability_of(const scenario& s) {
-    const auto& r = s.training.reliability;
-    const double world = static_cast<double>(s.parallel.world());
-    const double rate_per_gpu_s = r.job_mtbf_s > 0 ? 1.0 / (r.job_mtbf_s * world) : r.gpu_failure_rate_per_hour / 3600.0;
-    return reliability_ledger(s, r.checkpoint_storage_Bps, rate_per_gpu_s, r.restart_s);
-}
-
-}  // namespace
-
 step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,
                                const memory_report& m, const comm_inventory& comm) {
     step_inputs in;
@@ -62,7 +51,7 @@ step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, con
     in.expert = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts});
     in.context = context_traffic(s);
     in.numerics = describe_numerics(s);
-    in.reliability = reliability_of(s);
+    in.reliability = reliability_of_scenario(s, checkpoint_state_bytes_of(m));
     return in;
 }
 

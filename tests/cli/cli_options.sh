@@ -8,6 +8,8 @@ check_stdin="$tmp/in.json"
 
 # check NAME EXPECTED-RC EXPECTED-SUBSTRING -- ARGS...   (standard input: $tmp/in.json)
 check() { local name=$1 want_rc=$2 want=$3; shift 4; check_run "$name" "$want_rc" "$want" "$tslab" "$@"; }
+# spec NAME JSON: the JSON in a scratch file, its path printed.
+spec() { printf '%s' "$2" > "$tmp/$1.json"; echo "$tmp/$1.json"; }
 
 printf '%s' '{"model":"gpt-1.7b","parallel":{"dp":8},"training":{"global_batch":16}}' > "$tmp/s.json"
 printf '%s' '{"schedule":"1f1b","ranks":4,"microbatches":8,"costs":{"F":1,"B":2}}' > "$tmp/spec.json"
@@ -40,12 +42,18 @@ out=$("$tslab" presets -f table); grep -qF '{' <<<"$out" && { echo "FAIL presets
 # --help at the top and for every command (report --help used to fail with "needs a value").
 check top_help 0 'Exit status: 0 success; 2 bad input' -- --help
 check help_word 0 'Usage: tslab plan [OPTIONS] SCENARIO.json' -- help plan
-for cmd in report presets schedule collective mesh plan validate; do
+for cmd in report presets schedule collective mesh plan validate rl; do
     check "help_$cmd" 0 "Usage: tslab $cmd" -- "$cmd" --help
     check "help_h_$cmd" 0 "-f,--format" -- "$cmd" -h
 done
 out=$("$tslab" 2>&1 >/dev/null); rc=$?
 [ "$rc" -eq 2 ] && grep -qF 'Usage: tslab' <<<"$out" && passed=$((passed + 1)) || { echo "FAIL bare: rc=$rc"; fail=$((fail + 1)); }
+
+# tslab rl: the L9 spec's errors name their field (rl.*, gpus[i], scenario.*).
+check rl_ok 0 '"schema": "tslab/rl@1"' -- rl "$(spec rl_ok '{"scenario": {"parallel": {"dp": 8}}}')"
+check rl_tp 2 'rl.inference_tp: 3 does not divide' -- rl "$(spec rl_tp '{"scenario": {"parallel": {"dp": 8}}, "rl": {"inference_tp": 3}}')"
+check rl_gpus 2 'gpus[0]: a whole number of GPUs' -- rl "$(spec rl_gpus '{"scenario": {}, "gpus": [0.5]}')"
+check rl_scenario 2 'scenario.parallel.tp:' -- rl "$(spec rl_sc '{"scenario": {"parallel": {"tp": 0}}}')"
 
 # --version: the project version and the git revision ("unknown" outside a git checkout).
 for args in "--version" "report --version"; do

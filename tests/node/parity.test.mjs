@@ -57,6 +57,32 @@ for (const [name, scenario] of Object.entries(scenarios)) {
   });
 }
 
+const rlSpecs = {
+  "L9 defaults on llama3-70b": { scenario: { model: "llama3-70b", parallel: { dp: 8, tp: 8, pp: 4 } } },
+  "L9 MLA at a million tokens, async checkpoints": {
+    schema: "tslab/rl@1", gpus: [1024, 16384],
+    scenario: { model: "deepseek-v3", parallel: { dp: 64, pp: 16, ep: 64 }, training: { global_batch: 2048,
+      reliability: { async_checkpoint: true, checkpoint_storage_Bps: 1e11 } } },
+    rl: { context_tokens: 1048576, response_median_tokens: 65536, tail_sigma: 1.2, inference_tp: 16, kv_dtype: "fp8", reward: "rule" },
+  },
+};
+
+for (const [name, spec] of Object.entries(rlSpecs)) {
+  test(`rl parity: ${name}`, () => {
+    const native = cli(["rl"], spec);
+    assert.equal(native.status, 0, native.stderr);
+    assert.equal(native.stdout, `${tslab.rl(JSON.stringify(spec))}\n`);
+  });
+}
+
+test("rl: an error names the field in both", () => {
+  const spec = { scenario: {}, rl: { inference_tp: 3 } };
+  const native = cli(["rl"], spec);
+  assert.equal(native.status, 2);
+  assert.match(native.stderr, /^error: rl\.inference_tp: /);
+  assert.throws(() => tslab.rl(JSON.stringify(spec)), /^Error: rl\.inference_tp: /);
+});
+
 test("presets parity", () => {
   const native = cli(["presets"]);
   assert.equal(native.status, 0, native.stderr);

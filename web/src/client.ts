@@ -5,6 +5,7 @@ import type { Presets, Report, Scenario } from "./report";
 import type { CalibrationSummary, LoadedCalibration, Validation } from "./types/calibration";
 import type { CollectiveResult, CollectiveSpec, MeshResult, MeshSpec } from "./types/mesh";
 import type { ScheduleResult, ScheduleSpec, ScheduleTrace, ScheduleWork } from "./types/pipeline";
+import type { RlResult, RlSpec } from "./types/rl";
 import type { PlanOptions, PlanResult } from "./types/step";
 
 /** An input error from the core, split into its JSON path ("parallel.tp") and reason. */
@@ -42,6 +43,8 @@ export interface TslabClient {
   mesh(spec: MeshSpec): MeshResult;
   /** Parses and validates tslab/calibration@1 text without loading it; throws ScenarioError naming the path. */
   validateProfile(profileText: string): CalibrationSummary;
+  /** L9: checkpoint goodput against GPU count and one RL iteration (as `tslab rl`); throws ScenarioError naming the path. */
+  rl(spec: RlSpec): RlResult;
   /** Validates, then loads the profile: from now on every scenario carries cluster.calibration = it. */
   loadCalibration(profileText: string, fileName: string): LoadedCalibration;
   clearCalibration(): void;
@@ -110,6 +113,7 @@ export function clientFor(mod: TslabModule): TslabClient {
     scheduleTrace: (spec) => call<ScheduleTrace>(() => mod.scheduleTrace(JSON.stringify(spec))),
     scheduleWork: (spec) => call<ScheduleWork>(() => mod.scheduleWork(JSON.stringify(spec))),
     mesh: (spec) => call<MeshResult>(() => mod.mesh(JSON.stringify(spec))),
+    rl: (spec) => call<RlResult>(() => mod.rl(JSON.stringify({ ...spec, scenario: calibrated(spec.scenario, true) }))),
     presets,
     validateProfile(profileText) {
       return call<CalibrationSummary>(() => mod.validateProfile(profileText));

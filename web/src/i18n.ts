@@ -7,6 +7,7 @@ import { pipelineEn, pipelineZh } from "./i18n/pipeline";
 import { stepStrings } from "./i18n/step";
 import { plannerStrings } from "./i18n/planner";
 import { shareStrings } from "./i18n/share";
+import { reliabilityStrings } from "./i18n/reliability";
 import { vocabularyStrings } from "./i18n/vocabulary";
 
 export type Lang = "zh-CN" | "en";
@@ -86,6 +87,7 @@ const zh = {
   ...stepStrings.zh,
   ...plannerStrings.zh,
   ...shareStrings.zh,
+  ...reliabilityStrings.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -165,6 +167,7 @@ const en: Record<MessageKey, string> = {
   ...stepStrings.en,
   ...plannerStrings.en,
   ...shareStrings.en,
+  ...reliabilityStrings.en,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

@@ -68,6 +68,9 @@ declare module "*/wasm/tslab.mjs" {
     dropProfile(name: string): void;
     /** validation() for a profile kept by loadProfile (no profile text is sent again). */
     loadedValidation(name: string, scenarioJson: string): Outcome;
+    /** tslab/rl@1: {scenario, rl?, gpus?} in; the checkpoint policy, goodput against GPU count and one RL
+     *  iteration (train, reshard, rollout, reward) out (byte-identical to `tslab rl`). */
+    rl(specJson: string): Outcome;
     /** JSON { max_bytes, max_depth, max_keys }: the parser's limits on every JSON input. */
     inputLimits(): string;
     /** JSON { stack_pointer, heap_in_use, memory_bytes }, for leak tests. */

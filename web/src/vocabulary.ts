@@ -43,3 +43,8 @@ export function fullestRecompute(v: Vocabulary): string {
 export function dualSchedule(v: Vocabulary): ScheduleRow | undefined {
   return v.schedules.find((s) => s.placement === "dual");
 }
+
+/** The first schedule whose ranks hold parallel.vpp chunks each (interleaved 1F1B): the L9 trial's well-filled pipeline. */
+export function vppSchedule(v: Vocabulary): ScheduleRow | undefined {
+  return v.schedules.find((s) => s.chunks_per_rank === "vpp");
+}

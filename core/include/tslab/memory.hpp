@@ -49,6 +49,8 @@ memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool
 // activations (activations_layers, activations_other), the L1 and L2 bytes.
 double model_state_bytes_of(const memory_report& m);
 double activation_bytes_of(const memory_report& m);
+// What a checkpoint saves from that GPU: params, master_params and optimizer_states (no grads).
+double checkpoint_state_bytes_of(const memory_report& m);
 
 namespace detail {
 // Local elements held by one pipeline rank: dense (ZeRO-sharded over dp·cp) and expert

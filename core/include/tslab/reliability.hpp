@@ -37,7 +37,33 @@ double expected_goodput(double interval_s, double delta_s, double restart_s, dou
 struct reliability_report {
     checkpoint_size checkpoint;
     double write_s = 0, mtbf_s = 0, interval_s = 0, goodput = 1;
+    // The policy's figures (checkpoint_policy below); the 4-argument ledger leaves them as
+    // a synchronous checkpoint at Daly's interval with the given restart.
+    double snapshot_bytes_per_gpu = 0, snapshot_s = 0;  // device-to-host copy of one GPU's state
+    double blocking_s = 0;                              // what the job stalls per checkpoint
+    double young_s = 0, daly_s = 0;                     // optimal intervals for blocking_s
+    double restart_total_s = 0;                         // restart + reading the checkpoint back
+    bool async = false;
 };
+
+// What one checkpoint policy costs. Synchronous: the job stalls for the whole storage write.
+// Asynchronous (as PyTorch DCP async_save and Megatron's async checkpointing do): it stalls only
+// while each GPU copies its state to host memory, the write to storage runs behind training.
+// The copy is not hidden, so blocking = snapshot; the write is hidden as long as it finishes
+// before the next checkpoint (the interval is raised to the write time when shorter).
+// Restart cost = restart_s + total / storage (every rank reads its shard back).
+struct checkpoint_inputs {
+    double total_bytes = 0, snapshot_bytes_per_gpu = 0;
+    double storage_Bps = 0, host_Bps = 0;
+    double rate_per_gpu_s = 0, gpus = 1, restart_s = 0;
+    double interval_s = 0;  // 0: Daly's optimum for the blocking time
+    bool async = false;
+};
+reliability_report checkpoint_policy(const checkpoint_inputs& in);
+
+// The scenario's policy (training.reliability), with snapshot bytes from the memory ledger's
+// model state on the busiest GPU (params, master, optimizer states: memory.hpp).
+reliability_report reliability_of_scenario(const scenario& s, double snapshot_bytes_per_gpu);
 
 // The job's figures: checkpoint of `s`, at `storage_Bps`, `rate_per_gpu_s` on s's world size,
 // Daly interval, goodput with `restart_s`.

@@ -131,11 +131,15 @@ struct moe_training_spec {
 // L9 inputs (training.reliability). Defaults: the Llama 3 anchor (arXiv 2407.21783 section 3.3.4,
 // 419 unexpected interruptions in 54 days on 16,384 GPUs), its storage's sustained 2 TB/s
 // (section 3.3.1) and an assumed 10-minute restart. job_mtbf_s > 0 overrides the per-GPU rate.
+// checkpoint_interval_s 0 = Daly's optimum for the blocking time; async_checkpoint: the job stalls
+// only for the device-to-host snapshot, the storage write runs behind training (reliability.hpp).
 struct reliability_spec {
     double gpu_failure_rate_per_hour = 419.0 / (54.0 * 24.0 * 16384.0);
     double job_mtbf_s = 0;
     double checkpoint_storage_Bps = 2e12;
     double restart_s = 600;
+    double checkpoint_interval_s = 0;
+    bool async_checkpoint = false;
 };
 
 struct training_spec {

@@ -6,5 +6,6 @@ import { meshPanel } from "./mesh";
 import { commPanel } from "./comm";
 import { stepPanel } from "./step";
 import { plannerPanel } from "./planner";
+import { reliabilityPanel } from "./reliability";
 
-export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, stepPanel, plannerPanel];
+export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, stepPanel, reliabilityPanel, plannerPanel];
