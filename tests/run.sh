@@ -4,9 +4,12 @@
 # Playwright tests of the built site in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tests/setup.sh
+start=$SECONDS
+# Each step's heading carries the seconds since the start, so a slow step shows in the log.
+step() { printf '\n== [%4ds] %s\n' "$((SECONDS - start))" "$*"; }
 
-step() { printf '\n== %s\n' "$*"; }
+step "setup"
+bash tests/setup.sh
 
 step "native build and tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

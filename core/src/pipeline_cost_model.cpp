@@ -21,13 +21,36 @@ pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q,
     // work × ranks / stages.
     const double scale = static_cast<double>(q.vpp * q.ranks) / static_cast<double>(schedule_stages(q));
     const double v = static_cast<double>(q.vpp);
+    const double cf = c.chunk_F_s * scale, cb = (c.chunk_B_s + c.chunk_W_s) * scale;
+    const double of = comm.fwd_s / v * scale, ob = comm.bwd_s / v * scale;
+    const double af = comm.ep_fwd_s / v * scale, ab = comm.ep_bwd_s / v * scale;
     pipeline_costs k;
-    k.F = (c.chunk_F_s + comm.fwd_s / v) * scale;
+    k.F = cf + of + af;
     k.W = c.chunk_W_s * scale;
-    k.B = (c.chunk_B_s + c.chunk_W_s + comm.bwd_s / v) * scale;
+    k.B = cb + ob + ab;
     k.FB = -1;
+    if (describe(q.kind).ep_overlap && (af > 0 || ab > 0))
+        k.FB = overlapped_phase_s(cb, af, comm.sm_share) + overlapped_phase_s(cf, ab, comm.sm_share) + of + ob;
     k.p2p_s = p2p_s;
     return k;
+}
+
+double overlapped_phase_s(double compute_s, double comm_s, double sm_share) {
+    if (comm_s * (1 - sm_share) >= compute_s) return comm_s;
+    return compute_s + sm_share * comm_s;
+}
+
+double fewest_overlapped_pairs(const schedule_request& q) {
+    if (!describe(q.kind).ep_overlap || q.ranks < 2) return 0;
+    const bool dual = describe(q.kind).placement == stage_placement::dual;
+    const double n = static_cast<double>(dual ? q.ranks / 2 : q.ranks);
+    const double per_direction = static_cast<double>(dual ? q.microbatches / 2 : q.microbatches);
+    const double pairs = n == 1 ? 2 * per_direction - 3 : 2 * per_direction - 3 * n + 1;
+    return std::max(0.0, pairs);
+}
+
+double ep_hidden_s(const schedule_request& q, const pipeline_costs& c) {
+    return fewest_overlapped_pairs(q) * std::max(0.0, c.F + c.B - c.fb());
 }
 
 pipeline_timing closed_form_pipeline(const schedule_request& q, const pipeline_costs& c) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -61,12 +62,12 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
 }
 
 pipeline_timing plan_search::timing_of(const schedule_request& q, const pipeline_costs& c) {
-    const pipe_key key{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp, c.B / c.F, c.W / c.F, c.p2p_s / c.F};
+    const pipe_key key{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp, c.B / c.F, c.W / c.F, c.p2p_s / c.F, c.fb() / c.F};
     auto it = pipe_cache_.find(key);
     if (it == pipe_cache_.end()) {
         ++misses_;
         pipeline_costs unit = c;  // time once with F = 1, scale on every use
-        unit.B /= c.F, unit.W /= c.F, unit.p2p_s /= c.F, unit.F = 1;
+        unit.B /= c.F, unit.W /= c.F, unit.p2p_s /= c.F, unit.FB = c.FB < 0 ? -1 : c.FB / c.F, unit.F = 1;
         const bool large = schedule_op_estimate(q) > static_cast<double>(opt_.simulate_ops);
         pipeline_timing t = large ? closed_form_pipeline(q, unit) : time_pipeline(q, unit);
         t.peak_inflight.clear();
@@ -171,14 +172,10 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
     comm_inventory comm = build_comm_inventory(s, mesh, params_);
     m.pp_exposed_s = pp_transfer_exposed_s(comm);
     const std::int64_t mb = s.training.microbatches(s.parallel);
-    m.chunk_comm = stage_comm_per_microbatch(comm, schedule_kind::one_f_one_b, mb);
-    m.chunk_comm_dual = stage_comm_per_microbatch(comm, schedule_kind::dualpipe, mb);
+    m.chunk_comm = stage_comm_per_microbatch(comm, mb, ep_sm_share(s));
     // The report's rule (report.cpp): the bucket windows include the schedule's exposed per-micro-batch traffic.
-    comm_inventory dual = comm;
     apply_dp_bucket_overlap(comm, s, m.compute, m.chunk_comm);
-    apply_dp_bucket_overlap(dual, s, m.compute, m.chunk_comm_dual);
-    m.axes = axis_totals(comm, schedule_kind::one_f_one_b, m.compute.step_compute_s);
-    m.axes_dual = axis_totals(dual, schedule_kind::dualpipe, m.compute.step_compute_s);
+    m.axes = axis_totals(comm);
     cm.by_vpp.push_back(std::move(m));
     return cm.by_vpp.back();
 }
@@ -192,7 +189,10 @@ void plan_search::add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached
     const vpp_model& m = model_at(s, *mesh, cm);
     s.parallel.vpp = v;
     cm.bound_s = step_time_of(cm.compute, 0, 0, m.axes, imbalance);
-    cm.bound_dual_s = step_time_of(cm.compute, 0, 0, m.axes_dual, imbalance);
+    // F&B pairs hide at most the whole EP axis (ep_hidden_s ≤ its exposed time): a bound at every m.
+    std::vector<axis_comm> all_hidden = m.axes;
+    take_ep_hidden(all_hidden, std::numeric_limits<double>::infinity());
+    cm.bound_dual_s = step_time_of(cm.compute, 0, 0, all_hidden, imbalance);
 }
 
 void check_plan_gpus(const scenario& s, const plan_options& o) {

@@ -68,8 +68,8 @@ const std::vector<named>& models() {
 }
 
 json gpu(const char* name, double hbm_bytes, double hbm_bw, double fp32, double tf32, double bf16,
-         double fp8, const char* source) {
-    return json{{"name", name}, {"hbm_bytes", hbm_bytes}, {"hbm_bandwidth_Bps", hbm_bw},
+         double fp8, int sms, const char* source) {
+    return json{{"name", name}, {"hbm_bytes", hbm_bytes}, {"hbm_bandwidth_Bps", hbm_bw}, {"sms", sms},
                 {"flops", {{"fp32", fp32}, {"tf32", tf32}, {"bf16", bf16}, {"fp16", bf16}, {"fp8", fp8}}},
                 {"source", source}};
 }
@@ -89,25 +89,25 @@ const std::vector<named>& gpus() {
         // NVIDIA A100 Tensor Core GPU datasheet (2021), SXM column: 19.5 TF FP32, 156 TF TF32,
         // 312 TF BF16/FP16 dense, 80GB HBM2e at 2,039 GB/s; no FP8.
         // gemm_efficiency: fitted once to Narayanan et al. (arXiv 2104.04473) Table 1 (compute_time.cpp).
-        {"a100-sxm4-80gb", with_gemm_fit(gpu("A100-SXM4-80GB", 80 * GiB, 2.039e12, 19.5e12, 156e12, 312e12, 0,
-                                             "NVIDIA A100 datasheet, SXM 80GB column"),
+        {"a100-sxm4-80gb", with_gemm_fit(gpu("A100-SXM4-80GB", 80 * GiB, 2.039e12, 19.5e12, 156e12, 312e12, 0, 108,
+                                             "NVIDIA A100 datasheet, SXM 80GB column; 108 SMs (A100 whitepaper)"),
                                          0.618, 5.957e8,
                                          "minimax fit to arXiv 2104.04473 Table 1, tests/validation/narayanan_table1.md")},
         // NVIDIA H100 datasheet, SXM column: 67 TF FP32, 494.5 TF TF32 (989 sparse), 989.5 TF BF16,
         // 1979 TF FP8 dense (half the sparse figures), 80GB HBM3 at 3.35 TB/s.
-        {"h100-sxm5-80gb", gpu("H100-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12,
-                               "NVIDIA H100 datasheet, SXM column (dense = sparse / 2)")},
+        {"h100-sxm5-80gb", gpu("H100-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
+                               "NVIDIA H100 datasheet, SXM column (dense = sparse / 2); 132 SMs (H100 whitepaper)")},
         // NVIDIA H200 datasheet, SXM column: same compute as H100 SXM, 141GB HBM3e at 4.8 TB/s.
-        {"h200-sxm-141gb", gpu("H200-SXM-141GB", 141e9, 4.8e12, 67e12, 494.5e12, 989.5e12, 1979e12,
-                               "NVIDIA H200 datasheet, SXM column (141 GB = 141e9 bytes)")},
+        {"h200-sxm-141gb", gpu("H200-SXM-141GB", 141e9, 4.8e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
+                               "NVIDIA H200 datasheet, SXM column (141 GB = 141e9 bytes); the H100's 132 SMs")},
         // H800 SXM: H100 compute and memory with NVLink cut to 400 GB/s (DeepSeek-V3 arXiv
         // 2412.19437 section 3.1 describes its cluster).
-        {"h800-sxm5-80gb", gpu("H800-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12,
-                               "NVIDIA H800 SXM product brief (H100 compute, 400 GB/s NVLink)")},
+        {"h800-sxm5-80gb", gpu("H800-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
+                               "NVIDIA H800 SXM product brief (H100 compute, 400 GB/s NVLink); 132 SMs (arXiv 2412.19437 section 3.2.2)")},
         // NVIDIA DGX B200 datasheet: 1,440 GB HBM3e for 8 GPUs (180 GB each), 64 TB/s total
         // (8 TB/s each); Blackwell datasheet: 2.25 PF BF16 and 4.5 PF FP8 dense per B200.
-        {"b200-sxm-180gb", gpu("B200-SXM-180GB", 180e9, 8e12, 75e12, 1.1e15, 2.25e15, 4.5e15,
-                               "NVIDIA DGX B200 datasheet (per GPU = total / 8), dense figures")},
+        {"b200-sxm-180gb", gpu("B200-SXM-180GB", 180e9, 8e12, 75e12, 1.1e15, 2.25e15, 4.5e15, 148,
+                               "NVIDIA DGX B200 datasheet (per GPU = total / 8), dense figures; 148 SMs (74 per die, Chips and Cheese B200 article)")},
     };
     return table;
 }

@@ -37,12 +37,13 @@ report build_report(const scenario& s, std::int64_t list_limit) {
     r.comm = build_comm_inventory(s, r.mesh, r.params);
     r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
     const schedule_request q = scenario_schedule_request(s, r.microbatches);
-    const stage_comm sc = stage_comm_per_microbatch(r.comm, s.training.schedule, r.microbatches);
+    const stage_comm sc = stage_comm_per_microbatch(r.comm, r.microbatches, ep_sm_share(s));
     apply_dp_bucket_overlap(r.comm, s, r.compute, sc);
-    r.timing = time_pipeline(q, chunk_costs(r.compute, q, pp_transfer_exposed_s(r.comm), sc));
+    const pipeline_costs k = chunk_costs(r.compute, q, pp_transfer_exposed_s(r.comm), sc);
+    r.timing = time_pipeline(q, k);
     take_simulated_shape(r);
     r.memory = memory_ledger(s, r.pipeline);
-    r.step = assemble_step(s, gather_step_inputs(s, r.compute, r.timing, r.memory, r.comm));
+    r.step = assemble_step(s, gather_step_inputs(s, r.compute, r.timing, r.memory, r.comm, ep_overlap_of(q, k, sc.sm_share)));
     return r;
 }
 
@@ -141,6 +142,9 @@ void write_step(json_writer& w, const report& r) {
     }
     w.end_array();
     w.field("bottleneck", st.bottleneck);
+    w.key("ep_overlap").begin_object();
+    w.field("pairs", st.ep_overlap.pairs).field("hidden_s", st.ep_overlap.hidden_s).field("sm_share", st.ep_overlap.sm_share);
+    w.end_object();
     write_batch(w, r);
     w.key("segments").begin_array();
     for (const auto& g : st.segments) {

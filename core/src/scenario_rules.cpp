@@ -57,6 +57,11 @@ bool experts_ok(const scenario& s, const sink& k) {
     if (t.redundant_experts > m.moe.experts)
         return k.fail("training.moe.redundant_experts",
                       [&] { return fmt::format("{} exceeds model.moe.experts = {}", t.redundant_experts, m.moe.experts); });
+    // The EP kernels hold comm_sms while they run; the overlapped compute needs at least one SM.
+    if (t.comm_sms >= s.cluster.gpu.sms)
+        return k.fail("training.moe.comm_sms", [&] {
+            return fmt::format("{} leaves no SM for compute: cluster.gpu.sms = {}", t.comm_sms, s.cluster.gpu.sms);
+        });
     return true;
 }
 

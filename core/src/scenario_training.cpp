@@ -87,6 +87,7 @@ moe_training_spec parse_moe_training(const json* v) {
     if (m.imbalance > 0 && m.imbalance < 1)
         throw input_error("training.moe.imbalance", fmt::format("{:g} is below 1 (busiest / mean load; 0 = uniform routing)", m.imbalance));
     m.redundant_experts = r.integer("redundant_experts", m.redundant_experts, 0, 1 << 16);
+    m.comm_sms = r.integer("comm_sms", m.comm_sms, 0, 1 << 16);
     r.finish();
     return m;
 }

@@ -52,7 +52,10 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
          fmt::format("bubble {:.3g} s, exposed P2P {:.3g} s", in.bubble_s, in.p2p_exposed_s)},
         {"L5", "collective", l5.time_s, l5.exposed_s, l5.bytes, axes_note(in.comm)},
         {"L6", "expert", ep.time_s + imbalance_s, ep.exposed_s + imbalance_s, ep.bytes,
-         fmt::format("busiest EP rank {:.3f}× the mean; All-to-All exposed {:.3g} s", in.expert.imbalance_used, ep.exposed_s)},
+         fmt::format("busiest EP rank {:.3f}× the mean; All-to-All exposed {:.3g} s{}", in.expert.imbalance_used, ep.exposed_s,
+                     in.ep_overlap.pairs > 0 ? fmt::format(" ({:.3g} s hidden by {:g} F&B pairs, kernels on {:.0f}% of SMs)",
+                                                           in.ep_overlap.hidden_s, in.ep_overlap.pairs, 100 * in.ep_overlap.sm_share)
+                                            : std::string())},
         {"L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, fmt::format("method {}", in.context.method)},
         {"L8", "numerics", 0, 0, in.numerics.weight_scale_bytes, in.numerics.notes},
         {"L9", "reliability", rel.write_s, 0, rel.checkpoint.total(),
@@ -170,6 +173,7 @@ step_result assemble_step(const scenario& s, const step_inputs& in) {
     r.goodput = in.reliability.goodput;
     r.segments = step_segments(in.compute, in.bubble_s, in.p2p_exposed_s, in.comm, in.expert.imbalance_used, r.time_s);
     r.bottleneck = bottleneck_sentence(s, in, r);
+    r.ep_overlap = in.ep_overlap;
     return r;
 }
 

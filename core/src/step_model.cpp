@@ -11,7 +11,7 @@ double pp_transfer_exposed_s(const comm_inventory& c) {
     return 0;
 }
 
-std::vector<axis_comm> axis_totals(const comm_inventory& c, schedule_kind k, double step_compute_s) {
+std::vector<axis_comm> axis_totals(const comm_inventory& c, double ep_hidden_s) {
     std::vector<axis_comm> out;
     for (const auto& it : c.items) {
         auto at = std::find_if(out.begin(), out.end(), [&](const axis_comm& a) { return a.axis == it.axis; });
@@ -20,33 +20,51 @@ std::vector<axis_comm> axis_totals(const comm_inventory& c, schedule_kind k, dou
         at->exposed_s += it.step_exposed_s();
         at->bytes += it.call.bytes * it.count;
     }
-    if (describe(k).ep_overlap)
-        for (auto& a : out)
-            if (a.axis == "ep") a.exposed_s = std::max(0.0, a.exposed_s - step_compute_s);
+    take_ep_hidden(out, ep_hidden_s);
     return out;
 }
 
-stage_comm stage_comm_per_microbatch(const comm_inventory& c, schedule_kind k, std::int64_t microbatches) {
+void take_ep_hidden(std::vector<axis_comm>& axes, double ep_hidden_s) {
+    for (auto& a : axes)
+        if (a.axis == "ep") a.exposed_s = std::max(0.0, a.exposed_s - ep_hidden_s);
+}
+
+double ep_sm_share(const scenario& s) {
+    return std::min(1.0, static_cast<double>(s.training.moe.comm_sms) / static_cast<double>(s.cluster.gpu.sms));
+}
+
+stage_comm stage_comm_per_microbatch(const comm_inventory& c, std::int64_t microbatches, double sm_share) {
     stage_comm out;
-    const bool ep_hidden = describe(k).ep_overlap;
+    out.sm_share = sm_share;
     const double m = static_cast<double>(std::max<std::int64_t>(1, microbatches));
     for (const auto& it : c.items) {
         if (it.per == "step" || it.per == "micro-batch") continue;  // dp/edp per step, pp: the simulator's p2p
-        if (it.axis != "tp" && it.axis != "cp" && !(it.axis == "ep" && !ep_hidden)) continue;
+        if (it.axis != "tp" && it.axis != "cp" && it.axis != "ep") continue;
         const double t = it.step_exposed_s() / m;
-        out.fwd_s += t * it.forward_share;
-        out.bwd_s += t * (1 - it.forward_share);
+        double& f = it.axis == "ep" ? out.ep_fwd_s : out.fwd_s;
+        double& b = it.axis == "ep" ? out.ep_bwd_s : out.bwd_s;
+        f += t * it.forward_share;
+        b += t * (1 - it.forward_share);
     }
     return out;
 }
 
+ep_overlap_report ep_overlap_of(const schedule_request& q, const pipeline_costs& k, double sm_share) {
+    ep_overlap_report r;
+    r.pairs = fewest_overlapped_pairs(q);
+    r.hidden_s = ep_hidden_s(q, k);
+    r.sm_share = r.pairs > 0 ? sm_share : 0;
+    return r;
+}
+
 step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,
-                               const memory_report& m, const comm_inventory& comm) {
+                               const memory_report& m, const comm_inventory& comm, const ep_overlap_report& ep) {
     step_inputs in;
     in.compute = c;
     in.bubble_s = timing.bubble_s;
     in.p2p_exposed_s = timing.p2p_exposed_s;
-    in.comm = axis_totals(comm, s.training.schedule, c.step_compute_s);
+    in.comm = axis_totals(comm, ep.hidden_s);
+    in.ep_overlap = ep;
     in.memory = m;
     in.expert = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts});
     in.context = context_traffic(s);

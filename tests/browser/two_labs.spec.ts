@@ -1,6 +1,7 @@
 // Two labs on one page (site/src/pages/test/two-labs.astro): unique ids, each lab's tabs point into itself, own props and scenario.
 import { expect, test, type Page } from "@playwright/test";
 import { shots, watchConsole } from "./lab";
+import { panelIds } from "../../web/src/props";
 
 const first = "#first [data-tslab]";
 const second = "#second [data-tslab]";
@@ -53,7 +54,8 @@ test("props: panels and their order, the first panel, a preset scenario, compact
   await expect(page.locator(first)).toHaveAttribute("lang", "en");
   await expect(page.locator(second)).toHaveAttribute("lang", "en");
   await expect(page.locator(`${first} [data-panel="memory"] [data-control="model"] select`)).toHaveValue("llama3-8b");
-  await expect(page.locator(`${second} [role="tab"]`)).toHaveCount(6);
+  // No panels prop: every registered panel, in props.ts panelIds order.
+  await expect(page.locator(`${second} [role="tab"]`)).toHaveCount(panelIds.length);
   const dp2 = page.locator(`${second} [data-panel="memory"] [data-control="dp"] input`);
   await expect(dp2).toHaveValue("64");
   // An edit in the first lab leaves the second lab's scenario alone.

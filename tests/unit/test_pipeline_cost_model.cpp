@@ -83,7 +83,7 @@ TEST_CASE("report: 1F1B in-flight counts come from the simulator and still equal
             CHECK(r.pipeline.inflight[static_cast<std::size_t>(rank)] == std::min<double>(4 - rank, m));
         // Equal stage times: the bubble (P2P apart) is (p−1)(F+B) with the compute model's chunk
         // costs plus the stage's exposed TP traffic per micro-batch.
-        const stage_comm tp = stage_comm_per_microbatch(r.comm, schedule_kind::one_f_one_b, m);
+        const stage_comm tp = stage_comm_per_microbatch(r.comm, m, ep_sm_share(r.input));
         CHECK(tp.fwd_s > 0);
         const double fb = r.compute.chunk_F_s + r.compute.chunk_B_s + r.compute.chunk_W_s + tp.fwd_s + tp.bwd_s;
         CHECK(r.timing.bubble_s == Approx(3 * fb));
@@ -135,7 +135,7 @@ TEST_CASE("TP communication sits in the chunk costs: a slower link raises the bu
 
 TEST_CASE("Stage communication per micro-batch splits TP forward / backward by call count", "[pipeline]") {
     const report r = tp_across_nodes(25e9);
-    const stage_comm c = stage_comm_per_microbatch(r.comm, schedule_kind::one_f_one_b, r.microbatches);
+    const stage_comm c = stage_comm_per_microbatch(r.comm, r.microbatches, ep_sm_share(r.input));
     CHECK(c.fwd_s + c.bwd_s == Approx(exposed(r, "tp")).epsilon(1e-12));
     CHECK(c.fwd_s == Approx(c.bwd_s));  // 2 calls forward, 2 backward (no recompute)
 }

@@ -35,7 +35,7 @@ struct reference {
 // Pipeline time with F = 1 then scaled, as the planner's cache does (the ratios key the cache).
 pipeline_timing timed(const schedule_request& q, const pipeline_costs& c) {
     pipeline_costs unit = c;
-    unit.B /= c.F, unit.W /= c.F, unit.p2p_s /= c.F, unit.F = 1;
+    unit.B /= c.F, unit.W /= c.F, unit.p2p_s /= c.F, unit.FB = c.FB < 0 ? -1 : c.FB / c.F, unit.F = 1;
     pipeline_timing t = schedule_op_estimate(q) > 20'000 ? closed_form_pipeline(q, unit) : time_pipeline(q, unit);
     t.bubble_s *= c.F, t.p2p_exposed_s *= c.F;
     return t;
@@ -51,10 +51,10 @@ void evaluate(scenario& s, const mesh_layout& mesh, std::int64_t m, reference& o
     const compute_estimate ce = estimate_compute(s);
     const comm_inventory comm = build_comm_inventory(s, mesh, count_params(s.model));
     const schedule_request sq = scenario_schedule_request(s, m);
-    const pipeline_timing t =
-        timed(sq, chunk_costs(ce, sq, pp_transfer_exposed_s(comm), stage_comm_per_microbatch(comm, s.training.schedule, m)));
+    const pipeline_costs k = chunk_costs(ce, sq, pp_transfer_exposed_s(comm), stage_comm_per_microbatch(comm, m, ep_sm_share(s)));
+    const pipeline_timing t = timed(sq, k);
     const double imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
-    const double time = step_time_of(ce, t.bubble_s, t.p2p_exposed_s, axis_totals(comm, s.training.schedule, ce.step_compute_s), imbalance);
+    const double time = step_time_of(ce, t.bubble_s, t.p2p_exposed_s, axis_totals(comm, ep_hidden_s(sq, k)), imbalance);
     out.fitting.push_back({c, time, mem.total_bytes});
 }
 

@@ -19,15 +19,37 @@ schedule_request scenario_schedule_request(const scenario& s, std::int64_t micro
 // forward and backward: it sits on every stage's critical path, so it belongs in the chunk costs
 // and the fill and drain wait for it too (Calculon, Isaev et al. SC 2023, section 3: the pipeline
 // bubble is counted in whole micro-batch block times, TP communication included).
+// EP all-to-all (dispatch + combine) is kept apart: schedules that pair chunks (DualPipe, DualPipeV)
+// hide it under the paired chunk's compute, at the price of the SMs its kernels hold (sm_share).
 struct stage_comm {
-    double fwd_s = 0, bwd_s = 0;
+    double fwd_s = 0, bwd_s = 0;        // TP and CP
+    double ep_fwd_s = 0, ep_bwd_s = 0;  // EP all-to-all
+    double sm_share = 0;                // SMs held by the EP kernels / the GPU's SMs
 };
+
+// One phase of an overlapped F&B pair: `compute_s` of one chunk runs while `comm_s` of the other
+// chunk's all-to-all is in flight. The comm kernels hold `sm_share` of the SMs while they run, so
+// compute inside that window goes at (1 − sm_share) of its rate (DeepSeek-V3 arXiv 2412.19437
+// section 3.2.2: 20 of the H800's 132 SMs; DeepEP's default Buffer.num_sms = 20):
+// comm_s if the compute fits in the window, else compute_s + sm_share·comm_s.
+double overlapped_phase_s(double compute_s, double comm_s, double sm_share);
+
+// F&B pairs on the pipeline rank that has the fewest, by the closed form of the DualPipe
+// generator's phases (pipeline_schedule_dualpipe.cpp: 2(M − 2N + h + 1) in phase 4, less the
+// pivot's first pair, plus N − h − 1 in phase 5; least at h = 0, or at the pivot when N = 1);
+// 0 for schedules without pairs and for one stage.
+double fewest_overlapped_pairs(const schedule_request& q);
+
+// EP seconds per step that the pairs hide on that rank: pairs × (F + B − FB) of the chunk costs.
+double ep_hidden_s(const schedule_request& q, const pipeline_costs& c);
 
 // Per-chunk op costs: the busiest stage's per-micro-batch forward, input-gradient backward (with
 // recompute) and weight-gradient time from estimate_compute, scaled to one chunk of the schedule
 // (a stage's layers × ranks / stages on the path: 1/vpp interleaved, 1/2 V-shaped, 1 DualPipe).
-// B is the full backward (I + W); FB = F + B (no overlap credit); p2p_s is one exposed transfer.
-// `comm` is added to F and to B (the input-gradient part: W has no TP/CP/EP traffic), per chunk.
+// B is the full backward (I + W); p2p_s is one exposed transfer. `comm` (TP, CP and EP) is added to
+// F and to B (the input-gradient part: W has no TP/CP/EP traffic), per chunk. FB = F + B, except
+// under schedules that overlap EP (describe(k).ep_overlap): each chunk's all-to-all runs under the
+// other chunk's compute, FB = phase(B compute, F all-to-all) + phase(F compute, B all-to-all) + TP/CP.
 pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s, const stage_comm& comm = {});
 
 struct pipeline_timing {

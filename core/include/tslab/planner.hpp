@@ -123,7 +123,7 @@ private:
     struct layout {
         std::int64_t tp, pp, cp, dp, ep;
     };
-    using pipe_key = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, double, double, double>;
+    using pipe_key = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, double, double, double, double>;  // + FB / F
     scenario base_;
     plan_options opt_;
     std::int64_t gpus_ = 0;
@@ -144,14 +144,14 @@ private:
 
     // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's
     // own functions (estimate_compute_time with split_chunks, build_comm_inventory, axis_totals),
-    // evaluated once per vpp that a plan needs. The axis totals differ between schedules only in
-    // whether the schedule overlaps EP with compute (DualPipe, DualPipeV).
+    // evaluated once per vpp that a plan needs. Schedules that overlap EP (DualPipe, DualPipeV)
+    // take ep_hidden_s of their chunk costs off the EP axis when a plan is placed.
     struct vpp_model {
         std::int64_t vpp = 1;
         compute_estimate compute;
         double pp_exposed_s = 0;
-        std::vector<axis_comm> axes, axes_dual;
-        stage_comm chunk_comm, chunk_comm_dual;  // per micro-batch TP/CP/EP in the chunk costs
+        std::vector<axis_comm> axes;  // no EP overlap credit
+        stage_comm chunk_comm;        // per micro-batch TP/CP/EP in the chunk costs
     };
     struct cached_model {
         compute_estimate compute;    // at vpp 1

@@ -70,6 +70,9 @@ struct gpu_spec {
     // Measured GEMM curves from cluster.calibration, one per dtype: where one exists for a GEMM's
     // dtype the compute model uses it instead of gemm_efficiency (compute.hpp gemm_time_s).
     std::vector<gemm_curve> gemm_curves;
+    // Streaming multiprocessors: the EP all-to-all kernels hold training.moe.comm_sms of them.
+    // Default 132, the H100/H800 count DeepSeek-V3 (arXiv 2412.19437 section 3.2.2) reasons with.
+    std::int64_t sms = 132;
     double peak_flops(dtype t) const;
     const gemm_curve* measured_curve(dtype t) const;
 };
@@ -126,6 +129,9 @@ struct overlap_spec {
 struct moe_training_spec {
     double imbalance = 0;
     std::int64_t redundant_experts = 0;
+    // SMs the EP dispatch/combine kernels hold while they run (DeepEP's default Buffer.num_sms = 20;
+    // DeepSeek-V3 section 3.2.2: 20 SMs suffice for IB and NVLink); overlapped compute loses them.
+    std::int64_t comm_sms = 20;
 };
 
 // L9 inputs (training.reliability). Defaults: the Llama 3 anchor (arXiv 2407.21783 section 3.3.4,

@@ -29,6 +29,12 @@ struct axis_comm {
     double time_s = 0, exposed_s = 0, bytes = 0;
 };
 
+// What the F&B pairs of DualPipe or DualPipeV hide of the EP all-to-all on the rank with the fewest
+// pairs (pipeline_cost_model.hpp ep_hidden_s); zeros for other schedules and without EP traffic.
+struct ep_overlap_report {
+    double pairs = 0, hidden_s = 0, sm_share = 0;
+};
+
 struct step_inputs {
     compute_estimate compute;     // L3
     double bubble_s = 0;          // L4: idle time of the busiest rank (simulator makespan − busy)
@@ -39,6 +45,7 @@ struct step_inputs {
     context_report context;       // L7 volumes (for notes and bytes)
     numerics_report numerics;     // L8
     reliability_report reliability;  // L9 (not part of step time: see goodput)
+    ep_overlap_report ep_overlap;    // L6: already taken off comm's ep axis
 };
 
 // One disjoint part of the step time, as the step bar draws it: the parts add up to time_s.
@@ -59,6 +66,7 @@ struct step_result {
     std::vector<step_ledger> ledgers;
     std::vector<step_segment> segments;
     std::string bottleneck;
+    ep_overlap_report ep_overlap;
 };
 
 step_result assemble_step(const scenario& s, const step_inputs& in);

@@ -15,18 +15,26 @@ namespace tslab {
 double pp_transfer_exposed_s(const comm_inventory& c);
 
 // Per-axis step totals of the inventory (dp, edp, tp, pp, ep, cp; only axes with items). EP under
-// DualPipe or DualPipeV hides behind the other micro-batch of each F&B pair (DeepSeek-V3, arXiv
-// 2412.19437 section 3.2.1): exposed = max(0, exposed without it − the step's compute).
-std::vector<axis_comm> axis_totals(const comm_inventory& c, schedule_kind k, double step_compute_s);
+// DualPipe or DualPipeV hides under the paired chunk of each F&B pair (DeepSeek-V3, arXiv
+// 2412.19437 section 3.2.1), chunk by chunk: ep_hidden_s (pipeline_cost_model.hpp) is taken off
+// the EP axis; 0 for other schedules.
+std::vector<axis_comm> axis_totals(const comm_inventory& c, double ep_hidden_s = 0);
+void take_ep_hidden(std::vector<axis_comm>& axes, double ep_hidden_s);
+
+// The share of SMs the EP all-to-all kernels hold: training.moe.comm_sms / cluster.gpu.sms.
+double ep_sm_share(const scenario& s);
 
 // The exposed per-layer TP, CP and EP traffic of one micro-batch on the busiest stage (the
 // inventory's step totals / micro-batches), split forward / backward by each item's
-// forward_share. EP is left out under schedules that overlap it (describe(k).ep_overlap), whose
-// exposed EP axis_totals computes.
-stage_comm stage_comm_per_microbatch(const comm_inventory& c, schedule_kind k, std::int64_t microbatches);
+// forward_share; EP apart (stage_comm), with the SM share of its kernels.
+stage_comm stage_comm_per_microbatch(const comm_inventory& c, std::int64_t microbatches, double sm_share);
 
-// Everything assemble_step needs. `timing` gives L4 (bubble and P2P), `comm` L5-L7 traffic.
+// The pairs, hidden EP seconds and SM share of a schedule's EP overlap, from its chunk costs.
+ep_overlap_report ep_overlap_of(const schedule_request& q, const pipeline_costs& k, double sm_share);
+
+// Everything assemble_step needs. `timing` gives L4 (bubble and P2P), `comm` L5-L7 traffic, `ep`
+// what the schedule's F&B pairs hide of the EP axis.
 step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,
-                               const memory_report& m, const comm_inventory& comm);
+                               const memory_report& m, const comm_inventory& comm, const ep_overlap_report& ep = {});
 
 }  // namespace tslab

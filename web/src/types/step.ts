@@ -35,6 +35,8 @@ export interface StepReport {
   gemm_model: string;
   ledgers: StepLedger[];
   bottleneck: string;
+  /** What DualPipe's F&B pairs hide of the EP all-to-all (zeros for other schedules). */
+  ep_overlap: { pairs: number; hidden_s: number; sm_share: number };
   segments: StepSegment[];
   /** Sequences per step actually used, and where that number came from. */
   global_batch: number;
