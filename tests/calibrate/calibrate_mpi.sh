@@ -62,9 +62,13 @@ expect trunc.out "truncated.json: truncated JSON"
 expect single.out "running as one rank"
 expect single.json '"ranks": 1'
 # Ctrl-C (SIGINT) also keeps what was measured.
-"$CAL" --backend cpu --ops memory -n 200 -k 20 --out interrupted.json >int.out 2>&1 &
+# A run far longer than the test (-n 20000), interrupted once its first row is out (or after 30 s):
+# a fixed sleep raced start-up under a loaded sanitizer build, either before the handler existed
+# or after a short run had already finished.
+"$CAL" --backend cpu --ops memory -n 20000 -k 20 --out interrupted.json >int.out 2>&1 &
 pid=$!
-sleep 1 && kill -INT $pid
+for _ in $(seq 300); do grep -q "^ *memcpy " int.out 2>/dev/null && break; sleep 0.1; done
+kill -INT $pid
 wait $pid; [ $? -eq 3 ] || { cat int.out; fail "SIGINT exit status"; }
 expect interrupted.json '"complete": false'
 expect int.out "stopped by a signal"
