@@ -152,13 +152,12 @@ void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models
 void plan_search::place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs) {
     ++progress_.timed;
     const vpp_model& c = model_at(s, **mbs.mesh, cm);
-    const bool dual = describe(s.training.schedule).ep_overlap;
     const schedule_request sq = scenario_schedule_request(s, mbs.m);
     const pipeline_costs k = chunk_costs(c.compute, sq, c.pp_exposed_s, c.chunk_comm);
     const pipeline_timing t = timing_of(sq, k);
     plan_entry e = entry_of(s, memory_bytes);
     std::vector<axis_comm> axes = c.axes;
-    if (dual) take_ep_hidden(axes, ep_hidden_s(sq, k));
+    take_ep_hidden(axes, ep_hidden_s(sq, k));  // 0 unless the schedule pairs chunks (DualPipe, DualPipeV)
     e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, axes, *mbs.imbalance);
     consider(e);
 }
