@@ -49,10 +49,43 @@ double moe_elems(const scenario& s, double& replicated_extra) {
     return k * mlp_split_elems(m, fe) / etp * static_cast<double>(s.parallel.tp) + mlp_split_elems(m, shared);
 }
 
+// Op-level selective recompute (torchtitan, selective_ac_option "op"): the outputs of the matmuls and
+// of the attention kernel stay, everything between them (norms, activation functions, residual adds,
+// rotary) is recomputed from them in the backward. torchtitan's policy also drops every second
+// matmul output; this keeps them all (the upper bound of its memory). Per token: the layer input and
+// the two row-parallel outputs (attention-out, MLP-down: 3h, split by SP); Q, K, V and the attention
+// output with its fp32 log-sum-exp (split by TP); the MLP's first matmul output (2f SwiGLU gate+up,
+// f GeLU; the activation function's output is recomputed); MoE: top_k copies of the expert outputs
+// and the router logits; dropout masks (1 byte) where the model has dropout.
+layer_activation op_level_bytes(const scenario& s, bool moe_layer, const dims& d, bool sp, layer_activation& out) {
+    const auto& m = s.model;
+    const bool glu = m.ffn == ffn_kind::swiglu;
+    double rep = 3 * d.e * d.h + (m.dropout ? 2 * d.h : 0);
+    if (m.attention == attention_kind::mla)
+        rep += d.e * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
+    double split = attention_split_elems(m) * d.e + 4.0 * static_cast<double>(m.heads);  // + fp32 LSE per head
+    if (moe_layer && m.is_moe()) {
+        const double k = static_cast<double>(m.moe.top_k), fe = static_cast<double>(m.moe.expert_ffn_hidden);
+        const double shared = static_cast<double>(m.moe.shared_experts) * fe;
+        split += ((glu ? 2.0 : 1.0) * (k * fe / static_cast<double>(s.parallel.etp) * d.t + shared) + k * d.h) * d.e;
+        rep += 2.0 * static_cast<double>(m.moe.experts) * d.e;  // router logits (fp32 as 2 elements)
+    } else {
+        split += (glu ? 2.0 : 1.0) * static_cast<double>(m.ffn_hidden) * d.e;
+    }
+    out.replicated = rep * d.tokens / (sp ? d.t : 1.0);
+    out.split = split * d.tokens / d.t;
+    out.quadratic = 0;  // the attention kernel's output is kept, its scores never are
+    out.total = out.replicated + out.split;
+    return out;
+}
+
 std::string formula_for(const scenario& s) {
     const bool sp = s.parallel.sp && s.parallel.tp > 1;
     switch (s.training.recompute) {
         case recompute_kind::full: return sp ? "full recompute: 2sbh/t (layer input only)" : "full recompute: 2sbh (layer input only)";
+        case recompute_kind::op:
+            return sp ? "op-level: 3 sbh outputs /t (input, attn-out, MLP-down) + Q, K, V, attention output, LSE and the first MLP matmul /t"
+                      : "op-level: 3 sbh outputs (input, attn-out, MLP-down) + Q, K, V, attention output, LSE and the first MLP matmul /t";
         case recompute_kind::selective: return sp ? "selective: 34sbh/t" : "selective: sbh(10 + 24/t)";
         case recompute_kind::none: break;
     }
@@ -73,6 +106,7 @@ layer_activation layer_activation_bytes(const scenario& s, bool moe_layer) {
         out.total = out.replicated;
         return out;
     }
+    if (s.training.recompute == recompute_kind::op) return op_level_bytes(s, moe_layer, d, sp, out);
     // Two norm inputs, QKV input, MLP input (4 e·sbh) and two dropout masks (1 byte each).
     double rep = 4 * d.e * d.h + (m.dropout ? 2 * d.h : 0);
     if (m.attention == attention_kind::mla)

@@ -63,6 +63,7 @@ struct query {
     comm_links links;
     std::string link_name;
     std::optional<collective_algorithm> algorithm;
+    collective_library library = collective_library::mpich;
 };
 
 // Where the group sits: a given link (flat), a named tier (flat), or the cluster's nodes.
@@ -100,6 +101,9 @@ query parse_query(const json& spec) {
     q.g.ranks = r.integer("ranks", 0, -(1 << 20), 1 << 20);
     if (q.g.ranks < 2) throw input_error("ranks", fmt::format("{} must be at least 2: a collective needs a peer", q.g.ranks));
     q.algorithm = parse_algorithm(r);
+    const std::string lib = r.text("library", "mpich");
+    if (auto l = library_from_name(lib)) q.library = *l;
+    else throw input_error("library", fmt::format("unknown algorithm set \"{}\"; expected mpich or nccl", lib));
     const json* cluster = r.raw("cluster");
     const json* link = r.raw("link");
     const std::int64_t per_node = r.integer("ranks_per_node", 0, 1, 1024);
@@ -115,13 +119,13 @@ query parse_query(const json& spec) {
 
 json collective_query(const json& spec) {
     const query q = parse_query(spec);
-    const collective_estimate e = estimate_collective(q.op, q.bytes, q.g, q.links, q.algorithm);
+    const collective_estimate e = estimate_collective(q.op, q.bytes, q.g, q.links, q.algorithm, q.library);
     json cands = json::array();
-    for (const auto& c : collective_candidates(q.op, q.bytes, q.g, q.links))
+    for (const auto& c : collective_candidates(q.op, q.bytes, q.g, q.links, q.library))
         cands.push_back({{"algorithm", c.algorithm_name}, {"time_s", c.time_s}, {"alpha_s", c.alpha_s}, {"beta_s", c.beta_s},
                          {"rounds", c.rounds}, {"wire_bytes", c.wire_bytes}});
     return json{{"schema", "tslab/collective@1"}, {"op", describe(q.op).name}, {"ranks", e.ranks}, {"bytes", e.bytes},
-                {"algorithm", e.algorithm_name}, {"chosen_by", q.algorithm ? "spec" : "minimum time"},
+                {"algorithm", e.algorithm_name}, {"library", to_string(q.library)}, {"chosen_by", q.algorithm ? "spec" : "minimum time"},
                 {"link", q.link_name}, {"link_source", q.links.source}, {"nodes", q.g.nodes}, {"ranks_per_node", q.g.per_node},
                 {"time_s", e.time_s}, {"alpha_s", e.alpha_s}, {"beta_s", e.beta_s}, {"algbw_Bps", e.algbw_Bps},
                 {"busbw_Bps", e.busbw_Bps}, {"busbw_factor", describe(q.op).busbw_factor(static_cast<double>(e.ranks))},

@@ -48,9 +48,13 @@ struct candidate {
     cost c;
 };
 
-// Flat AllReduce on one link. Non-powers of two fold the extra ranks into a partner before and
-// after (2 more rounds, S more on the wire; Thakur et al. 2005 section 4.4).
-std::vector<candidate> flat_allreduce(std::int64_t n, double S, const link_spec& l) {
+// Flat AllReduce on one link. MPICH's set (Thakur et al. 2005): ring, recursive doubling and
+// Rabenseifner; non-powers of two fold the extra ranks into a partner before and after (2 more
+// rounds, S more on the wire, section 4.4). NCCL's set (NCCL_ALGO: Ring, Tree; its docs): the ring,
+// and the pipelined double binary tree, S up and S down with 2⌈log2 n⌉ latency steps.
+std::vector<candidate> flat_allreduce(std::int64_t n, double S, const link_spec& l, collective_library lib) {
+    if (lib == collective_library::nccl)
+        return {{algo::ring, phase(2 * (n - 1), 2 * share(n) * S, l)}, {algo::tree, phase(2 * ceil_log2(n), 2 * S, l)}};
     const std::int64_t p2 = std::int64_t{1} << floor_log2(n), lg = floor_log2(n);
     const std::int64_t extra = pow2(n) ? 0 : 2;
     const double extra_wire = pow2(n) ? 0 : S;
@@ -59,10 +63,11 @@ std::vector<candidate> flat_allreduce(std::int64_t n, double S, const link_spec&
             {algo::rabenseifner, phase(2 * lg + extra, 2 * share(p2) * S + extra_wire, l)}};
 }
 
-// ReduceScatter / AllGather: ring, or recursive halving / doubling for powers of two.
-std::vector<candidate> flat_scatter_gather(collective_op op, std::int64_t n, double S, const link_spec& l) {
+// ReduceScatter / AllGather: ring, or (MPICH) recursive halving / doubling for powers of two; NCCL
+// runs these as rings only.
+std::vector<candidate> flat_scatter_gather(collective_op op, std::int64_t n, double S, const link_spec& l, collective_library lib) {
     std::vector<candidate> out = {{algo::ring, phase(n - 1, share(n) * S, l)}};
-    if (pow2(n))
+    if (pow2(n) && lib == collective_library::mpich)
         out.push_back({op == collective_op::reducescatter ? algo::recursive_halving : algo::recursive_doubling,
                        phase(floor_log2(n), share(n) * S, l)});
     return out;
@@ -76,54 +81,60 @@ candidate best_of(const std::vector<candidate>& cs, Fn&& time) {
 double total(const cost& c) { return c.alpha + c.beta; }
 
 // Two-level schedule for a group of m nodes × g ranks: the NVLink phase moves S, the NIC phase S/g.
-std::vector<candidate> hierarchical(collective_op op, const group_topology& g, double S, const comm_links& l) {
+// NCCL's multi-channel ring behaves so in bandwidth (each channel's ring crosses the node through
+// its own NIC), with its own inter-node algorithm set.
+std::vector<candidate> hierarchical(collective_op op, const group_topology& g, double S, const comm_links& l, collective_library lib) {
     const std::int64_t m = g.nodes, k = g.per_node;
     if (m < 2 || k < 2 || g.link() != link_class::mixed) return {};
     const cost intra = phase(k - 1, share(k) * S, l.intra);  // ring ReduceScatter or AllGather inside a node
     const double shard = S / static_cast<double>(k);
     auto named = [](candidate c) { c.c.inner = to_string(c.a); return c.c; };
     if (op == collective_op::allreduce) {
-        const cost inter = named(best_of(flat_allreduce(m, shard, l.inter), total));
+        const cost inter = named(best_of(flat_allreduce(m, shard, l.inter, lib), total));
         return {{algo::hierarchical, intra + inter + intra}};
     }
     if (op == collective_op::reducescatter || op == collective_op::allgather) {
-        const cost inter = named(best_of(flat_scatter_gather(op, m, shard, l.inter), total));
+        const cost inter = named(best_of(flat_scatter_gather(op, m, shard, l.inter, lib), total));
         return {{algo::hierarchical, intra + inter}};
     }
     return {};
 }
 
 // All-to-All: of the S bytes a rank sends, (m−1)/m go to other nodes over the NIC and (g−1)/n stay
-// on NVLink; the two links run concurrently, so the slower share binds.
-std::vector<candidate> alltoall(const group_topology& g, double S, const comm_links& l) {
+// on NVLink; the two links run concurrently, so the slower share binds. NCCL issues it as grouped
+// point-to-point sends (pairwise); MPICH may also pick Bruck.
+std::vector<candidate> alltoall(const group_topology& g, double S, const comm_links& l, collective_library lib) {
     const std::int64_t n = g.ranks, m = g.nodes, k = g.per_node;
     const link_spec& slow = m > 1 ? l.inter : l.intra;
     const double nic = m > 1 ? share(m) * S : 0.0;
     const double nvl = static_cast<double>(k - 1) / static_cast<double>(n) * S;
     cost pw{n - 1, share(n) * S, static_cast<double>(n - 1) * slow.latency_s,
             std::max(nic / l.inter.bandwidth_Bps, nvl / l.intra.bandwidth_Bps), {}};
+    if (lib == collective_library::nccl) return {{algo::pairwise, pw}};
     // Bruck: ⌈log2 n⌉ rounds of S/2 each, all on the slowest link (Bruck et al. 1997).
     const std::int64_t lg = ceil_log2(n);
     return {{algo::pairwise, pw}, {algo::bruck, phase(lg, static_cast<double>(lg) * S / 2, slow)}};
 }
 
-std::vector<candidate> candidates(collective_op op, const group_topology& g, double S, const comm_links& l) {
+std::vector<candidate> candidates(collective_op op, const group_topology& g, double S, const comm_links& l, collective_library lib) {
     const std::int64_t n = g.ranks;
-    const link_spec& flat = g.link() == link_class::intra ? l.intra : l.inter;  // flat schedules wait on the slowest hop
+    const link_class c = g.link();
+    const link_spec& flat = c == link_class::intra ? l.intra : l.inter;  // flat schedules wait on the slowest hop
     std::vector<candidate> out;
     switch (op) {
-        case collective_op::allreduce: out = flat_allreduce(n, S, flat); break;
+        case collective_op::allreduce: out = flat_allreduce(n, S, flat, lib); break;
         case collective_op::reducescatter:
-        case collective_op::allgather: out = flat_scatter_gather(op, n, S, flat); break;
-        case collective_op::alltoall: return alltoall(g, S, l);
+        case collective_op::allgather: out = flat_scatter_gather(op, n, S, flat, lib); break;
+        case collective_op::alltoall: return alltoall(g, S, l, lib);
         case collective_op::broadcast:
         case collective_op::reduce:
-            // Pipelined chain (NCCL ring): n−1 hops of latency, S once on each link; binomial tree.
-            out = {{algo::ring, phase(n - 1, S, flat)}, {algo::tree, phase(ceil_log2(n), static_cast<double>(ceil_log2(n)) * S, flat)}};
+            // Pipelined chain (NCCL ring): n−1 hops of latency, S once on each link; MPICH also a binomial tree.
+            out = {{algo::ring, phase(n - 1, S, flat)}};
+            if (lib == collective_library::mpich) out.push_back({algo::tree, phase(ceil_log2(n), static_cast<double>(ceil_log2(n)) * S, flat)});
             break;
         case collective_op::sendrecv: out = {{algo::direct, phase(1, S, flat)}}; break;
     }
-    for (auto& c : hierarchical(op, g, S, l)) out.push_back(std::move(c));
+    for (auto& h : hierarchical(op, g, S, l, lib)) out.push_back(std::move(h));
     return out;
 }
 
@@ -161,6 +172,14 @@ void check_inputs(double S, const group_topology& g, const comm_links& l) {
 
 const char* to_string(collective_algorithm a) { return algo_names[static_cast<std::size_t>(a)]; }
 
+const char* to_string(collective_library l) { return l == collective_library::nccl ? "nccl" : "mpich"; }
+
+std::optional<collective_library> library_from_name(std::string_view name) {
+    if (name == "nccl") return collective_library::nccl;
+    if (name == "mpich") return collective_library::mpich;
+    return std::nullopt;
+}
+
 std::optional<collective_algorithm> algorithm_from_name(std::string_view name) {
     for (std::size_t i = 0; i < algo_names.size(); ++i)
         if (name == algo_names[i]) return static_cast<collective_algorithm>(i);
@@ -173,24 +192,25 @@ group_topology group_topology::flat(std::int64_t n, link_class l) {
     return l == link_class::intra ? group_topology{n, 1, n} : group_topology{n, n, 1};
 }
 
-std::vector<collective_estimate> collective_candidates(collective_op op, double bytes, const group_topology& g, const comm_links& l) {
+std::vector<collective_estimate> collective_candidates(collective_op op, double bytes, const group_topology& g, const comm_links& l,
+                                                      collective_library lib) {
     check_inputs(bytes, g, l);
     std::vector<collective_estimate> out;
-    for (const auto& c : candidates(op, g, bytes, l)) out.push_back(finish(op, g, bytes, c));
+    for (const auto& c : candidates(op, g, bytes, l, lib)) out.push_back(finish(op, g, bytes, c));
     return out;
 }
 
 collective_estimate estimate_collective(collective_op op, double bytes, const group_topology& g, const comm_links& l,
-                                        std::optional<collective_algorithm> forced) {
+                                        std::optional<collective_algorithm> forced, collective_library lib) {
     check_inputs(bytes, g, l);
-    const auto cs = candidates(op, g, bytes, l);
+    const auto cs = candidates(op, g, bytes, l, lib);
     if (!forced) return finish(op, g, bytes, best_of(cs, total));
     for (const auto& c : cs)
         if (c.a == *forced) return finish(op, g, bytes, c);
     std::string list;
     for (const auto& c : cs) list += (list.empty() ? "" : ", ") + std::string(to_string(c.a));
-    throw input_error("algorithm", fmt::format("{} does not apply to {} on {} ranks ({} link); choose one of {}", to_string(*forced),
-                                               describe(op).name, g.ranks, to_string(g.link()), list));
+    throw input_error("algorithm", fmt::format("{} does not apply to {} on {} ranks ({} link, {} algorithms); choose one of {}", to_string(*forced),
+                                               describe(op).name, g.ranks, to_string(g.link()), to_string(lib), list));
 }
 
 }  // namespace tslab

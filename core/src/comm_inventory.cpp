@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "tslab/context.hpp"
 #include "tslab/dp_overlap.hpp"
 
 namespace tslab {
@@ -45,7 +46,7 @@ step_facts facts_of(const scenario& s, const param_counts& pc) {
     f.act = static_cast<double>(dtype_bytes(s.training.precision.activations));
     f.dense = static_cast<double>(pc.total - pc.expert_total) / static_cast<double>(p.tp * p.pp);
     f.expert = static_cast<double>(pc.expert_total) / static_cast<double>(p.ep * p.etp * p.pp);
-    f.grad = static_cast<double>(dtype_bytes(s.training.precision.grads));
+    f.grad = static_cast<double>(dtype_bytes(s.training.precision.reduce_dtype()));  // the dtype the reduction runs in
     f.param = static_cast<double>(dtype_bytes(s.training.precision.params));
     return f;
 }
@@ -69,7 +70,9 @@ struct builder {
     void add(std::string what, collective_op op, const char* axis, const char* per, double count, double overlap, double bytes,
              const group_topology& g, double forward_share = 0.5) {
         if (count <= 0 || bytes <= 0 || g.ranks < 2) return;
-        out.items.push_back({std::move(what), axis, per, count, overlap, estimate_collective(op, bytes, g, links), forward_share});
+        // GPU training runs NCCL: its algorithm set, not MPICH's (collectives.hpp).
+        out.items.push_back({std::move(what), axis, per, count, overlap,
+                             estimate_collective(op, bytes, g, links, std::nullopt, collective_library::nccl), forward_share});
     }
 };
 
@@ -149,40 +152,31 @@ void add_ep(builder& b, const scenario& s, const mesh_layout& m, const step_fact
     b.add("ep combine All-to-All, forward + backward", collective_op::alltoall, "ep", "MoE layer/micro-batch", n, ov, S, g);
 }
 
-// Per-TP-rank widths of Q, K and V (MLA trains on decompressed heads, arXiv 2405.04434 section 2.1).
-struct qkv_dims {
-    double q = 0, k = 0, v = 0;
-};
-qkv_dims dims_of(const model_spec& md, std::int64_t tp) {
-    const double t = static_cast<double>(tp);
-    if (md.attention == attention_kind::mla) {
-        const double h = static_cast<double>(md.heads) / t;
-        return {h * static_cast<double>(md.mla.qk_nope_head_dim + md.mla.qk_rope_head_dim),
-                h * static_cast<double>(md.mla.qk_nope_head_dim + md.mla.qk_rope_head_dim), h * static_cast<double>(md.mla.v_head_dim)};
-    }
-    const double kv = std::max(1.0, static_cast<double>(md.kv_heads) / t) * static_cast<double>(md.head_dim);
-    return {static_cast<double>(md.heads) / t * static_cast<double>(md.head_dim), kv, kv};
+// The ranks of one sub-group of the cp axis: `size` consecutive members (Ulysses inside USP).
+group_topology cp_subgroup(const axis_groups& a, std::int64_t size) {
+    if (size >= a.size) return topology_of(a);
+    const std::int64_t per = std::min(size, a.max_per_node), nodes = (size + per - 1) / per;
+    return nodes == 1 ? group_topology::flat(size, link_class::intra) : per == 1 ? group_topology::flat(size, link_class::inter)
+                                                                              : group_topology{size, nodes, per};
 }
 
-// Ring attention (arXiv 2310.01889): cp−1 K/V block passes forward, twice that backward (K/V and
-// dK/dV). Ulysses (arXiv 2309.14509): All-to-All of Q/K/V in, output back, each forward and backward.
+// CP traffic is the L7 ledger's (context.hpp), call by call: Ulysses All-to-All over its degree,
+// ring K/V block passes between neighbours, all-gather CP's K/V All-Gather and dK/dV ReduceScatter
+// over the cp group. training.overlap.cp hides a share of the Ulysses and all-gather exchanges; the
+// ring passes get their overlap from the attention kernels they run under (apply_cp_overlap).
 void add_cp(builder& b, const scenario& s, const mesh_layout& m, const step_facts& f) {
-    const auto& p = s.parallel;
-    if (p.cp < 2) return;
-    const qkv_dims d = dims_of(s.model, p.tp);
-    const double ov = s.training.overlap.cp, cp = static_cast<double>(p.cp);
+    if (s.parallel.cp < 2) return;
     const auto& axis = m.axis("cp");
-    if (p.cp_method == "ulysses") {
-        const double n = 2 * f.m * f.layers;
-        b.add("cp Ulysses All-to-All of Q, K, V, forward + backward", collective_op::alltoall, "cp", "layer/micro-batch", n, ov,
-              f.tokens * (d.q + d.k + d.v) * f.act, topology_of(axis));
-        b.add("cp Ulysses All-to-All of the attention output, forward + backward", collective_op::alltoall, "cp", "layer/micro-batch", n,
-              ov, f.tokens * d.v * f.act, topology_of(axis));
-        return;
+    const context_report r = context_traffic(s);
+    for (const auto& it : r.items) {
+        if (it.axis != "cp") continue;
+        const double calls = it.count_fwd + it.count_bwd, n = calls * f.m * f.layers;
+        const auto op = *collective_from_name(it.op);
+        const group_topology g = it.part == "ring" ? neighbours(axis) : cp_subgroup(axis, static_cast<std::int64_t>(it.group));
+        b.add("cp " + it.what, op, "cp", "layer/micro-batch", n, it.overlappable ? 0 : s.training.overlap.cp, it.bytes, g,
+              calls > 0 ? it.count_fwd / calls : 0.5);
+        if (it.overlappable && !b.out.items.empty() && b.out.items.back().axis == "cp") b.out.items.back().ring_block = true;
     }
-    const std::string what = p.cp_method == "usp" ? "cp ring K/V block send-recv (USP timed as ring)" : "cp ring K/V block send-recv";
-    b.add(what, collective_op::sendrecv, "cp", "layer/micro-batch", 3 * (cp - 1) * f.m * f.layers, ov, f.tokens * (d.k + d.v) * f.act,
-          neighbours(axis), 1.0 / 3);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "tslab/context.hpp"
 #include "tslab/params.hpp"
 
 namespace tslab {
@@ -15,6 +16,7 @@ using D = double;
 
 struct dims {
     D b, sq, skv, n, h, t, ep, etp, e;  // e: bytes of an element in memory-bound kernels
+    D kernel_keys;                      // keys per FlashAttention call (context.hpp)
     bool flash, sp, dropout;
 };
 
@@ -31,6 +33,7 @@ dims dims_of(const scenario& s) {
     // Elementwise kernels run in 16-bit even when GEMM inputs or cached activations are FP8.
     d.e = s.training.precision.activations == dtype::fp32 ? 4.0 : 2.0;
     d.flash = s.training.flash_attention;
+    d.kernel_keys = d.flash ? attention_kernel_keys(s) : 0;
     d.sp = s.parallel.sp && s.parallel.tp > 1;
     d.dropout = s.model.dropout;
     return d;
@@ -50,6 +53,7 @@ void add_core(std::vector<gemm_call>& out, const dims& d, D heads_r, D qk_dim, D
     for (gemm_call* g : {&qk, &av}) {
         g->core = true;
         g->executed = d.flash ? 0.5 : 1.0;  // causal: Flash skips the masked upper triangle
+        g->kernel_keys = d.kernel_keys;     // Flash: one fused kernel at its own rate (gemm_rate.hpp)
         out.push_back(*g);
     }
 }

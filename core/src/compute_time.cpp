@@ -1,21 +1,6 @@
-// FLOPs to seconds: the size-dependent GEMM efficiency, HBM-bound kernels, and the per-stage,
-// per-chunk and per-step compute of one scenario.
-//
-// Efficiency form. eff(x) = e_max · x / (x + x_half), x = the FLOPs of one GEMM call on one rank
-// (a batched/grouped call counts once). Chosen over a smallest-dimension form because a calibration
-// probe measures (m, n, k, time) and x is what one sample gives directly; in a trial both forms fit
-// Narayanan Table 1 about equally well (largest row error 4.4% vs 4.8%).
-//
-// A100 fit (stored in the a100-sxm4-80gb preset; tests/validation/narayanan_table1.md): the 10 rows
-// of Narayanan et al. (arXiv 2104.04473) Table 1 were predicted with the integrated step model of
-// build_report (this compute estimate, the pipeline simulator on its chunk costs, the communication
-// inventory, with the stages' exposed TP traffic in the chunk costs since the refit of issue 10);
-// e_max was swept over 0.550..0.800 in steps of 0.002 and log10(x_half) over
-// 8.00..12.00 in steps of 0.025, and the pair with the smallest largest |ln(predicted / published
-// TF/s)| (a minimax fit) was kept: e_max = 0.618, x_half = 10^8.775 = 5.957e8 FLOPs; worst row
-// under 5%. x_half is small next to these GEMMs (≥ 1e10 FLOPs), so the size trend of Table 1 comes
-// mostly from memory-bound work, TP traffic and the bubble, not from eff.
-// fit_narayanan() in validation_narayanan.cpp repeats that procedure.
+// FLOPs to seconds: GEMMs at their rate (gemm_rate.hpp), HBM-bound kernels at the HBM bandwidth,
+// and the per-stage, per-chunk and per-step compute of one scenario, at the pace of the slowest GPU
+// (sync.hpp).
 #include "tslab/compute.hpp"
 
 #include <algorithm>
@@ -23,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "tslab/numerics.hpp"
 #include "tslab/params.hpp"
+#include "tslab/sync.hpp"
 
 namespace tslab {
 
@@ -58,9 +43,12 @@ struct pass_times {
     D fwd = 0, bwd = 0, wgrad = 0, rec = 0, gemm = 0, memory = 0, expert = 0;  // expert: fwd+bwd+rec
 };
 
+// Flash's backward recomputes S: 5 core GEMMs against the forward's 2 (Dao, arXiv 2307.08691 section 3.1.2).
+D core_backward(const scenario& s, D core_fwd) { return (s.training.flash_attention ? 2.5 : 2.0) * core_fwd; }
+
 void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) {
     const D dense = t.gemm - t.core;
-    const D core_bwd = (s.training.flash_attention ? 2.5 : 2.0) * t.core;  // Flash bwd recomputes S
+    const D core_bwd = core_backward(s, t.core);
     p.fwd += count * (t.gemm + t.memory);
     p.gemm += count * t.gemm;
     p.memory += count * t.memory;
@@ -71,6 +59,8 @@ void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) 
     p.expert += count * t.expert * (full ? 4 : 3);
     if (s.training.recompute == recompute_kind::selective && !s.training.flash_attention)
         p.rec += count * (t.core + t.core_memory);
+    // Op-level: the HBM-bound work between the kept matmul outputs runs again (no GEMM).
+    if (s.training.recompute == recompute_kind::op) p.rec += count * (t.memory - t.core_memory);
 }
 
 // Adam-style step over the rank's local parameters, HBM-bound: read the gradient, read and write
@@ -90,34 +80,17 @@ D optimizer_seconds(const scenario& s, D layers_on_stage) {
 
 }  // namespace
 
-double gemm_efficiency(const gemm_efficiency_spec& e, double flops) {
-    if (flops <= 0) return e.max;
-    return e.max * flops / (flops + e.half_flops);
-}
-
-double gemm_time_s(const gpu_spec& g, dtype gemm_dtype, const gemm_call& c) {
-    const dtype t = c.fp8 ? gemm_dtype : (gemm_dtype == dtype::fp8 ? dtype::bf16 : gemm_dtype);
-    // A measured curve (cluster.calibration) of this dtype is the rate itself, no datasheet peak.
-    if (const gemm_curve* m = g.measured_curve(t)) return c.flops() * c.executed / m->flops_per_s(c.flops());
-    const double peak = g.peak_flops(t);
-    return c.flops() * c.executed / (peak * gemm_efficiency(g.gemm_efficiency, c.flops()));
-}
-
-namespace {
-
-std::string rate_model(const gpu_spec& g, dtype t) {
-    if (const gemm_curve* m = g.measured_curve(t))
-        return fmt::format("{}: calibrated curve, {:.4g} TFLOP/s max, x_half {:.4g} FLOPs", to_string(t), m->flops_per_s_max / 1e12,
-                           m->x_half_flops);
-    return fmt::format("{}: {} e_max {:.4g}, x_half {:.4g} FLOPs", to_string(t), g.gemm_efficiency.fitted ? "preset fit" : "default",
-                       g.gemm_efficiency.max, g.gemm_efficiency.half_flops);
-}
-
-}  // namespace
-
-std::string gemm_model_source(const gpu_spec& g, dtype gemm_dtype) {
-    if (gemm_dtype != dtype::fp8) return rate_model(g, gemm_dtype);
-    return rate_model(g, dtype::fp8) + "; " + rate_model(g, dtype::bf16) + " (gating, attention core, head)";
+double fp8_speedup(const scenario& s) {
+    if (s.training.precision.gemm != dtype::fp8 || s.cluster.gpu.flops_fp8 <= 0) return 1.0;
+    const gpu_spec& g = s.cluster.gpu;
+    D at_bf16 = 0, at_fp8 = 0;
+    const D moe = static_cast<D>(moe_layer_count(s.model)), dense = static_cast<D>(s.model.layers) - moe;
+    for (const auto& [is_moe, count] : {std::pair{false, dense}, std::pair{true, moe}}) {
+        if (count <= 0) continue;
+        for (const auto& c : layer_forward_work(s, is_moe).gemms)
+            if (c.fp8) at_bf16 += count * gemm_time_s(g, dtype::bf16, c), at_fp8 += count * gemm_time_s(g, dtype::fp8, c);
+    }
+    return at_fp8 > 0 ? at_bf16 / at_fp8 : 1.0;
 }
 
 void split_chunks(compute_estimate& e, std::int64_t vpp) {
@@ -135,25 +108,39 @@ compute_estimate estimate_compute_time(const scenario& s) {
     e.stage_layers = (s.model.layers + q.pp - 1) / q.pp;  // the last stage: MoE layers sit at the end
     e.stage_moe_layers = std::min(e.stage_layers, moe_total);
     pass_times p;
-    if (e.stage_moe_layers > 0) add_layers(p, s, time_layer(s, true), static_cast<D>(e.stage_moe_layers));
-    if (e.stage_layers > e.stage_moe_layers)
-        add_layers(p, s, time_layer(s, false), static_cast<D>(e.stage_layers - e.stage_moe_layers));
-    e.stage_F_s = p.fwd;
-    e.stage_W_s = p.wgrad;
-    e.stage_B_s = p.bwd - p.wgrad + p.rec;
+    D core = 0, dense_gemm = 0;  // per layer: the stage's MoE layer where it has one (the larger)
+    if (e.stage_layers > e.stage_moe_layers) {
+        const layer_time t = time_layer(s, false);
+        add_layers(p, s, t, static_cast<D>(e.stage_layers - e.stage_moe_layers));
+        core = t.core, dense_gemm = t.gemm - t.core;
+    }
+    if (e.stage_moe_layers > 0) {
+        const layer_time t = time_layer(s, true);
+        add_layers(p, s, t, static_cast<D>(e.stage_moe_layers));
+        core = t.core, dense_gemm = t.gemm - t.core;
+    }
+    // Every time runs at the slowest GPU's pace (sync.hpp): k = 1 + its delay behind the median.
+    const D k = 1 + slowest_gpu_delay(s.cluster.gpu_speed_cv, q.world());
+    e.stage_F_s = k * p.fwd;
+    e.stage_W_s = k * p.wgrad;
+    e.stage_B_s = k * (p.bwd - p.wgrad + p.rec);
     split_chunks(e, q.vpp);
     const D head = gemm_time_s(s.cluster.gpu, s.training.precision.gemm, head_gemm(s));
-    e.fwd_s = p.fwd + head;
-    e.bwd_s = p.bwd + 2 * head;
-    e.wgrad_s = p.wgrad + head;
-    e.recompute_s = p.rec;
-    e.gemm_fwd_s = p.gemm + head;
-    e.memory_fwd_s = p.memory;
-    e.optimizer_s = optimizer_seconds(s, static_cast<D>(e.stage_layers));
+    e.fwd_s = k * (p.fwd + head);
+    e.bwd_s = k * (p.bwd + 2 * head);
+    e.wgrad_s = k * (p.wgrad + head);
+    e.recompute_s = k * p.rec;
+    e.gemm_fwd_s = k * (p.gemm + head);
+    e.memory_fwd_s = k * p.memory;
+    e.attention_core_fwd_s = k * core;
+    e.attention_core_bwd_s = k * core_backward(s, core);
+    e.layer_dense_gemm_fwd_s = k * dense_gemm;
+    e.optimizer_s = k * optimizer_seconds(s, static_cast<D>(e.stage_layers));
     const D m = static_cast<D>(e.microbatches);
     e.step_compute_s = m * (e.fwd_s + e.bwd_s + e.recompute_s) + e.optimizer_s;
-    e.expert_step_s = m * p.expert;
+    e.expert_step_s = k * m * p.expert;
     e.recompute_step_s = m * e.recompute_s;
+    e.slowest_gpu_step_s = e.step_compute_s * (1 - 1 / k);
     return e;
 }
 
@@ -166,7 +153,7 @@ compute_estimate estimate_compute(const scenario& s) {
     e.model_flops_per_gpu = e.model_flops / world;
     e.hardware_flops_per_gpu = e.hardware_flops / world;
     e.recompute_extra = f.recompute / f.model();
-    e.fp8_speedup = fp8_speedup(s.cluster.gpu, s.training.precision);
+    e.fp8_speedup = fp8_speedup(s);
     return e;
 }
 

@@ -1,9 +1,10 @@
 // Sequence and context parallel traffic. Megatron SP: AllReduce → ReduceScatter + AllGather
 // (Korthikanti et al. arXiv 2205.05198 section 4.2.2). Ulysses: All-to-All of Q,K,V before and of
 // the output after attention (Jacobs et al. arXiv 2309.14509 section 3). Ring attention: cp−1 K/V
-// block rotations per pass, overlapped with blockwise attention (Liu et al. arXiv 2310.01889);
+// block rotations per pass, each under the previous block's attention (Liu et al. arXiv 2310.01889);
 // causal balance with 2·cp chunks (Megatron-Core context parallel). USP: Ulysses inside, Ring
-// across (Fang and Zhao arXiv 2405.07719).
+// across (Fang and Zhao arXiv 2405.07719). All-gather CP: K and V gathered before attention, dK and
+// dV reduce-scattered after, with 2·cp chunks for balance (Llama 3, arXiv 2407.21783 section 3.3.2).
 #include "tslab/context.hpp"
 
 #include <fmt/format.h>
@@ -50,29 +51,44 @@ std::int64_t auto_ulysses(const scenario& s) {
 void add_sp(context_report& r, const scenario& s, const shape& x) {
     const double t = static_cast<double>(s.parallel.tp);
     const double full = x.b * x.s_local * static_cast<double>(s.model.hidden) * x.e;
-    r.items.push_back({"sp allgather (before QKV and MLP-up)", "allgather", "tp", full, t, 2, 2, false,
+    r.items.push_back({"sp allgather (before QKV and MLP-up)", "allgather", "tp", full, t, 2, 2, false, "sp",
                        "replaces the AllReduce's second half; norms and dropout run on s/t tokens"});
-    r.items.push_back({"sp reducescatter (after attention-out and MLP-down)", "reducescatter", "tp", full, t, 2, 2, false,
+    r.items.push_back({"sp reducescatter (after attention-out and MLP-down)", "reducescatter", "tp", full, t, 2, 2, false, "sp",
                        "same bytes as the AllReduce it replaces"});
 }
 
 void add_ulysses(context_report& r, const shape& x, double u, double kv_scale) {
     const double tokens = x.b * x.s_local;  // before the first All-to-All, per rank
     r.items.push_back({"ulysses qkv all-to-all", "alltoall", "cp", tokens * (x.q_dim + x.kv_dim * kv_scale) * x.e, u, 1, 1,
-                       false, "sequence-sharded → head-sharded"});
-    r.items.push_back({"ulysses output all-to-all", "alltoall", "cp", tokens * x.q_dim * x.e, u, 1, 1, false,
+                       false, "ulysses", "sequence-sharded → head-sharded"});
+    r.items.push_back({"ulysses output all-to-all", "alltoall", "cp", tokens * x.q_dim * x.e, u, 1, 1, false, "ulysses",
                        "head-sharded → sequence-sharded"});
 }
 
-void add_ring(context_report& r, const shape& x, double ring, double u) {
+void add_ring(context_report& r, const shape& x, double ring) {
     // After Ulysses (u > 1) a rank holds u times the tokens for 1/u of the heads: same block bytes.
     const double block = x.b * x.s_local * x.kv_dim * x.e;
-    (void)u;
-    r.items.push_back({"ring K/V rotation", "sendrecv", "cp", block, ring, ring - 1, 2 * (ring - 1), true,
-                       "one K/V block per step, hidden behind that step's attention; backward also returns dK/dV"});
+    r.items.push_back({"ring K/V rotation", "sendrecv", "cp", block, ring, ring - 1, 2 * (ring - 1), true, "ring",
+                       "one K/V block per step under the previous block's attention; backward also returns dK/dV"});
+}
+
+void add_allgather(context_report& r, const shape& x, double cp) {
+    // The gathered K/V of the whole sequence: the nccl-tests size of the call (each rank adds s/cp).
+    const double full = x.b * x.s_local * cp * x.kv_dim * x.e;
+    r.items.push_back({"allgather K/V before attention, forward + backward", "allgather", "cp", full, cp, 1, 1, false, "allgather",
+                       "K and V of the whole sequence for the local queries; gathered again for the backward"});
+    r.items.push_back({"reducescatter dK/dV after the attention backward", "reducescatter", "cp", full, cp, 0, 1, false, "allgather",
+                       "each rank keeps the gradient of its own K/V chunk"});
 }
 
 }  // namespace
+
+std::int64_t ulysses_degree_of(const scenario& s, std::int64_t ulysses_degree) {
+    const auto& row = cp_method_of(s.parallel.cp_method);
+    if (!row.alltoall) return 1;
+    if (!row.ring) return s.parallel.cp;
+    return ulysses_degree ? ulysses_degree : auto_ulysses(s);
+}
 
 bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t ulysses_degree) {
     const auto& q = s.parallel;
@@ -83,8 +99,9 @@ bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t uly
     };
     const std::int64_t heads_r = s.model.heads / q.tp;
     const std::int64_t kv_r = std::max<std::int64_t>(1, s.model.kv_heads / q.tp);
-    const std::int64_t u = q.cp_method == "ulysses" ? q.cp : q.cp_method == "usp" ? (ulysses_degree ? ulysses_degree : auto_ulysses(s)) : 1;
-    if (q.cp_method == "usp" && (u < 1 || q.cp % u != 0))
+    const auto& row = cp_method_of(q.cp_method);
+    const std::int64_t u = ulysses_degree_of(s, ulysses_degree);
+    if (row.alltoall && row.ring && (u < 1 || q.cp % u != 0))
         return fail([&] { return fmt::format("USP Ulysses degree {} does not divide cp = {}", u, q.cp); });
     if (u > 1 && heads_r % u != 0)
         return fail([&] {
@@ -95,10 +112,11 @@ bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t uly
             return fmt::format("Ulysses degree {} and the KV heads per TP rank ({}) neither divide the other, so KV heads cannot be split or replicated evenly",
                                u, kv_r);
         });
-    const std::int64_t ring = q.cp / u;
-    if (ring > 1 && s.training.seq_len % (2 * ring) != 0)
+    // Ring and all-gather CP balance the causal mask with 2 chunks per rank (zig-zag).
+    const std::int64_t split = row.allgather ? q.cp : q.cp / u;
+    if (split > 1 && s.training.seq_len % (2 * split) != 0)
         return fail([&] {
-            return fmt::format("Ring attention with a causal mask needs training.seq_len = {} in 2·{} equal chunks", s.training.seq_len, ring);
+            return fmt::format("{} with a causal mask needs training.seq_len = {} in 2·{} equal chunks", row.label, s.training.seq_len, split);
         });
     return true;
 }
@@ -108,16 +126,24 @@ void check_context_parallel(const scenario& s, std::int64_t ulysses_degree) {
     if (!context_rules_hold(s, &why, ulysses_degree)) throw input_error(why.path, why.reason);
 }
 
+double attention_kernel_keys(const scenario& s) {
+    const double seq = static_cast<double>(s.training.seq_len);
+    if (s.parallel.cp == 1 || !cp_method_of(s.parallel.cp_method).ring) return seq;
+    return seq * static_cast<double>(ulysses_degree_of(s)) / static_cast<double>(s.parallel.cp);
+}
+
 context_report context_traffic(const scenario& s, std::int64_t ulysses_degree) {
     context_report r;
     const auto& q = s.parallel;
     const shape x = shape_of(s);
     r.method = q.cp == 1 ? "none" : q.cp_method;
     if (q.sp && q.tp > 1) add_sp(r, s, x);
+    r.kernel_keys = attention_kernel_keys(s);
     if (q.cp == 1) return r;
     check_context_parallel(s, ulysses_degree);
-    r.ulysses = q.cp_method == "ulysses" ? q.cp : q.cp_method == "usp" ? (ulysses_degree ? ulysses_degree : auto_ulysses(s)) : 1;
-    r.ring = q.cp / r.ulysses;
+    const auto& row = cp_method_of(q.cp_method);
+    r.ulysses = ulysses_degree_of(s, ulysses_degree);
+    r.ring = row.ring ? q.cp / r.ulysses : 1;
     if (r.ulysses > 1) {
         // KV heads fewer than the degree are replicated up to it (u / kv_r copies each).
         const double kv_scale = x.kv_r < r.ulysses && s.model.attention != attention_kind::mla
@@ -126,9 +152,13 @@ context_report context_traffic(const scenario& s, std::int64_t ulysses_degree) {
         r.constraint = fmt::format("Ulysses degree ≤ heads per TP rank ({})", x.heads_r);
     }
     if (r.ring > 1) {
-        add_ring(r, x, static_cast<double>(r.ring), static_cast<double>(r.ulysses));
+        add_ring(r, x, static_cast<double>(r.ring));
         r.constraint += std::string(r.constraint.empty() ? "" : "; ") +
                         fmt::format("ring: seq_len in 2·{} chunks for causal balance", r.ring);
+    }
+    if (row.allgather) {
+        add_allgather(r, x, static_cast<double>(q.cp));
+        r.constraint = fmt::format("seq_len in 2·{} chunks for causal balance", q.cp);
     }
     return r;
 }

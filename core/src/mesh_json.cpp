@@ -18,10 +18,11 @@ std::vector<std::string> mesh_warnings(const mesh_layout& m) {
     if (ep.size > 1 && ep.max_nodes > 1)
         w.push_back(fmt::format("ep group spans {} nodes: All-to-All is NIC-bound", ep.max_nodes));
     const auto& cp = m.axis("cp");
-    const bool ulysses = s.cp_method == "ulysses";
+    const auto& method = cp_method_of(s.cp_method);
+    const bool ulysses = method.alltoall && !method.ring;
     if (cp.size > 1 && cp.max_nodes > 1)
         w.push_back(fmt::format("cp group of {} spans {} nodes: {} crosses the NIC every layer", cp.size, cp.max_nodes,
-                                ulysses ? "its Ulysses All-to-All" : "the ring K/V exchange"));
+                                ulysses ? "its Ulysses All-to-All" : method.allgather ? "the K/V All-Gather" : "the ring K/V exchange"));
     if (s.cp > 1 && ulysses && s.heads > 0 && (s.heads % s.tp != 0 || (s.heads / s.tp) % s.cp != 0))
         w.push_back(fmt::format("cp with Ulysses needs heads divisible by cp: {} heads / tp {} leaves {} per TP rank, not a multiple of cp = {}",
                                 s.heads, s.tp, s.heads / s.tp, s.cp));

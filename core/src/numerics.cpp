@@ -21,7 +21,8 @@ std::vector<recipe_row> rows_of(const precision_spec& p) {
     const dtype update = p.master != dtype::none ? p.master : p.params;
     return {
         {"params (storage)", name_of(p.params), "weights as the forward pass reads them"},
-        {"grads (storage)", name_of(p.grads), "accumulated over micro-batches and reduced over DP"},
+        {"grads (storage)", name_of(p.grads), "accumulated over micro-batches"},
+        {"grads (DP reduce)", name_of(p.reduce_dtype()), "the dtype the reduce-scatter / all-reduce moves"},
         {"master params", name_of(p.master), p.master == dtype::none ? "the params are the master copy" : "the copy the optimizer updates"},
         {"optimizer states", name_of(p.optimizer), "moments (Adam: m and v)"},
         {"activations (cached)", name_of(p.activations), "tensors kept for backward"},
@@ -33,11 +34,6 @@ std::vector<recipe_row> rows_of(const precision_spec& p) {
 
 }  // namespace
 
-double fp8_speedup(const gpu_spec& g, const precision_spec& p) {
-    if (p.gemm != dtype::fp8 || g.flops_fp8 <= 0 || g.flops_bf16 <= 0) return 1.0;
-    return g.flops_fp8 / g.flops_bf16;
-}
-
 double block_scale_bytes(double rows, double cols, double block_rows, double block_cols) {
     return 4.0 * std::ceil(rows / block_rows) * std::ceil(cols / block_cols);
 }
@@ -47,7 +43,7 @@ numerics_report describe_numerics(const scenario& s) {
     numerics_report r;
     r.recipe = p.recipe;
     r.rows = rows_of(p);
-    r.fp8_speedup = fp8_speedup(s.cluster.gpu, p);
+    r.fp8_speedup = fp8_speedup(s);
     if (p.gemm != dtype::fp8) {
         r.notes = fmt::format("{} GEMMs: no FP8 speed-up and no scaling factors", to_string(p.gemm));
         return r;

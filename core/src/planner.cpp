@@ -52,13 +52,24 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     params_ = count_params(base_.model);
     tensors_ = tensor_list(base_.model);
     const bool moe = base_.model.is_moe();
+    // Every (tp, pp, cp, dp, ep), each with every expert TP degree (MoE: the divisors of tp, the rule's
+    // etp ≤ tp) and, where cp > 1, every CP method (vocabulary.hpp cp_method_rows).
+    const std::size_t own_method = static_cast<std::size_t>(&cp_method_of(base_.parallel.cp_method) - cp_method_rows.data());
     for (std::int64_t tp : detail::divisors(gpus_))
         for (std::int64_t pp : detail::divisors(gpus_ / tp))
             for (std::int64_t cp : detail::divisors(gpus_ / (tp * pp))) {
                 const std::int64_t dp = gpus_ / (tp * pp * cp);
-                for (std::int64_t ep : moe ? detail::divisors(dp * cp) : std::vector<std::int64_t>{1}) layouts_.push_back({tp, pp, cp, dp, ep});
+                for (std::int64_t ep : moe ? detail::divisors(dp * cp) : std::vector<std::int64_t>{1})
+                    for (std::int64_t etp : moe ? detail::divisors(tp) : std::vector<std::int64_t>{1})
+                        for (std::size_t m = 0; m < cp_method_rows.size(); ++m)
+                            if (cp > 1 || m == own_method) layouts_.push_back({tp, pp, cp, dp, ep, etp, m});
             }
     progress_.groups_total = static_cast<std::int64_t>(layouts_.size());
+    // The scenario's own plan (a published run's layout, say) is timed in full, never pruned.
+    const auto& q = base.parallel;
+    baseline_ = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, base.training.micro_batch, q.zero, base.training.recompute, base.training.schedule,
+                 q.etp, own_method, q.sp};
+    baseline_valid_ = q.world() == gpus_;
 }
 
 pipeline_timing plan_search::timing_of(const schedule_request& q, const pipeline_costs& c) {
@@ -86,10 +97,22 @@ void plan_search::consider(const plan_entry& e) {
         return;
     }
     ++progress_.fitting;
+    if (in_baseline_layout_ && (!baseline_best_ || ranks_before(e, *baseline_best_))) baseline_best_ = e;
+    // The top list keeps one plan per layout (dp, tp, pp, cp, ep): its fastest. A plan of a listed
+    // layout replaces that entry only when it ranks before it (which then also ranks before the
+    // list's last, so the pruning bound below stays valid).
+    const auto same = std::find_if(best_.begin(), best_.end(), [&](const plan_entry& b) { return b.choice.same_layout(e.choice); });
+    if (same != best_.end()) {
+        if (ranks_before(e, *same)) {
+            *same = e;
+            std::make_heap(best_.begin(), best_.end(), ranks_before);
+        }
+    }
     // A plan with the step time and memory of a listed one tells the reader nothing new (e.g.
     // selective recompute under FlashAttention, which changes neither): the first stays.
-    const bool repeat = std::any_of(best_.begin(), best_.end(),
-                                    [&](const plan_entry& b) { return b.time_s == e.time_s && b.memory_bytes == e.memory_bytes; });
+    const bool repeat = same != best_.end() || std::any_of(best_.begin(), best_.end(), [&](const plan_entry& b) {
+                            return b.time_s == e.time_s && b.memory_bytes == e.memory_bytes;
+                        });
     if (!repeat && static_cast<std::int64_t>(best_.size()) < opt_.top) {
         best_.push_back(e);
         std::push_heap(best_.begin(), best_.end(), ranks_before);
@@ -117,6 +140,7 @@ void plan_search::consider(const plan_entry& e) {
 // change neither the top K nor the Pareto front (nor the closest miss, which only non-fitting
 // plans touch), so skipping it leaves the result identical.
 bool plan_search::cannot_place(double memory_bytes, double lb) const {
+    if (in_baseline_layout_) return false;  // every plan of the scenario's own layout is timed
     if (static_cast<std::int64_t>(best_.size()) < opt_.top) return false;
     const plan_entry& last = best_.front();
     if (lb < last.time_s || (lb == last.time_s && memory_bytes < last.memory_bytes)) return false;
@@ -169,13 +193,10 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
         if (m.vpp == v) return m;
     vpp_model m{v, cm.compute};
     split_chunks(m.compute, v);
-    comm_inventory comm = build_comm_inventory(s, mesh, params_);
-    m.pp_exposed_s = pp_transfer_exposed_s(comm);
-    const std::int64_t mb = s.training.microbatches(s.parallel);
-    m.chunk_comm = stage_comm_per_microbatch(comm, mb, ep_sm_share(s));
-    // The report's rule (report.cpp): the bucket windows include the schedule's exposed per-micro-batch traffic.
-    apply_dp_bucket_overlap(comm, s, m.compute, m.chunk_comm);
-    m.axes = axis_totals(comm);
+    step_comm comm = step_comm_of(s, mesh, params_, m.compute, s.training.microbatches(s.parallel));  // the report's rule
+    m.pp_exposed_s = pp_transfer_exposed_s(comm.inventory);
+    m.chunk_comm = comm.per_microbatch;
+    m.axes = axis_totals(comm.inventory);
     cm.by_vpp.push_back(std::move(m));
     return cm.by_vpp.back();
 }

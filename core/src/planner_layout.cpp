@@ -29,7 +29,7 @@ std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_
     return out;
 }
 
-constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::selective, recompute_kind::full};
+constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full};
 constexpr std::int64_t zero_stages = 4;
 
 }  // namespace
@@ -41,7 +41,7 @@ void plan_search::fill_table(scenario& s, schedule_table& t) {
     // The classes depend on (tp, pp, ep, schedule, vpp), not on cp or dp (memory.cpp, local_shards):
     // layouts come ordered by tp, then pp, so one cache per (tp, pp) serves every cp, dp and ep.
     if (classes_of_ != std::pair{s.parallel.tp, s.parallel.pp}) class_cache_.clear(), classes_of_ = {s.parallel.tp, s.parallel.pp};
-    const auto key = std::tuple{s.parallel.ep, static_cast<int>(t.kind), t.vpp};
+    const auto key = std::tuple{s.parallel.ep, s.parallel.etp, static_cast<int>(t.kind), t.vpp};
     auto it = class_cache_.find(key);
     if (it == class_cache_.end()) it = class_cache_.emplace(key, detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_)).first;
     t.classes = it->second;
@@ -57,7 +57,14 @@ void plan_search::fill_table(scenario& s, schedule_table& t) {
 void plan_search::search_layout(const layout& l) {
     scenario s = base_;
     auto& q = s.parallel;
-    q.tp = l.tp, q.pp = l.pp, q.cp = l.cp, q.dp = l.dp, q.ep = l.ep, q.vpp = 1;
+    q.tp = l.tp, q.pp = l.pp, q.cp = l.cp, q.dp = l.dp, q.ep = l.ep, q.vpp = 1, q.etp = l.etp;
+    q.cp_method = cp_method_rows[l.cp_method].name;
+    // Sequence parallelism whenever tp > 1: it moves the same bytes as the AllReduce it replaces
+    // (ReduceScatter + AllGather) and shrinks both the norm/dropout work and their activations by tp
+    // (Korthikanti et al., arXiv 2205.05198 section 4.2.2), so no plan without it can be better.
+    q.sp = l.tp > 1;
+    in_baseline_layout_ = baseline_valid_ && baseline_.dp == l.dp && baseline_.tp == l.tp && baseline_.pp == l.pp &&
+                          baseline_.cp == l.cp && baseline_.ep == l.ep;
     const std::int64_t G = s.training.global_batch;
     if (G % l.dp != 0) return;  // no micro-batch size divides the batch: nothing to consider
     try {
@@ -166,7 +173,8 @@ plan_entry plan_search::entry_of(const scenario& s, double memory_bytes) const {
     const auto& q = s.parallel;
     plan_entry e;
     e.order = progress_.evaluated;
-    e.choice = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule};
+    e.choice = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
+                q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp};
     e.memory_bytes = memory_bytes;
     e.headroom_bytes = s.cluster.gpu.hbm_bytes - memory_bytes;
     return e;

@@ -23,6 +23,7 @@ constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 scenario apply_choice(scenario s, const plan_choice& c) {
     auto& q = s.parallel;
     q.dp = c.dp, q.tp = c.tp, q.pp = c.pp, q.vpp = c.vpp, q.ep = c.ep, q.cp = c.cp, q.zero = c.zero;
+    q.etp = c.etp, q.cp_method = cp_method_rows[c.cp_method].name, q.sp = c.sp;
     s.training.micro_batch = c.micro_batch;
     s.training.recompute = c.recompute;
     s.training.schedule = c.schedule;
@@ -41,6 +42,7 @@ void detail_entry(plan_entry& e, const scenario& base) {
     e.tokens_per_s = r.step.tokens_per_s;
     e.mfu = r.step.mfu;
     e.ledgers = r.step.ledgers;
+    e.segments = r.step.segments;
     e.bottleneck = r.step.bottleneck;
     const step_ledger* top = &e.ledgers[2];
     for (std::size_t i = 3; i <= 6; ++i)
@@ -49,7 +51,8 @@ void detail_entry(plan_entry& e, const scenario& base) {
 }
 
 json choice_json(const plan_choice& c) {
-    return json{{"parallel", {{"dp", c.dp}, {"tp", c.tp}, {"pp", c.pp}, {"vpp", c.vpp}, {"ep", c.ep}, {"cp", c.cp}, {"zero", c.zero}}},
+    return json{{"parallel", {{"dp", c.dp}, {"tp", c.tp}, {"pp", c.pp}, {"vpp", c.vpp}, {"ep", c.ep}, {"etp", c.etp}, {"cp", c.cp},
+                              {"cp_method", cp_method_rows[c.cp_method].name}, {"sp", c.sp}, {"zero", c.zero}}},
                 {"micro_batch", c.micro_batch},
                 {"recompute", to_string(c.recompute)},
                 {"schedule", to_string(c.schedule)}};
@@ -86,13 +89,39 @@ json entry_json(const plan_entry& e, bool detailed) {
     json ledgers = json::array();
     for (const auto& l : e.ledgers) ledgers.push_back({{"id", l.id}, {"name", l.name}, {"time_s", l.time_s}, {"exposed_s", l.exposed_s}});
     j["ledgers"] = std::move(ledgers);
+    if (e.versus) {
+        json largest = json::array();
+        for (const auto& d : e.versus->largest) largest.push_back({{"segment", d.id}, {"delta_s", d.delta_s}});
+        j["versus_scenario"] = {{"speedup", e.versus->speedup}, {"largest", std::move(largest)}, {"note", e.versus->note}};
+    }
     j["scenario"] = e.scenario;
     return j;
 }
 
 std::string describe(const plan_choice& c) {
-    return fmt::format("dp {} tp {} pp {} vpp {} ep {} cp {} zero {} mb {} {} {}", c.dp, c.tp, c.pp, c.vpp, c.ep, c.cp, c.zero,
-                       c.micro_batch, to_string(c.recompute), to_string(c.schedule));
+    return fmt::format("dp {} tp {} pp {} vpp {} ep {} etp {} cp {}{} zero {} mb {} {} {}", c.dp, c.tp, c.pp, c.vpp, c.ep, c.etp, c.cp,
+                       c.cp > 1 ? std::string(" ") + cp_method_rows[c.cp_method].name : std::string(), c.zero, c.micro_batch,
+                       to_string(c.recompute), to_string(c.schedule));
+}
+
+// Which step segments make a plan faster or slower than the scenario's own: the three largest |Δ|.
+versus_baseline compare_segments(const plan_entry& e, const plan_baseline& b) {
+    versus_baseline v;
+    v.speedup = e.time_s > 0 ? b.time_s / e.time_s : 0;
+    for (const auto& seg : e.segments) {
+        double theirs = 0;
+        for (const auto& o : b.segments)
+            if (o.id == seg.id) theirs = o.time_s;
+        if (seg.time_s != theirs) v.largest.push_back({seg.id, seg.time_s - theirs});
+    }
+    std::sort(v.largest.begin(), v.largest.end(), [](const segment_delta& x, const segment_delta& y) {
+        return std::abs(x.delta_s) > std::abs(y.delta_s) || (std::abs(x.delta_s) == std::abs(y.delta_s) && x.id < y.id);
+    });
+    if (v.largest.size() > 3) v.largest.resize(3);
+    v.note = fmt::format("{:.2f}× the scenario's own plan", v.speedup);
+    for (std::size_t i = 0; i < v.largest.size(); ++i)
+        v.note += fmt::format("{}{} {:+.3g} s", i ? ", " : ": ", v.largest[i].id, v.largest[i].delta_s);
+    return v;
 }
 
 }  // namespace
@@ -117,6 +146,7 @@ plan_result plan_search::result(double seconds_left) const {
         r.closest = closest_;
         detail_entry(*r.closest, base_);
     }
+    baseline_result(r);
     if (progress_.capped)
         r.message = fmt::format("search capped at {} evaluated candidates (options.max_candidates): {} of {} layouts searched; the result is partial",
                                 progress_.evaluated, progress_.groups_done, progress_.groups_total);
@@ -132,6 +162,26 @@ plan_result plan_search::result(double seconds_left) const {
     return r;
 }
 
+// The scenario's own plan as given, the best plan of its layout, that layout's rank in the top list,
+// and each top entry against the plan as given.
+void plan_search::baseline_result(plan_result& r) const {
+    plan_baseline& b = r.baseline;
+    b.choice = baseline_;
+    b.valid = baseline_valid_;
+    if (!b.valid) return;
+    const report own = build_report(base_, 0);
+    b.time_s = own.step.time_s;
+    b.fits = own.memory.fits;
+    b.segments = own.step.segments;
+    if (baseline_best_) {
+        b.best_of_layout = baseline_best_;
+        detail_entry(*b.best_of_layout, base_);
+        for (std::size_t i = 0; i < r.top.size(); ++i)
+            if (r.top[i].choice.same_layout(b.choice)) b.layout_rank = static_cast<std::int64_t>(i) + 1;
+    }
+    for (auto& e : r.top) e.versus = compare_segments(e, b);
+}
+
 plan_options parse_plan_options(const json& doc) {
     field_reader r(doc, "options");
     plan_options o;
@@ -143,6 +193,20 @@ plan_options parse_plan_options(const json& doc) {
     r.finish();
     return o;
 }
+
+namespace {
+
+json baseline_json(const plan_baseline& b) {
+    if (!b.valid) return nullptr;
+    json j = choice_json(b.choice);
+    j["time_s"] = b.time_s;
+    j["fits"] = b.fits;
+    j["layout_rank"] = b.layout_rank;
+    j["best_of_layout"] = b.best_of_layout ? entry_json(*b.best_of_layout, true) : json(nullptr);
+    return j;
+}
+
+}  // namespace
 
 json plan_to_json(const plan_result& r) {
     json top = json::array(), pareto = json::array();
@@ -168,6 +232,7 @@ json plan_to_json(const plan_result& r) {
                 {"top", std::move(top)},
                 {"pareto", std::move(pareto)},
                 {"closest", r.closest ? entry_json(*r.closest, true) : json(nullptr)},
+                {"scenario_plan", baseline_json(r.baseline)},
                 {"pipeline_cache", {{"hits", r.pipeline_cache_hits}, {"misses", r.pipeline_cache_misses}}},
                 {"elapsed_s", r.elapsed_s}};
 }
@@ -188,6 +253,14 @@ std::string plan_table(const plan_result& r) {
         const auto& e = r.top[i];
         out += fmt::format("{:>3}. {:10.4g} s  MFU {:5.1f}%  {:8.2f} GiB free  {}  [{}]\n", i + 1, e.time_s, 100 * e.mfu,
                            e.headroom_bytes / GiB, describe(e.choice), e.bottleneck_ledger);
+    }
+    if (const auto& b = r.baseline; b.valid) {
+        out += fmt::format("the scenario's own plan: {:.4g} s{} ({})\n", b.time_s, b.fits ? "" : ", does not fit", describe(b.choice));
+        if (b.best_of_layout)
+            out += fmt::format("  its layout at its best knobs: {:.4g} s, {} ({})\n", b.best_of_layout->time_s,
+                               b.layout_rank > 0 ? fmt::format("rank {} of the distinct layouts", b.layout_rank) : std::string("below the list"),
+                               describe(b.best_of_layout->choice));
+        if (!r.top.empty() && r.top.front().versus) out += "  best plan: " + r.top.front().versus->note + "\n";
     }
     out += fmt::format("Pareto front (memory vs time): {} plans\n", r.pareto.size());
     for (const auto& e : r.pareto) out += fmt::format("     {:10.4g} s  {:8.2f} GiB  {}\n", e.time_s, e.memory_bytes / GiB, describe(e.choice));

@@ -76,9 +76,17 @@ json gpu(const char* name, double hbm_bytes, double hbm_bw, double fp32, double 
 
 constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
-// eff(x) = max · x / (x + half_flops) over the FLOPs of one GEMM call (compute.hpp).
-json with_gemm_fit(json g, double max, double half_flops, const char* source) {
-    g["gemm_efficiency"] = {{"max", max}, {"half_flops", half_flops}, {"source", source}};
+// The standalone GEMM ceilings of a GPU (gemm_rate.hpp): measured TFLOP/s of the best shape over
+// the datasheet's dense peak, from the Maximum Achievable Matmul FLOPS (MAMF) tables of S. Bekman,
+// "Machine Learning Engineering" (github.com/stas00/ml-engineering, compute/accelerator/README.md,
+// "Maximum Achievable Matmul FLOPS comparison table", BF16 and FP8 rows). fp8 0: no FP8 row. The
+// knee (half_flops) follows from the per-call time, the in-step share is fitted (gemm_rate.cpp).
+// attention_max: the FlashAttention kernel's plateau share of the 16-bit peak (gemm_rate.cpp).
+json with_gemm(json g, double bf16_tflops, double bf16_peak, double fp8_tflops, double fp8_peak, const char* source,
+               double attention_max = 0.635) {
+    json e = {{"bf16", {{"max", bf16_tflops / bf16_peak}}}, {"attention", {{"max", attention_max}}}, {"source", source}};
+    if (fp8_tflops > 0) e["fp8"] = {{"max", fp8_tflops / fp8_peak}};
+    g["gemm_efficiency"] = std::move(e);
     return g;
 }
 
@@ -88,26 +96,34 @@ const std::vector<named>& gpus() {
     static const std::vector<named> table = {
         // NVIDIA A100 Tensor Core GPU datasheet (2021), SXM column: 19.5 TF FP32, 156 TF TF32,
         // 312 TF BF16/FP16 dense, 80GB HBM2e at 2,039 GB/s; no FP8.
-        // gemm_efficiency: fitted once to Narayanan et al. (arXiv 2104.04473) Table 1 (compute_time.cpp).
-        {"a100-sxm4-80gb", with_gemm_fit(gpu("A100-SXM4-80GB", 80 * GiB, 2.039e12, 19.5e12, 156e12, 312e12, 0, 108,
-                                             "NVIDIA A100 datasheet, SXM 80GB column; 108 SMs (A100 whitepaper)"),
-                                         0.618, 5.957e8,
-                                         "minimax fit to arXiv 2104.04473 Table 1, tests/validation/narayanan_table1.md")},
+        // GEMM: MAMF BF16 row "NVIDIA A100 SXM": 271.2 of 312 TFLOP/s (86.9%).
+        {"a100-sxm4-80gb", with_gemm(gpu("A100-SXM4-80GB", 80 * GiB, 2.039e12, 19.5e12, 156e12, 312e12, 0, 108,
+                                         "NVIDIA A100 datasheet, SXM 80GB column; 108 SMs (A100 whitepaper)"),
+                                     271.2, 312, 0, 0, "MAMF table (stas00/ml-engineering): A100 SXM BF16 271.2 TFLOP/s; FlashAttention-2 up to 73% (arXiv 2307.08691)",
+                                     0.72)},
         // NVIDIA H100 datasheet, SXM column: 67 TF FP32, 494.5 TF TF32 (989 sparse), 989.5 TF BF16,
         // 1979 TF FP8 dense (half the sparse figures), 80GB HBM3 at 3.35 TB/s.
-        {"h100-sxm5-80gb", gpu("H100-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
-                               "NVIDIA H100 datasheet, SXM column (dense = sparse / 2); 132 SMs (H100 whitepaper)")},
+        // GEMM: MAMF rows "NVIDIA H100 SXM": BF16 794.5 TFLOP/s, FP8 1402.6 TFLOP/s.
+        {"h100-sxm5-80gb", with_gemm(gpu("H100-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
+                                         "NVIDIA H100 datasheet, SXM column (dense = sparse / 2); 132 SMs (H100 whitepaper)"),
+                                     794.5, 989.5, 1402.6, 1979, "MAMF table (stas00/ml-engineering): H100 SXM BF16 794.5, FP8 1402.6 TFLOP/s")},
         // NVIDIA H200 datasheet, SXM column: same compute as H100 SXM, 141GB HBM3e at 4.8 TB/s.
-        {"h200-sxm-141gb", gpu("H200-SXM-141GB", 141e9, 4.8e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
-                               "NVIDIA H200 datasheet, SXM column (141 GB = 141e9 bytes); the H100's 132 SMs")},
+        // GEMM: MAMF BF16 "H200 is the same" as H100 SXM (794.5); FP8 row "NVIDIA H200 SXM": 1453.4.
+        {"h200-sxm-141gb", with_gemm(gpu("H200-SXM-141GB", 141e9, 4.8e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
+                                         "NVIDIA H200 datasheet, SXM column (141 GB = 141e9 bytes); the H100's 132 SMs"),
+                                     794.5, 989.5, 1453.4, 1979, "MAMF table (stas00/ml-engineering): H200 SXM BF16 as H100 (794.5), FP8 1453.4 TFLOP/s")},
         // H800 SXM: H100 compute and memory with NVLink cut to 400 GB/s (DeepSeek-V3 arXiv
         // 2412.19437 section 3.1 describes its cluster).
-        {"h800-sxm5-80gb", gpu("H800-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
-                               "NVIDIA H800 SXM product brief (H100 compute, 400 GB/s NVLink); 132 SMs (arXiv 2412.19437 section 3.2.2)")},
+        // GEMM: no H800 row in the MAMF table; the H800 has the H100 SXM's compute, so its rows.
+        {"h800-sxm5-80gb", with_gemm(gpu("H800-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
+                                         "NVIDIA H800 SXM product brief (H100 compute, 400 GB/s NVLink); 132 SMs (arXiv 2412.19437 section 3.2.2)"),
+                                     794.5, 989.5, 1402.6, 1979, "MAMF table (stas00/ml-engineering): the H100 SXM rows (same compute)")},
         // NVIDIA DGX B200 datasheet: 1,440 GB HBM3e for 8 GPUs (180 GB each), 64 TB/s total
         // (8 TB/s each); Blackwell datasheet: 2.25 PF BF16 and 4.5 PF FP8 dense per B200.
-        {"b200-sxm-180gb", gpu("B200-SXM-180GB", 180e9, 8e12, 75e12, 1.1e15, 2.25e15, 4.5e15, 148,
-                               "NVIDIA DGX B200 datasheet (per GPU = total / 8), dense figures; 148 SMs (74 per die, Chips and Cheese B200 article)")},
+        // GEMM: MAMF rows "NVIDIA B200 SXM": BF16 1745.0 of 2250, FP8 3432.5 of 4500 TFLOP/s.
+        {"b200-sxm-180gb", with_gemm(gpu("B200-SXM-180GB", 180e9, 8e12, 75e12, 1.1e15, 2.25e15, 4.5e15, 148,
+                                         "NVIDIA DGX B200 datasheet (per GPU = total / 8), dense figures; 148 SMs (74 per die, Chips and Cheese B200 article)"),
+                                     1745.0, 2250, 3432.5, 4500, "MAMF table (stas00/ml-engineering): B200 SXM BF16 1745.0, FP8 3432.5 TFLOP/s")},
     };
     return table;
 }

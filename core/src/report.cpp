@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "tslab/dp_overlap.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/global_batch.hpp"
 #include "tslab/step_model.hpp"
@@ -34,11 +33,11 @@ report build_report(const scenario& s, std::int64_t list_limit) {
     r.microbatches = s.training.microbatches(s.parallel);
     r.compute = estimate_compute(s);
     r.mesh = build_mesh(mesh_spec_of(s), list_limit);
-    r.comm = build_comm_inventory(s, r.mesh, r.params);
+    step_comm comm = step_comm_of(s, r.mesh, r.params, r.compute, r.microbatches);
+    r.comm = std::move(comm.inventory);
+    const stage_comm& sc = comm.per_microbatch;
     r.pipeline = closed_form_shape(s.training.schedule, s.parallel.pp, s.parallel.vpp, r.microbatches);
     const schedule_request q = scenario_schedule_request(s, r.microbatches);
-    const stage_comm sc = stage_comm_per_microbatch(r.comm, r.microbatches, ep_sm_share(s));
-    apply_dp_bucket_overlap(r.comm, s, r.compute, sc);
     const pipeline_costs k = chunk_costs(r.compute, q, pp_transfer_exposed_s(r.comm), sc);
     r.timing = time_pipeline(q, k);
     take_simulated_shape(r);

@@ -30,17 +30,6 @@ double lognormal_survival(double t, double median, double sigma) {
     return 0.5 * std::erfc((std::log(t) - std::log(median)) / (sigma * std::sqrt(2.0)));
 }
 
-// Φ⁻¹ by bisection on erfc: 200 halvings of [-40, 40] reach double precision; called a few
-// times per query, so speed does not matter and no rational approximation needs citing.
-double normal_quantile(double p) {
-    double lo = -40, hi = 40;
-    for (int i = 0; i < 200; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p ? lo : hi) = mid;
-    }
-    return 0.5 * (lo + hi);
-}
-
 double expected_max_lognormal(double n, double median, double sigma) {
     if (n <= 1) return median * std::exp(0.5 * sigma * sigma) * (n < 1 ? 0 : 1);
     return median * std::exp(sigma * normal_quantile((n - 0.375) / (n + 0.25)));

@@ -105,6 +105,43 @@ link_spec parse_link(const json* obj, const std::string& path, link_spec def) {
     return def;
 }
 
+gemm_efficiency_spec parse_curve(const json& obj, const std::string& path, gemm_efficiency_spec e) {
+    field_reader r(obj, path);
+    e.max = r.number("max", e.max, 0.01, 1);
+    e.half_flops = r.number("half_flops", e.half_flops, 0, 1e18);
+    e.fitted = true;
+    r.finish();
+    return e;
+}
+
+// {"bf16": {max, half_flops}, "fp8": {...}, "attention": {max, half_keys}, call_overhead_s, in_step,
+// source} (gemm_rate.hpp); a flat max / half_flops (the form of earlier versions) sets both curves.
+gemm_rates parse_gemm_rates(const json& obj, const std::string& path) {
+    gemm_rates g;
+    field_reader r(obj, path);
+    r.text("source", "");
+    if (const json* b = r.object("bf16")) g.bf16 = parse_curve(*b, path + ".bf16", g.bf16);
+    g.fp8.max = 0;  // no FP8 curve: FP8 calls use the 16-bit max (gemm_curve_of)
+    if (const json* f = r.object("fp8")) g.fp8 = parse_curve(*f, path + ".fp8", g.bf16);
+    if (r.has("max") || r.has("half_flops")) {
+        gemm_efficiency_spec flat = g.bf16;
+        flat.max = r.number("max", flat.max, 0.01, 1);
+        flat.half_flops = r.number("half_flops", flat.half_flops, 0, 1e18);
+        flat.fitted = true;
+        g.bf16 = g.fp8 = flat;
+    }
+    g.call_overhead_s = r.number("call_overhead_s", g.call_overhead_s, 0, 1);
+    g.in_step = r.number("in_step", g.in_step, 0.01, 1);
+    if (const json* a = r.object("attention")) {
+        field_reader ar(*a, path + ".attention");
+        g.attention.max = ar.number("max", g.attention.max, 0.01, 1);
+        g.attention.half_keys = ar.number("half_keys", g.attention.half_keys, 0, 1e9);
+        ar.finish();
+    }
+    r.finish();
+    return g;
+}
+
 gpu_spec parse_gpu(const json& part, const std::string& path) {
     const json obj = resolve_part(part, path, gpu_preset);
     field_reader r(obj, path);
@@ -127,14 +164,7 @@ gpu_spec parse_gpu(const json& part, const std::string& path) {
         g.flops_fp32 = 19.5e12;
         g.flops_tf32 = 156e12;
     }
-    if (const json* e = r.object("gemm_efficiency")) {
-        field_reader er(*e, path + ".gemm_efficiency");
-        g.gemm_efficiency.max = er.number("max", g.gemm_efficiency.max, 0.01, 1);
-        g.gemm_efficiency.half_flops = er.number("half_flops", g.gemm_efficiency.half_flops, 0, 1e18);
-        er.text("source", "");
-        er.finish();
-        g.gemm_efficiency.fitted = true;
-    }
+    if (const json* e = r.object("gemm_efficiency")) g.gemm = parse_gemm_rates(*e, path + ".gemm_efficiency");
     r.finish();
     return g;
 }
@@ -177,6 +207,7 @@ cluster_spec parse_cluster(const json& part) {
     c.intra_node = parse_link(r.object("intra_node"), "cluster.intra_node", {300e9, 3e-6});
     c.inter_node = parse_link(r.object("inter_node"), "cluster.inter_node", {25e9, 6e-6});
     c.host = parse_link(r.object("host"), "cluster.host", {32e9, 10e-6});
+    c.gpu_speed_cv = r.number("gpu_speed_cv", c.gpu_speed_cv, 0, 0.5);
     c.source = part_source(part);
     const json* cal = r.raw("calibration");
     r.finish();
@@ -233,6 +264,10 @@ double gpu_spec::peak_flops(dtype t) const {
         case dtype::none: return flops_bf16;
     }
     return flops_bf16;
+}
+
+const gemm_efficiency_spec& gpu_spec::gemm_curve_of(dtype t) const {
+    return t == dtype::fp8 && gemm.fp8.max > 0 ? gemm.fp8 : gemm.bf16;
 }
 
 const gemm_curve* gpu_spec::measured_curve(dtype t) const {

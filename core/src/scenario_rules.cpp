@@ -32,7 +32,11 @@ bool tensor_parallel_ok(const scenario& s, const sink& k) {
     if (!k.divides(p.tp, m.heads, "parallel.tp", "model.heads")) return false;
     if (m.attention == attention_kind::gqa && m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
         return k.fail("parallel.tp", [&] { return fmt::format("{} neither divides nor is a multiple of model.kv_heads = {}", p.tp, m.kv_heads); });
-    return k.divides(p.tp, m.ffn_hidden, "parallel.tp", "model.ffn_hidden");
+    if (!k.divides(p.tp, m.ffn_hidden, "parallel.tp", "model.ffn_hidden")) return false;
+    // TransformerEngine's userbuffers overlap splits the SP collectives (NeMo refuses tp_comm_overlap without SP).
+    if (s.training.overlap.tp_comm && p.tp > 1 && !p.sp)
+        return k.fail("training.overlap.tp_comm", [] { return std::string("needs parallel.sp: the overlap splits the SP AllGather and ReduceScatter"); });
+    return true;
 }
 
 bool experts_ok(const scenario& s, const sink& k) {
@@ -70,10 +74,6 @@ bool context_ok(const scenario& s, const sink& k) {
     if (p.cp == 1) return true;
     // Ring attention with a causal mask is load-balanced by splitting the sequence in 2·cp chunks.
     if (!k.divides(2 * p.cp, s.training.seq_len, "parallel.cp", "training.seq_len (2·cp chunks for causal balance)")) return false;
-    if (p.cp_method == "ulysses" && (s.model.heads / p.tp) % p.cp != 0)
-        return k.fail("parallel.cp", [&] {
-            return fmt::format("Ulysses needs heads per TP rank ({} / {}) divisible by cp = {}", s.model.heads, p.tp, p.cp);
-        });
     return context_rules_hold(s, k.why);
 }
 

@@ -36,7 +36,7 @@ precision_spec parse_precision(const json* v) {
     field_reader r(*v, "training.precision");
     static const std::vector<std::string> recipes = row_names(recipe_rows);
     precision_spec p = recipe(*find_row(recipe_rows, r.choice("recipe", precision_spec{}.recipe, recipes)));
-    dtype* fields[] = {&p.params, &p.grads, &p.master, &p.optimizer, &p.activations, &p.gemm};
+    dtype* fields[] = {&p.params, &p.grads, &p.master, &p.optimizer, &p.activations, &p.gemm, &p.reduce};
     static_assert(sizeof(fields) / sizeof(fields[0]) == precision_field_rows.size(), "one precision field row per precision_spec dtype");
     for (std::size_t i = 0; i < precision_field_rows.size(); ++i) {
         const auto& f = precision_field_rows[i];
@@ -59,7 +59,10 @@ overlap_spec parse_overlap(const json* v) {
     o.grad_reduce = r.boolean("grad_reduce", o.grad_reduce);
     o.param_gather = r.boolean("param_gather", o.param_gather);
     o.bucket_elems = r.number("bucket_elems", o.bucket_elems, 0, 1e13);
+    o.tp_comm = r.boolean("tp_comm", o.tp_comm);
     r.finish();
+    if (o.tp_comm && o.tp > 0)
+        throw input_error(r.path_of("tp"), "a fixed TP overlap fraction cannot be combined with tp_comm (the chunked overlap sets it); set tp to 0");
     // The bucket model sets the DP overlap itself; a fixed fraction on top would count it twice.
     if (o.dp > 0 && (o.grad_reduce || o.param_gather))
         throw input_error(r.path_of("dp"), "a fixed DP overlap fraction cannot be combined with grad_reduce or param_gather "

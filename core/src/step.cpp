@@ -40,17 +40,19 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     const axis_comm l5 = sum_axes(in.comm, {"dp", "edp", "tp"}), pp = sum_axes(in.comm, {"pp"});
     const axis_comm ep = sum_axes(in.comm, {"ep"}), cp = sum_axes(in.comm, {"cp"});
     const double imbalance_s = c.expert_step_s * (in.expert.imbalance_used - 1);
+    const double slow_s = c.slowest_gpu_step_s;  // computed at the slowest GPU's pace, waited for at collectives
     double cp_bytes = 0;
     for (const auto& it : in.context.items) cp_bytes += it.bytes * (it.count_fwd + it.count_bwd);
     const auto& rel = in.reliability;
     return {
         {"L1", "model state", 0, 0, model_state(in.memory), "params, grads, master copy and optimizer states on the most loaded GPU"},
         {"L2", "activation", 0, 0, activations(in.memory), fmt::format("kept for backward; recompute {}", to_string(s.training.recompute))},
-        {"L3", "compute", c.step_compute_s, c.step_compute_s, 0,
+        {"L3", "compute", c.step_compute_s - slow_s, c.step_compute_s - slow_s, 0,
          fmt::format("{:.3g} s recompute, {:.3g} s optimizer; FP8 speed-up {:.2f}×", c.recompute_step_s, c.optimizer_s, c.fp8_speedup)},
         {"L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
          fmt::format("bubble {:.3g} s, exposed P2P {:.3g} s", in.bubble_s, in.p2p_exposed_s)},
-        {"L5", "collective", l5.time_s, l5.exposed_s, l5.bytes, axes_note(in.comm)},
+        {"L5", "collective", l5.time_s + slow_s, l5.exposed_s + slow_s, l5.bytes,
+         fmt::format("{}; {:.3g} s waiting for the slowest GPU", axes_note(in.comm), slow_s)},
         {"L6", "expert", ep.time_s + imbalance_s, ep.exposed_s + imbalance_s, ep.bytes,
          fmt::format("busiest EP rank {:.3f}× the mean; All-to-All exposed {:.3g} s{}", in.expert.imbalance_used, ep.exposed_s,
                      in.ep_overlap.pairs > 0 ? fmt::format(" ({:.3g} s hidden by {:g} F&B pairs, kernels on {:.0f}% of SMs)",
@@ -148,7 +150,8 @@ std::vector<step_segment> step_segments(const compute_estimate& c, double bubble
                                         const std::vector<axis_comm>& comm, double imbalance_used, double time_s) {
     std::vector<step_segment> out;
     auto add = [&](const char* id, const char* ledger, double t) { out.push_back({id, ledger, t, time_s > 0 ? t / time_s : 0}); };
-    add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s);
+    // The slowest GPU's delay (sync.hpp) is waiting at the step's collectives: its own L5 segment.
+    add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s - c.slowest_gpu_step_s);
     add("recompute", "L3", c.recompute_step_s);
     add("optimizer", "L3", c.optimizer_s);
     // The pp send-recv reaches the step through the simulator: it is the p2p segment, not an axis.
@@ -157,6 +160,7 @@ std::vector<step_segment> step_segments(const compute_estimate& c, double bubble
     add("bubble", "L4", bubble_s);
     add("p2p", "L4", p2p_exposed_s);
     add("expert_imbalance", "L6", c.expert_step_s * (imbalance_used - 1));
+    add("slowest_gpu", "L5", c.slowest_gpu_step_s);
     return out;
 }
 

@@ -3,6 +3,10 @@
 
 #include <algorithm>
 
+#include "tslab/cp_overlap.hpp"
+#include "tslab/dp_overlap.hpp"
+#include "tslab/tp_overlap.hpp"
+
 namespace tslab {
 
 double pp_transfer_exposed_s(const comm_inventory& c) {
@@ -55,6 +59,16 @@ ep_overlap_report ep_overlap_of(const schedule_request& q, const pipeline_costs&
     r.hidden_s = ep_hidden_s(q, k);
     r.sm_share = r.pairs > 0 ? sm_share : 0;
     return r;
+}
+
+step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c,
+                       std::int64_t microbatches) {
+    step_comm out{build_comm_inventory(s, mesh, pc), {}};
+    apply_cp_overlap(out.inventory, s, c);
+    apply_tp_overlap(out.inventory, s, c);
+    out.per_microbatch = stage_comm_per_microbatch(out.inventory, microbatches, ep_sm_share(s));
+    apply_dp_bucket_overlap(out.inventory, s, c, out.per_microbatch);
+    return out;
 }
 
 step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,

@@ -1,4 +1,4 @@
-// Narayanan et al. (arXiv 2104.04473) Table 1 rows, their scenarios, predictions and the A100 fit.
+// Narayanan et al. (arXiv 2104.04473) Table 1 rows, their scenarios and predictions.
 // Table 1 lists t, p, GPU count and batch size but neither the micro-batch size nor the number of
 // interleaved chunks v; section 5.1 says all runs use the interleaved schedule with scatter/gather.
 // We assume micro-batch 1 and v = the smallest divisor above 1 of the layers per stage.
@@ -39,12 +39,9 @@ double narayanan_flops(double B, double s, double l, double h, double V) {
     return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
 }
 
-narayanan_prediction predict_narayanan(const narayanan_row& r, const gemm_efficiency_spec& e) {
-    return predict_narayanan(r, narayanan_scenario(r), e);
-}
+narayanan_prediction predict_narayanan(const narayanan_row& r) { return predict_narayanan(r, narayanan_scenario(r)); }
 
-narayanan_prediction predict_narayanan(const narayanan_row& r, scenario s, const gemm_efficiency_spec& e) {
-    s.cluster.gpu.gemm_efficiency = e;
+narayanan_prediction predict_narayanan(const narayanan_row& r, const scenario& s) {
     narayanan_prediction p;
     p.step = build_report(s, 0).step;
     const auto& m = s.model;
@@ -53,29 +50,6 @@ narayanan_prediction predict_narayanan(const narayanan_row& r, scenario s, const
     p.predicted_tflops = p.flops / (p.step.time_s * static_cast<double>(r.gpus)) / 1e12;
     p.error = p.predicted_tflops / r.published_tflops - 1;
     return p;
-}
-
-efficiency_fit fit_narayanan() {
-    std::vector<scenario> parsed;
-    for (const auto& r : narayanan_table1()) parsed.push_back(narayanan_scenario(r));
-    const auto& rows = narayanan_table1();
-    efficiency_fit best;
-    best.worst_log_error = 1e300;
-    for (int i = 0; i <= 125; ++i) {
-        for (int j = 0; j <= 160; ++j) {
-            gemm_efficiency_spec e;
-            e.max = 0.55 + 0.002 * i;
-            e.half_flops = std::pow(10.0, 8.0 + 0.025 * j);
-            e.fitted = true;
-            double worst = 0;
-            for (std::size_t k = 0; k < rows.size(); ++k) {
-                worst = std::max(worst, std::abs(std::log1p(predict_narayanan(rows[k], parsed[k], e).error)));
-                if (worst >= best.worst_log_error) break;
-            }
-            if (worst < best.worst_log_error) best = {e, worst};
-        }
-    }
-    return best;
 }
 
 }  // namespace tslab

@@ -46,8 +46,9 @@ std::string layout_of(const scenario& s) {
     return out + " " + to_string(s.training.schedule);
 }
 
-accuracy_row predict_row(const json& row, const std::string& path) {
-    accuracy_row a;
+validation_case parse_row(const json& row, const std::string& path) {
+    validation_case c;
+    accuracy_row& a = c.row;
     a.id = text_of(row, "id", path);
     const json& src = member(row, "source", path);
     a.paper = text_of(src, "paper", path + ".source");
@@ -63,37 +64,46 @@ accuracy_row predict_row(const json& row, const std::string& path) {
     const json& v = member(pub, "value", path + ".published");
     if (!v.is_number() || !(v.get<double>() > 0)) throw input_error(path + ".published.value", "must be a positive number");
     a.published = v.get<double>();
-    scenario s;
     try {
-        s = parse_scenario(member(row, "scenario", path));
+        c.input = parse_scenario(member(row, "scenario", path));
     } catch (const input_error& e) {
         throw input_error(path + ".scenario." + e.path(), e.reason());
     }
-    a.gpus = s.parallel.world();
-    a.layout = layout_of(s);
-    a.predicted = metric_of(build_report(s, 0).step, a.metric);
-    a.error = a.predicted / a.published - 1;
-    return a;
+    a.gpus = c.input.parallel.world();
+    a.layout = layout_of(c.input);
+    return c;
 }
 
 }  // namespace
 
-std::vector<std::string> accuracy_metrics() { return {"tflops_per_gpu", "iteration_s", "mfu", "tokens_per_s"}; }
+double predict_case(const validation_case& c, const scenario& s) {
+    return metric_of(build_report(s, 0).step, c.row.metric);
+}
 
-accuracy_report predict_validation_set(const json& doc, const std::string& source) {
+std::vector<validation_case> parse_validation_cases(const json& doc) {
     if (!doc.is_object()) throw input_error("(root)", "a tslab/validation@1 object expected");
     if (doc.value("schema", std::string()) != "tslab/validation@1")
         throw input_error("schema", "must be \"tslab/validation@1\"");
     const json& rows = member(doc, "rows", "");
     if (!rows.is_array() || rows.empty()) throw input_error("rows", "must be a non-empty array");
+    std::vector<validation_case> out;
+    for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(parse_row(rows[i], fmt::format("rows[{}]", i)));
+    return out;
+}
+
+std::vector<std::string> accuracy_metrics() { return {"tflops_per_gpu", "iteration_s", "mfu", "tokens_per_s"}; }
+
+accuracy_report predict_validation_set(const json& doc, const std::string& source) {
     accuracy_report r;
     r.source = source;
     double sum = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        r.rows.push_back(predict_row(rows[i], fmt::format("rows[{}]", i)));
-        const double e = std::abs(r.rows.back().error);
+    for (auto& c : parse_validation_cases(doc)) {
+        c.row.predicted = predict_case(c, c.input);
+        c.row.error = c.row.predicted / c.row.published - 1;
+        r.rows.push_back(c.row);
+        const double e = std::abs(c.row.error);
         sum += e;
-        if (e > r.max_abs_error) r.max_abs_error = e, r.max_row = r.rows.back().id;
+        if (e > r.max_abs_error) r.max_abs_error = e, r.max_row = c.row.id;
     }
     r.mean_abs_error = sum / static_cast<double>(r.rows.size());
     return r;

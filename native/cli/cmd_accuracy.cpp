@@ -6,19 +6,31 @@
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
+#include "tslab/accuracy_class.hpp"
 #include "tslab/validation_set.hpp"
 
 namespace tslab::cli {
 namespace {
 
+struct accuracy_args : file_and_format {
+    std::string scenario;
+};
+
 command_action define_accuracy(CLI::App& sub) {
-    auto a = std::make_shared<file_and_format>();
+    auto a = std::make_shared<accuracy_args>();
     sub.add_option("VALIDATION.json", a->path,
                    std::string("a tslab/validation@1 file, or - for standard input (default: the embedded ") +
                        embedded_validation_path + ")")
         ->type_name("");
+    sub.add_option("--scenario", a->scenario,
+                   "a tslab/scenario@1 file: print the error on the published runs closest to its class (dense/MoE, GPU generation)")
+        ->type_name("FILE");
     add_format(sub, a->format, {"json", "table"});
     return [a] {
+        if (!a->scenario.empty()) {
+            std::cout << accuracy_class_json_text(read_input(a->scenario)) << "\n";
+            return;
+        }
         const accuracy_report r = a->path.empty()
                                       ? predict_validation_text(embedded_validation_set(), embedded_validation_path)
                                       : predict_validation_text(read_input(a->path), a->path == "-" ? "(stdin)" : a->path);

@@ -83,10 +83,10 @@ TEST_CASE("context parallel: ring K/V passes and Ulysses All-to-All") {
     CHECK(2048.0 * 2 * 32 * 128 * 2 == Approx(kv->call.bytes));
     CHECK(3.0 * 3 * 2 * 36 == kv->count);  // 3(cp-1) per layer per micro-batch, m = 2
     const auto uly = inventory(make(R"({"model":"gpt-7.5b","parallel":{"cp":4,"cp_method":"ulysses"},"training":{"seq_len":8192,"global_batch":2}})"));
-    const auto* qkv = find(uly, "Ulysses All-to-All of Q, K, V");
+    const auto* qkv = find(uly, "cp ulysses qkv all-to-all");
     REQUIRE(qkv);
     CHECK(2048.0 * 3 * 32 * 128 * 2 == Approx(qkv->call.bytes));
-    REQUIRE(find(uly, "Ulysses All-to-All of the attention output"));
+    REQUIRE(find(uly, "cp ulysses output all-to-all"));
 }
 
 TEST_CASE("overlap hides time, bytes stay put") {

@@ -94,9 +94,9 @@ TEST_CASE("GEMM efficiency: half of max at half_flops, rising with GEMM size", "
     gemm_efficiency_spec e;
     e.max = 0.7;
     e.half_flops = 1e9;
-    CHECK(gemm_efficiency(e, 1e9) == Approx(0.35));
-    CHECK(gemm_efficiency(e, 1e8) < gemm_efficiency(e, 1e10));
-    CHECK(gemm_efficiency(e, 1e15) == Approx(0.7).epsilon(1e-5));
+    CHECK(gemm_efficiency(e, e.half_flops, 1e9) == Approx(0.35));
+    CHECK(gemm_efficiency(e, e.half_flops, 1e8) < gemm_efficiency(e, e.half_flops, 1e10));
+    CHECK(gemm_efficiency(e, e.half_flops, 1e15) == Approx(0.7).epsilon(1e-5));
     // The same FLOPs in small calls take longer than in one big call.
     const scenario s = make({{"model", "gpt-1.7b"}});
     gemm_call big, small;
@@ -115,7 +115,7 @@ TEST_CASE("Memory-bound work is timed from HBM bytes", "[compute]") {
     CHECK(fast.memory_fwd_s > 0);
 }
 
-TEST_CASE("FP8 recipe on H100 halves eligible GEMM time; attention core and head stay 16-bit", "[compute]") {
+TEST_CASE("FP8 recipe on H100 speeds eligible GEMMs by their curves; attention core and head stay 16-bit", "[compute]") {
     const json bf = {{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"training", {{"precision", "bf16-mixed"}}}};
     json f8 = bf;
     f8["training"]["precision"] = "fp8-mixed";
@@ -124,9 +124,12 @@ TEST_CASE("FP8 recipe on H100 halves eligible GEMM time; attention core and head
     for (const auto& g : w.gemms) {
         const double ratio = gemm_time_s(a.cluster.gpu, dtype::bf16, g) / gemm_time_s(b.cluster.gpu, dtype::fp8, g);
         INFO(g.name);
-        CHECK(ratio == Approx(g.fp8 ? 1979.0 / 989.5 : 1.0));  // H100 datasheet dense FP8 / BF16
+        // At most the MAMF ceilings' ratio (H100 SXM: FP8 1402.6 / BF16 794.5 TFLOP/s), less for small GEMMs.
+        if (g.fp8) CHECK(ratio > 1.3);
+        if (g.fp8) CHECK(ratio < 1402.6 / 794.5 + 1e-9);
+        if (!g.fp8) CHECK(ratio == Approx(1.0));
     }
-    CHECK(estimate_compute(b).fp8_speedup == Approx(1979.0 / 989.5));
+    CHECK(estimate_compute(b).fp8_speedup == Approx(fp8_speedup(b)));
 }
 
 TEST_CASE("Chunk costs split the stage: F + B + W per chunk × vpp = the stage's layer work", "[compute]") {
@@ -143,13 +146,20 @@ TEST_CASE("Chunk costs split the stage: F + B + W per chunk × vpp = the stage's
 
 TEST_CASE("gemm_efficiency is read from cluster.gpu and checked", "[compute][scenario]") {
     const scenario a100 = make({{"cluster", "dgx-a100-80gb"}});
-    CHECK(a100.cluster.gpu.gemm_efficiency.fitted);
+    CHECK(a100.cluster.gpu.gemm.bf16.fitted);
+    // The flat form of earlier versions sets one curve for every dtype.
     json doc = {{"cluster", {{"preset", "dgx-h100"}, {"gpu", {{"preset", "h100-sxm5-80gb"}, {"gemm_efficiency", {{"max", 0.8}, {"half_flops", 2e9}}}}}}}};
     const scenario h = make(doc);
-    CHECK(h.cluster.gpu.gemm_efficiency.max == 0.8);
-    CHECK(h.cluster.gpu.gemm_efficiency.half_flops == 2e9);
+    CHECK(h.cluster.gpu.gemm.bf16.max == 0.8);
+    CHECK(h.cluster.gpu.gemm.fp8.half_flops == 2e9);
     doc["cluster"]["gpu"]["gemm_efficiency"]["max"] = 1.5;
     CHECK_THROWS_WITH(make(doc), Catch::Contains("cluster.gpu.gemm_efficiency.max"));
-    doc["cluster"]["gpu"]["gemm_efficiency"] = {{"maks", 0.5}};
+    doc["cluster"]["gpu"]["gemm_efficiency"] = {{"bf16", {{"maks", 0.5}}}};
     CHECK_THROWS_WITH(make(doc), Catch::Contains("did you mean max"));
+    doc["cluster"]["gpu"]["gemm_efficiency"] = {{"bf16", {{"max", 0.7}}}, {"fp8", {{"max", 0.6}}}, {"in_step", 0.5}};
+    const scenario g = make(doc);
+    CHECK(g.cluster.gpu.gemm.fp8.max == 0.6);
+    CHECK(g.cluster.gpu.gemm.in_step == 0.5);
+    doc["cluster"]["gpu"]["gemm_efficiency"]["in_step"] = 0;
+    CHECK_THROWS_WITH(make(doc), Catch::Contains("cluster.gpu.gemm_efficiency.in_step"));
 }

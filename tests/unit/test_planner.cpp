@@ -18,11 +18,16 @@ const char* small = R"({"model": "gpt-1.7b", "cluster": "dgx-a100-80gb", "parall
 
 struct brute {
     std::int64_t valid = 0;
-    std::vector<std::pair<double, double>> fitting;  // (step time, memory bytes), sorted
+    struct plan {
+        double time_s, memory;
+        std::int64_t dp, tp, pp, cp;
+    };
+    std::vector<plan> fitting;  // sorted by (time, memory)
 };
 
 // Every combination of the planner's knobs, each parsed by the scenario parser (rules included)
 // and timed by the full report: the planner must find the same valid count and the same best times.
+// Sequence parallelism is on wherever tp > 1 (the planner's dominance rule); every CP method where cp > 1.
 brute brute_force(std::int64_t gpus, std::int64_t global_batch) {
     brute b;
     const char* schedules[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zbv", "dualpipe", "dualpipev"};
@@ -31,28 +36,33 @@ brute brute_force(std::int64_t gpus, std::int64_t global_batch) {
             for (std::int64_t cp = 1; cp <= gpus; ++cp) {
                 if (gpus % (tp * pp * cp) != 0) continue;
                 const std::int64_t dp = gpus / (tp * pp * cp);
-                for (std::int64_t mb = 1; mb <= global_batch; ++mb)
-                    for (const char* rec : {"none", "selective", "full"})
-                        for (const char* sched : schedules)
-                            for (std::int64_t v = 1; v <= 24; ++v)
-                                for (int z = 0; z <= 3; ++z) {
-                                    if ((v > 1) != (std::string(sched) == "interleaved")) continue;
-                                    json doc = {{"model", "gpt-1.7b"}, {"cluster", "dgx-a100-80gb"},
-                                                {"parallel", {{"dp", dp}, {"tp", tp}, {"pp", pp}, {"cp", cp}, {"vpp", v}, {"zero", z}}},
-                                                {"training", {{"seq_len", 2048}, {"global_batch", global_batch}, {"micro_batch", mb},
-                                                              {"recompute", rec}, {"schedule", sched}}}};
-                                    scenario s;
-                                    try {
-                                        s = parse_scenario(doc);
-                                    } catch (const input_error&) {
-                                        continue;
+                for (const auto& method : cp_method_rows) {
+                    if (cp == 1 && std::string(method.name) != cp_method_rows[0].name) continue;
+                    for (std::int64_t mb = 1; mb <= global_batch; ++mb)
+                        for (const char* rec : {"none", "op", "selective", "full"})
+                            for (const char* sched : schedules)
+                                for (std::int64_t v = 1; v <= 24; ++v)
+                                    for (int z = 0; z <= 3; ++z) {
+                                        if ((v > 1) != (std::string(sched) == "interleaved")) continue;
+                                        json doc = {{"model", "gpt-1.7b"}, {"cluster", "dgx-a100-80gb"},
+                                                    {"parallel", {{"dp", dp}, {"tp", tp}, {"pp", pp}, {"cp", cp}, {"vpp", v}, {"zero", z},
+                                                                  {"sp", tp > 1}, {"cp_method", method.name}}},
+                                                    {"training", {{"seq_len", 2048}, {"global_batch", global_batch}, {"micro_batch", mb},
+                                                                  {"recompute", rec}, {"schedule", sched}}}};
+                                        scenario s;
+                                        try {
+                                            s = parse_scenario(doc);
+                                        } catch (const input_error&) {
+                                            continue;
+                                        }
+                                        ++b.valid;
+                                        const report r = build_report(s, 0);
+                                        if (r.memory.fits) b.fitting.push_back({r.step.time_s, r.memory.total_bytes, dp, tp, pp, cp});
                                     }
-                                    ++b.valid;
-                                    const report r = build_report(s, 0);
-                                    if (r.memory.fits) b.fitting.push_back({r.step.time_s, r.memory.total_bytes});
-                                }
+                }
             }
-    std::sort(b.fitting.begin(), b.fitting.end());
+    std::sort(b.fitting.begin(), b.fitting.end(),
+              [](const brute::plan& x, const brute::plan& y) { return std::tie(x.time_s, x.memory) < std::tie(y.time_s, y.memory); });
     return b;
 }
 
@@ -67,13 +77,18 @@ TEST_CASE("exhaustive on 8 GPUs: the planner evaluates exactly the valid plans a
     CHECK_FALSE(r.progress.capped);
     CHECK(r.progress.evaluated == b.valid);
     CHECK(r.progress.fitting == static_cast<std::int64_t>(b.fitting.size()));
-    // The top lists no two plans with the same time and memory: the brute force's distinct pairs.
-    auto distinct = b.fitting;
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    // The top lists the fastest plan of each of the fastest distinct layouts (dp, tp, pp, cp).
+    std::vector<brute::plan> distinct;
+    for (const auto& p : b.fitting)
+        if (std::none_of(distinct.begin(), distinct.end(),
+                         [&](const brute::plan& d) { return d.dp == p.dp && d.tp == p.tp && d.pp == p.pp && d.cp == p.cp; }))
+            distinct.push_back(p);
     REQUIRE(r.top.size() == 5);
     for (std::size_t i = 0; i < r.top.size(); ++i) {
-        CHECK(r.top[i].time_s == Approx(distinct[i].first).epsilon(1e-9));
-        CHECK(r.top[i].memory_bytes == Approx(distinct[i].second).epsilon(1e-9));
+        CHECK(r.top[i].time_s == Approx(distinct[i].time_s).epsilon(1e-9));
+        CHECK(r.top[i].memory_bytes == Approx(distinct[i].memory).epsilon(1e-9));
+        CHECK(r.top[i].choice.tp == distinct[i].tp);
+        CHECK(r.top[i].choice.cp == distinct[i].cp);
     }
     CHECK(r.message.empty());
     CHECK(r.top[0].ledgers.size() == 9);

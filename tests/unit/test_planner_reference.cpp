@@ -17,9 +17,11 @@ using namespace tslab;
 
 namespace {
 
-using key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, int, int>;
+using key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, int, int,
+                       std::int64_t, std::size_t>;
 key key_of(const plan_choice& c) {
-    return {c.dp, c.tp, c.pp, c.vpp, c.ep, c.cp, c.micro_batch, c.zero, static_cast<int>(c.recompute), static_cast<int>(c.schedule)};
+    return {c.dp,   c.tp,  c.pp, c.vpp, c.ep, c.cp, c.micro_batch, c.zero, static_cast<int>(c.recompute), static_cast<int>(c.schedule),
+            c.etp, c.cp_method};
 }
 
 struct ref_plan {
@@ -45,13 +47,15 @@ void evaluate(scenario& s, const mesh_layout& mesh, std::int64_t m, reference& o
     if (!plan_rules_hold(s)) return;
     ++out.evaluated;
     const auto& q = s.parallel;
-    const plan_choice c{q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule};
+    const plan_choice c{q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
+                        q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp};
     const memory_report mem = memory_ledger(s, closed_form_shape(s.training.schedule, q.pp, q.vpp, m), false);
     if (!mem.fits) return out.missing.push_back({c, 0, mem.total_bytes});
     const compute_estimate ce = estimate_compute(s);
-    const comm_inventory comm = build_comm_inventory(s, mesh, count_params(s.model));
+    const step_comm sc = step_comm_of(s, mesh, count_params(s.model), ce, m);
+    const comm_inventory& comm = sc.inventory;
     const schedule_request sq = scenario_schedule_request(s, m);
-    const pipeline_costs k = chunk_costs(ce, sq, pp_transfer_exposed_s(comm), stage_comm_per_microbatch(comm, m, ep_sm_share(s)));
+    const pipeline_costs k = chunk_costs(ce, sq, pp_transfer_exposed_s(comm), sc.per_microbatch);
     const pipeline_timing t = timed(sq, k);
     const double imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
     const double time = step_time_of(ce, t.bubble_s, t.p2p_exposed_s, axis_totals(comm, ep_hidden_s(sq, k)), imbalance);
@@ -67,11 +71,16 @@ reference search_all(scenario s, std::int64_t gpus) {
         return d;
     };
     auto& q = s.parallel;
+    const cp_method_desc* own = &cp_method_of(q.cp_method);  // without CP the method is the scenario's
     for (std::int64_t tp : divs(gpus))
         for (std::int64_t pp : divs(gpus / tp))
             for (std::int64_t cp : divs(gpus / (tp * pp)))
-                for (std::int64_t ep : divs(gpus / (tp * pp))) {
-                    q.tp = tp, q.pp = pp, q.cp = cp, q.dp = gpus / (tp * pp * cp), q.ep = ep;
+                for (std::int64_t ep : divs(gpus / (tp * pp)))
+                for (std::int64_t etp : s.model.is_moe() ? divs(tp) : std::vector<std::int64_t>{1})
+                for (const auto& method : cp_method_rows) {
+                    if (cp == 1 && &method != own) continue;
+                    q.tp = tp, q.pp = pp, q.cp = cp, q.dp = gpus / (tp * pp * cp), q.ep = ep, q.etp = etp;
+                    q.cp_method = method.name, q.sp = tp > 1;
                     if (ep > q.dp * cp || (q.dp * cp) % ep != 0) continue;
                     mesh_layout mesh;
                     try {
@@ -81,7 +90,7 @@ reference search_all(scenario s, std::int64_t gpus) {
                     }
                     const std::int64_t G = s.training.global_batch;
                     for (std::int64_t mb : G % q.dp == 0 ? divs(G / q.dp) : std::vector<std::int64_t>{})
-                        for (auto rec : {recompute_kind::none, recompute_kind::selective, recompute_kind::full})
+                        for (auto rec : {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full})
                             for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k)
                                 for (std::int64_t v = 1; pp * v <= s.model.layers; ++v)
                                     for (int z = 0; z <= 3; ++z) {
@@ -97,28 +106,35 @@ reference search_all(scenario s, std::int64_t gpus) {
 
 }  // namespace
 
-TEST_CASE("cached search equals a per-candidate search on DeepSeek-V3, 256 GPUs", "[planner]") {
-    const scenario s = parse_scenario_text(R"({"model": "deepseek-v3", "cluster": "dgx-h100", "parallel": {"dp": 8},
+TEST_CASE("cached search equals a per-candidate search on a DeepSeek-V3-shaped MoE, 64 GPUs", "[planner]") {
+    // DeepSeek-V3's layer shapes (MLA, 256 experts, top 8) cut to 8 layers so plans fit on 64 GPUs:
+    // every knob of the planner (etp, CP methods, op recompute too) stays in a search a brute force repeats.
+    const scenario s = parse_scenario_text(R"({"model": {"preset": "deepseek-v3", "layers": 8}, "cluster": "dgx-h100", "parallel": {"dp": 8},
         "training": {"seq_len": 4096, "global_batch": 64}})");
     plan_options o;
-    o.gpus = 256;
+    o.gpus = 64;
     o.top = 8;
     const plan_result r = run_plan(s, o);
     scenario sized = s;
-    sized.cluster.nodes = 256 / sized.cluster.gpus_per_node;
-    reference ref = search_all(sized, 256);
+    sized.cluster.nodes = 64 / sized.cluster.gpus_per_node;
+    reference ref = search_all(sized, 64);
     CHECK(r.progress.evaluated == ref.evaluated);
     REQUIRE(r.progress.fitting == static_cast<std::int64_t>(ref.fitting.size()));
     REQUIRE(r.progress.fitting > 100);
     const std::vector<ref_plan> in_order = ref.fitting;
-    // Top plans: the planner's top set is the reference's first plans by (time, memory, search
-    // order), skipping any with the time and memory of one already taken (re-timing reorders it).
+    // Top plans: the planner's top set is the reference's first plan of each layout (dp, tp, pp, cp,
+    // ep) by (time, memory, search order), skipping any with the time and memory of one already
+    // taken (re-timing reorders it).
     std::stable_sort(ref.fitting.begin(), ref.fitting.end(),
                      [](const ref_plan& a, const ref_plan& b) { return std::tie(a.time_s, a.memory_bytes) < std::tie(b.time_s, b.memory_bytes); });
     std::set<key> want, got;
-    for (std::size_t i = 0; i < ref.fitting.size() && want.size() < r.top.size(); ++i)
+    std::vector<plan_choice> layouts;
+    for (std::size_t i = 0; i < ref.fitting.size() && want.size() < r.top.size(); ++i) {
+        const plan_choice& c = ref.fitting[i].choice;
+        if (std::any_of(layouts.begin(), layouts.end(), [&](const plan_choice& l) { return l.same_layout(c); })) continue;
         if (i == 0 || ref.fitting[i].time_s != ref.fitting[i - 1].time_s || ref.fitting[i].memory_bytes != ref.fitting[i - 1].memory_bytes)
-            want.insert(key_of(ref.fitting[i].choice));
+            want.insert(key_of(c)), layouts.push_back(c);
+    }
     for (const auto& e : r.top) got.insert(key_of(e.choice));
     CHECK(got == want);
     // Pareto front by (memory, time) of the reference.

@@ -80,7 +80,7 @@ TEST_CASE("Bad input: each class names the field and the reason", "[scenario][er
         {R"({"training": {"offload": {"optimizer": 1.5}}})", "training.offload.optimizer: 1.5 is out of range [0, 1]"},
         {R"({"training": {"precision": "fp4-magic"}})", "training.precision.recipe: unknown value \"fp4-magic\""},
         {R"({"model": {"heads": 32, "kv_heads": 6}})", "model.kv_heads: 6 does not divide model.heads = 32"},
-        {R"({"parallel": {"cp": 8, "cp_method": "ulysses", "tp": 8}, "model": "llama3-8b", "training": {"seq_len": 4096}})", "Ulysses needs heads per TP rank (32 / 8) divisible by cp = 8"},
+        {R"({"parallel": {"cp": 8, "cp_method": "ulysses", "tp": 8}, "model": "llama3-8b", "training": {"seq_len": 4096}})", "Ulysses degree 8 does not divide the heads per TP rank (32 / 8 = 4)"},
         {R"({"training": {"moe": {"imbalance": 0.5}}})", "training.moe.imbalance: 0.5 is below 1 (busiest / mean load; 0 = uniform routing)"},
         {R"({"training": {"moe": {"imbalance": -1}}})", "training.moe.imbalance: -1 is out of range"},
         {R"({"training": {"moe": {"redundant": 8}}})", "training.moe.redundant: unknown field"},

@@ -61,7 +61,7 @@ TEST_CASE("Narayanan rows of the set predict what predict_narayanan does (eq. 3 
     for (std::size_t i = 0; i < narayanan_table1().size(); ++i) {
         const auto& row = narayanan_table1()[i];
         const scenario s = narayanan_scenario(row);
-        const narayanan_prediction p = predict_narayanan(row, s.cluster.gpu.gemm_efficiency);
+        const narayanan_prediction p = predict_narayanan(row, s);
         INFO(row.model);
         CHECK(r.rows[i].published == row.published_tflops);
         CHECK(r.rows[i].gpus == row.gpus);

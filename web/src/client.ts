@@ -5,6 +5,7 @@ import type { Presets, Report, Scenario } from "./report";
 import type { CalibrationSummary, LoadedCalibration, Validation } from "./types/calibration";
 import type { CollectiveResult, CollectiveSpec, MeshResult, MeshSpec } from "./types/mesh";
 import type { ScheduleResult, ScheduleSpec, ScheduleTrace, ScheduleWork } from "./types/pipeline";
+import type { Accuracy, AccuracyClass } from "./types/accuracy";
 import type { RlResult, RlSpec } from "./types/rl";
 import type { PlanOptions, PlanResult } from "./types/step";
 
@@ -30,6 +31,10 @@ export function splitErrorMessage(message: string): { path: string; reason: stri
 export interface TslabClient {
   /** Throws ScenarioError on bad input. */
   report(scenario: Scenario): Report;
+  /** The model's measured error on the published runs closest to the scenario's class (dense/MoE, GPU generation). */
+  accuracyClass(scenario: Scenario): AccuracyClass;
+  /** Every published run of the training set against the model (the README's accuracy table). */
+  accuracy(): Accuracy;
   presets(): Presets;
   /** Simulates a pipeline schedule (same JSON as `tslab schedule`); throws ScenarioError on bad input. */
   schedule(spec: ScheduleSpec): ScheduleResult;
@@ -104,6 +109,8 @@ export function clientFor(mod: TslabModule): TslabClient {
     report(scenario) {
       return call<Report>(() => mod.report(JSON.stringify(calibrated(scenario, true))));
     },
+    accuracyClass: (scenario) => call<AccuracyClass>(() => mod.accuracyClass(JSON.stringify(scenario))),
+    accuracy: () => call<Accuracy>(() => mod.accuracy()),
     planStart: (scenario, options) => call<PlanProgress>(() => mod.planStart(JSON.stringify(calibrated(scenario, true)), JSON.stringify(options))),
     planStep: (budget) => call<PlanProgress>(() => mod.planStep(budget)),
     planResult: () => call<PlanResult>(() => mod.planResult()),

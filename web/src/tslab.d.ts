@@ -27,6 +27,10 @@ declare module "*/wasm/tslab.mjs" {
   export interface TslabModule {
     /** tslab/scenario@1 JSON in, tslab/report@1 JSON out (byte-identical to `tslab report`). */
     report(scenarioJson: string): Outcome;
+    /** tslab/accuracy-class@1: the model's error on the published runs closest to the scenario's class (tslab accuracy --scenario). */
+    accuracyClass(scenarioJson: string): Outcome;
+    /** tslab/accuracy@1: every published run of the embedded training set against the model (tslab accuracy). */
+    accuracy(): Outcome;
     /** tslab/presets@1 JSON: { schema, models, clusters, gpus }, each a name → object map. */
     presets(): Outcome;
     /** tslab/collective@1: {op, bytes, ranks, algorithm?, link?, cluster?, ranks_per_node?, overlap?} in;

@@ -20,6 +20,14 @@ const char* to_string(collective_algorithm a);
 std::optional<collective_algorithm> algorithm_from_name(std::string_view name);
 std::vector<std::string> algorithm_names();
 
+// Which algorithms may be chosen: MPICH's (Thakur et al. 2005: recursive doubling/halving,
+// Rabenseifner, Bruck, binomial trees as well as rings) or NCCL's (rings, and the double binary tree
+// for AllReduce; All-to-All as grouped send/recv), as GPU training runs them. The step model uses
+// NCCL's; `tslab collective` takes "library" (default mpich).
+enum class collective_library { mpich, nccl };
+const char* to_string(collective_library l);
+std::optional<collective_library> library_from_name(std::string_view name);
+
 // Where a group sits: n ranks over `nodes` nodes with `per_node` members on each.
 struct group_topology {
     std::int64_t ranks = 2;
@@ -54,11 +62,13 @@ struct collective_estimate {
 comm_links links_of(const cluster_spec& c);
 
 // Every algorithm that applies to this op and group, each timed.
-std::vector<collective_estimate> collective_candidates(collective_op op, double bytes, const group_topology& g, const comm_links& l);
+std::vector<collective_estimate> collective_candidates(collective_op op, double bytes, const group_topology& g, const comm_links& l,
+                                                      collective_library lib = collective_library::mpich);
 
 // The fastest algorithm, or the one asked for (input_error at "algorithm" when it does not apply).
 collective_estimate estimate_collective(collective_op op, double bytes, const group_topology& g, const comm_links& l,
-                                        std::optional<collective_algorithm> forced = std::nullopt);
+                                        std::optional<collective_algorithm> forced = std::nullopt,
+                                        collective_library lib = collective_library::mpich);
 
 // The CLI and wasm query. SPEC: {op, bytes, ranks, algorithm?, link?: {bandwidth_Bps, latency_s} |
 // "intra_node" | "inter_node", cluster?: preset name or object (default "dgx-h100"),

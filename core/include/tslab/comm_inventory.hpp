@@ -22,6 +22,9 @@ struct comm_item {
     // Share of the calls made in the forward pass (the rest in backward, recompute included);
     // the per-layer TP, CP and EP items enter the pipeline's chunk costs split this way.
     double forward_share = 0.5;
+    // A ring-attention K/V block pass: it runs under the previous block's attention kernel, and
+    // apply_cp_overlap sets its overlap from that kernel's time (cp_overlap.hpp).
+    bool ring_block = false;
     double step_time_s() const { return call.time_s * count; }
     double step_exposed_s() const { return step_time_s() * (1.0 - overlap); }
 };

@@ -6,20 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "tslab/gemm_rate.hpp"
 #include "tslab/scenario.hpp"
 
 namespace tslab {
-
-// One GEMM call on one rank in the forward pass of one micro-batch: `batch` independent
-// m×k·k×n products (attention heads, local experts) issued as one batched/grouped call.
-struct gemm_call {
-    std::string name;
-    double m = 0, n = 0, k = 0, batch = 1;
-    bool core = false;  // attention core (QKᵀ or AV): the FlashAttention kernel when Flash is on
-    bool fp8 = false;   // runs at the FP8 rate when the recipe's gemm dtype is fp8 (L8)
-    double executed = 1;  // fraction actually computed: 0.5 for causal blocks skipped by Flash
-    double flops() const { return 2.0 * m * n * k * batch; }
-};
 
 // Forward work of one transformer layer for one micro-batch on one rank (after TP, CP, EP).
 struct layer_work {
@@ -40,17 +30,6 @@ layer_work layer_forward_work(const scenario& s, bool moe_layer);
 // The output head (logits) GEMM of one micro-batch on the last stage, vocab-parallel over TP.
 gemm_call head_gemm(const scenario& s);
 
-// eff(x) = max · x / (x + half_flops) for a GEMM call of x FLOPs on one rank: small per-rank GEMMs
-// (high TP, fine-grained experts, short sequences) run further from peak. Form and fit: compute.cpp.
-double gemm_efficiency(const gemm_efficiency_spec& e, double flops);
-
-// Seconds for one forward GEMM call: executed FLOPs / (peak of its dtype × eff(FLOPs of the call)).
-double gemm_time_s(const gpu_spec& g, dtype gemm_dtype, const gemm_call& c);
-
-// Which GEMM rate model applies, per dtype the recipe uses: "bf16: calibrated curve, ..." when
-// cluster.calibration measured that dtype, else the preset's (or default) e_max and x_half.
-std::string gemm_model_source(const gpu_spec& g, dtype gemm_dtype);
-
 struct compute_estimate {
     std::int64_t microbatches = 0;
     std::int64_t stage_layers = 0, stage_moe_layers = 0;  // on the busiest (last) pipeline stage
@@ -58,6 +37,12 @@ struct compute_estimate {
     // recompute_s is the extra forward of selective or full recompute.
     double fwd_s = 0, bwd_s = 0, wgrad_s = 0, recompute_s = 0;
     double gemm_fwd_s = 0, memory_fwd_s = 0;  // the split of fwd_s
+    // One layer's attention core (QKᵀ and AV, or the FlashAttention kernel) for one micro-batch,
+    // forward and backward: what ring CP's K/V passes run under (cp_overlap.hpp).
+    double attention_core_fwd_s = 0, attention_core_bwd_s = 0;
+    // One layer's GEMMs outside the attention core (QKV, output, MLP or experts), forward, one
+    // micro-batch: what the SP collectives run under with training.overlap.tp_comm (tp_overlap.hpp).
+    double layer_dense_gemm_fwd_s = 0;
     // Per-chunk costs for the pipeline simulator (one chunk = stage / vpp): F, B (input grad,
     // with recompute), W (weight grad), FB = F + B + W.
     double chunk_F_s = 0, chunk_B_s = 0, chunk_W_s = 0;
@@ -66,15 +51,19 @@ struct compute_estimate {
     double expert_step_s = 0;   // the routed-expert part of step_compute_s (L6 scales it by imbalance)
     double recompute_step_s = 0;  // m × recompute_s
     double step_compute_s = 0;  // m × (fwd + bwd + recompute) + optimizer, busiest stage
+    double slowest_gpu_step_s = 0;  // the part of step_compute_s that is the slowest GPU's delay (sync.hpp)
     // FLOPs per step: whole job and per GPU (job / world), in flops_convention (below): model
     // FLOPs exclude recompute; hardware FLOPs add it. Both count the full score matrix.
     double model_flops = 0, hardware_flops = 0;
     double model_flops_per_gpu = 0, hardware_flops_per_gpu = 0;
     double recompute_extra = 0;  // hardware / model − 1 attributable to recompute
-    double fp8_speedup = 1;      // applied to FP8-eligible GEMMs (L8)
+    double fp8_speedup = 1;      // the FP8-eligible GEMMs' time at bf16 / at fp8, from the curves (L8)
 };
 
 compute_estimate estimate_compute(const scenario& s);
+// The FP8-eligible GEMMs of the model (all layers, forward) timed at bf16 over timed at fp8, each on
+// its dtype's curve (gemm_rate.hpp): the speed-up FP8 gives them; 1 when the recipe's GEMMs are not fp8.
+double fp8_speedup(const scenario& s);
 // Sets chunk_F_s, chunk_B_s, chunk_W_s for a stage split into `vpp` chunks (interleaved 1F1B,
 // arXiv 2104.04473 section 2.2); nothing else in the estimate depends on vpp.
 void split_chunks(compute_estimate& e, std::int64_t vpp);

@@ -1,5 +1,6 @@
 // L7 context: constraints and per-layer traffic volumes of Megatron sequence parallelism, Ulysses,
-// Ring attention and USP (2-D Ulysses × Ring). Volumes only; the collectives model does timing.
+// Ring attention, USP (2-D Ulysses × Ring) and all-gather CP (Llama 3), and what the attention
+// kernel sees under each. Volumes only; the collectives model does timing (comm_inventory.hpp).
 #pragma once
 
 #include <cstdint>
@@ -19,15 +20,18 @@ struct context_item {
     double group = 1;       // ranks in the call
     double count_fwd = 0;   // calls in the forward pass
     double count_bwd = 0;   // calls in the backward pass
-    bool overlappable = false;  // hidden behind attention compute when fast enough (Ring)
+    bool overlappable = false;  // a ring block pass: runs under the previous block's attention kernel
+    std::string part;       // "sp", "ulysses", "ring" or "allgather": which sub-group of the cp axis
     std::string note;
 };
 
 struct context_report {
-    std::string method;           // "none", "ring", "ulysses", "usp"
+    std::string method;           // "none", "ring", "ulysses", "usp", "allgather"
     std::int64_t ulysses = 1, ring = 1;  // the two degrees (USP: both > 1)
     std::vector<context_item> items;
     std::string constraint;       // which rule limits the degree, in words
+    double kernel_keys = 0;       // keys per attention-kernel call (attention_kernel_keys)
+    double load_balance = 1;      // busiest / mean causal attention work per rank (1: zig-zag 2·cp chunks)
 };
 
 // Throws input_error (path parallel.cp or parallel.tp) when the method cannot split the model:
@@ -39,5 +43,13 @@ bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t uly
 
 // `ulysses_degree` (USP only): 0 picks the largest divisor of cp that divides the heads per TP rank.
 context_report context_traffic(const scenario& s, std::int64_t ulysses_degree = 0);
+
+// The Ulysses and ring degrees of the scenario's method (ulysses × ring = cp).
+std::int64_t ulysses_degree_of(const scenario& s, std::int64_t ulysses_degree = 0);
+
+// Keys one attention-kernel call walks per query: the whole sequence without CP, under Ulysses
+// (heads are split, not the sequence) and under all-gather CP (K/V gathered first); one ring block,
+// seq_len / ring, under Ring attention and USP. The FlashAttention rate depends on it (gemm_rate.hpp).
+double attention_kernel_keys(const scenario& s);
 
 }  // namespace tslab

@@ -19,7 +19,7 @@ struct recipe_row {
 struct numerics_report {
     std::string recipe;
     std::vector<recipe_row> rows;
-    double fp8_speedup = 1;            // peak FP8 / peak BF16 where the recipe's gemm is fp8, else 1
+    double fp8_speedup = 1;            // the FP8-eligible GEMMs at bf16 / at fp8 (compute.hpp fp8_speedup), else 1
     double weight_scale_bytes = 0;     // whole model: one fp32 scale per 128×128 weight block
     double activation_scale_bytes = 0; // per layer, micro-batch and rank: one fp32 per 1×128 tile
     double activation_fp8_bytes = 0;   // the FP8 GEMM inputs those scales belong to (same unit)
@@ -28,7 +28,6 @@ struct numerics_report {
 
 // Ratio of the GPU's dense FP8 and BF16 peaks; 1 when the recipe's gemm is not fp8 or when the
 // GPU has no FP8 tensor cores (A100), which the notes then say.
-double fp8_speedup(const gpu_spec& g, const precision_spec& p);
 
 // fp32 scales (4 bytes each) for a rows × cols tensor cut into block_rows × block_cols blocks,
 // partial blocks rounded up: 1×128 tiles for activations, 128×128 blocks for weights.

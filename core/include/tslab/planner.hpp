@@ -52,6 +52,23 @@ struct plan_choice {
     int zero = 0;
     recompute_kind recompute = recompute_kind::none;
     schedule_kind schedule = schedule_kind::one_f_one_b;
+    std::int64_t etp = 1;
+    std::size_t cp_method = 0;  // row of cp_method_rows
+    bool sp = false;
+    // The layout the top list keeps distinct: (dp, tp, pp, cp, ep).
+    bool same_layout(const plan_choice& o) const { return dp == o.dp && tp == o.tp && pp == o.pp && cp == o.cp && ep == o.ep; }
+};
+
+// A plan against the scenario's own one (the "baseline", e.g. a published run's layout): the step
+// time and the segments (step.segments ids) that differ most, largest |Δ| first.
+struct segment_delta {
+    std::string id;
+    double delta_s = 0;  // this plan's segment − the baseline's
+};
+struct versus_baseline {
+    double speedup = 0;  // baseline time / this plan's time
+    std::vector<segment_delta> largest;  // at most 3
+    std::string note;    // "1.27× faster: tp −0.11 s, dp −0.02 s, compute +0.01 s"
 };
 
 struct plan_entry {
@@ -70,6 +87,21 @@ struct plan_entry {
     // Pareto members: true when time_s is the report's (simulated where the search used closed forms),
     // false when result() ran out of its time budget first and kept the search's own time.
     bool time_from_report = true;
+    std::vector<step_segment> segments;  // top entries: the report's step segments
+    std::optional<versus_baseline> versus;  // top entries, when the scenario's own plan was timed
+};
+
+// The scenario's own plan on the searched GPUs: as given (its knobs), and its layout at the best
+// knobs the search found for it (every plan of that layout is timed, none pruned), with the
+// rank of that layout among the distinct layouts of the top list (0: below the list).
+struct plan_baseline {
+    plan_choice choice;      // as given
+    bool valid = false;      // the scenario's own plan is a plan of the searched GPU count
+    double time_s = 0;       // its report's step time as given
+    bool fits = false;
+    std::vector<step_segment> segments;
+    std::optional<plan_entry> best_of_layout;  // the fastest fitting plan of its layout
+    std::int64_t layout_rank = 0;
 };
 
 // The counts of a search. Every combination of the knobs is `considered`; those that pass the
@@ -99,6 +131,7 @@ struct plan_result {
     std::vector<plan_entry> top;     // ranks_before order; no two with the same time and memory (at most options.top)
     std::vector<plan_entry> pareto;  // fitting plans no other beats on both memory and time, by memory
     std::optional<plan_entry> closest;  // when nothing fits: the plan that misses HBM by the least
+    plan_baseline baseline;
     std::string message;             // why the result is partial or empty; "" otherwise
     std::int64_t pipeline_cache_hits = 0, pipeline_cache_misses = 0;
     double elapsed_s = 0;
@@ -121,7 +154,8 @@ public:
 
 private:
     struct layout {
-        std::int64_t tp, pp, cp, dp, ep;
+        std::int64_t tp, pp, cp, dp, ep, etp;
+        std::size_t cp_method;
     };
     using pipe_key = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, double, double, double, double>;  // + FB / F
     scenario base_;
@@ -136,11 +170,15 @@ private:
     std::vector<plan_entry> best_;    // the top K so far, unsorted heap by time
     std::vector<plan_entry> front_;   // Pareto front so far, by memory ascending
     std::optional<plan_entry> closest_;
+    plan_choice baseline_;                  // the scenario's own plan
+    bool baseline_valid_ = false;
+    bool in_baseline_layout_ = false;       // the layout being searched is the baseline's: no pruning
+    std::optional<plan_entry> baseline_best_;
     std::map<pipe_key, pipeline_timing> pipe_cache_;
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
-    std::map<std::tuple<std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, schedule, vpp)
+    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, etp, schedule, vpp)
 
     // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's
     // own functions (estimate_compute_time with split_chunks, build_comm_inventory, axis_totals),
@@ -187,6 +225,7 @@ private:
     void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
     void place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs);
     plan_entry entry_of(const scenario& s, double memory_bytes) const;
+    void baseline_result(plan_result& r) const;
     void consider(const plan_entry& e);
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
     // the Pareto front (the argument is at the definition).

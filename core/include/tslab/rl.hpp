@@ -16,6 +16,7 @@
 #include "tslab/json_fields.hpp"
 #include "tslab/reliability.hpp"
 #include "tslab/scenario.hpp"
+#include "tslab/sync.hpp"  // normal_quantile
 
 namespace tslab {
 
@@ -48,7 +49,6 @@ double kv_tp_shards(const model_spec& m, std::int64_t tp);
 // plotting position, exp(μ + σ·Φ⁻¹((n − 0.375)/(n + 0.25))) (Blom 1958; μ = ln median).
 double lognormal_survival(double t, double median, double sigma);
 double expected_max_lognormal(double n, double median, double sigma);
-double normal_quantile(double p);
 
 // Weight resharding as a checkpoint engine does it (Kimi K2 arXiv 2507.20534, RL infrastructure;
 // github.com/MoonshotAI/checkpoint-engine): the trained weights are broadcast, pipelined, to the

@@ -54,26 +54,50 @@ struct link_spec {
     double latency_s = 0;
 };
 
-// Size-dependent GEMM efficiency eff(x) = max · x / (x + half_flops), x = FLOPs of one GEMM call
-// on one rank (compute.hpp). Fitted per GPU; a calibration profile can replace it.
+// Standalone GEMM rate of one dtype on one GPU (gemm_rate.hpp): eff(x) = max · x / (x + half_flops)
+// of that dtype's datasheet peak, x = the FLOPs of one GEMM call on one rank. `max` is what the best
+// large GEMM reaches alone (a matmul benchmark); half_flops 0 derives the knee from the per-call
+// overhead: half_flops = call_overhead_s × peak × max (the call takes overhead + x / (peak · max)).
 struct gemm_efficiency_spec {
-    double max = 0.618;       // the A100 fit (compute_time.cpp), reused where a GPU has no fit of its own
-    double half_flops = 5.957e8;
-    bool fitted = false;      // true when the preset or the user supplied the values
+    double max = 0.869;     // the A100 SXM BF16 measurement (the default GPU; presets.cpp cites it)
+    double half_flops = 0;  // 0: from gemm_rates::call_overhead_s
+    bool fitted = false;    // true when a preset or the user supplied the values
+};
+
+// The GEMM rate model of a GPU: one standalone curve per GEMM dtype, the fixed time of one call, and
+// the share of the standalone rate that GEMMs keep inside a training step (in_step, fitted to the
+// training set: tests/validation/). A calibration profile's measured curves replace bf16/fp8.
+// The FlashAttention kernel's rate against the 16-bit peak as a function of the keys one call walks
+// (gemm_rate.hpp): eff(L) = max · L / (L + half_keys). The H100 values fit FlashAttention-3's forward
+// (head dim 128) in the pytorch/benchmark table of PR #2391 (430 TFLOP/s at 512 keys, 621 at 16k),
+// minimax in log rate (test_gemm_rate.cpp refits it).
+struct attention_rate_spec {
+    double max = 0.635;
+    double half_keys = 230;
+};
+
+struct gemm_rates {
+    attention_rate_spec attention;  // FlashAttention kernels (the attention core when Flash is on)
+    gemm_efficiency_spec bf16;      // 16-bit GEMMs (bf16, fp16); fp32 and tf32 GEMMs reuse its max
+    gemm_efficiency_spec fp8;       // FP8 GEMMs; max 0: no FP8 measurement, the 16-bit curve's max
+    double call_overhead_s = 6.9e-6;  // launch and pipeline fill of one call: fit to XLA's sm_90 table (gemm_rate.cpp)
+    double in_step = 0.815;           // fitted with cluster.gpu_speed_cv (validation_fit.hpp; gemm_rate.cpp)
 };
 
 struct gpu_spec {
     std::string name;
     double hbm_bytes = 0, hbm_bandwidth_Bps = 0;
     double flops_fp32 = 0, flops_tf32 = 0, flops_bf16 = 0, flops_fp16 = 0, flops_fp8 = 0;
-    gemm_efficiency_spec gemm_efficiency;
+    gemm_rates gemm;
     // Measured GEMM curves from cluster.calibration, one per dtype: where one exists for a GEMM's
-    // dtype the compute model uses it instead of gemm_efficiency (compute.hpp gemm_time_s).
+    // dtype the compute model uses it instead of the curve in `gemm` (gemm_rate.hpp gemm_time_s).
     std::vector<gemm_curve> gemm_curves;
     // Streaming multiprocessors: the EP all-to-all kernels hold training.moe.comm_sms of them.
     // Default 132, the H100/H800 count DeepSeek-V3 (arXiv 2412.19437 section 3.2.2) reasons with.
     std::int64_t sms = 132;
     double peak_flops(dtype t) const;
+    // The standalone curve GEMMs of dtype t use: fp8 where measured, else the 16-bit one.
+    const gemm_efficiency_spec& gemm_curve_of(dtype t) const;
     const gemm_curve* measured_curve(dtype t) const;
 };
 
@@ -82,6 +106,10 @@ struct cluster_spec {
     gpu_spec gpu;
     std::int64_t gpus_per_node = 8, nodes = 0;  // 0 before resolution: as many as the plan needs
     link_spec intra_node, inter_node, host;
+    // Coefficient of variation of the per-GPU compute speed (power, thermal and silicon spread; Sinha
+    // et al., SC22, arXiv 2208.11035): synchronous training runs at the slowest GPU (sync.hpp).
+    // Fitted with gemm_rates::in_step to the training set (gemm_rate.cpp); 0 = identical GPUs.
+    double gpu_speed_cv = 0.034;
     json calibration;  // raw tslab/calibration@1 object, null when absent
     // Where the figures come from: "preset: dgx-h100", "custom", or the profile's source()
     // ("calibrated: NVIDIA H200 ×8, 2026-12-01") when cluster.calibration was applied.
@@ -107,6 +135,8 @@ struct precision_spec {
     std::string recipe = recipe_rows[0].name;  // bf16-mixed; the fields below are its row
     dtype params = dtype::bf16, grads = dtype::bf16, master = dtype::fp32;
     dtype optimizer = dtype::fp32, activations = dtype::bf16, gemm = dtype::bf16;
+    dtype reduce = dtype::none;  // the DP gradient reduction; none: in the grads dtype
+    dtype reduce_dtype() const { return reduce == dtype::none ? grads : reduce; }
 };
 
 struct offload_spec {
@@ -122,6 +152,10 @@ struct overlap_spec {
     // forward). bucket_elems 0 = MCore's default max(40M, 1M × DP size). See dp_overlap.hpp.
     bool grad_reduce = false, param_gather = false;
     double bucket_elems = 0;
+    // TransformerEngine's userbuffers overlap (NeMo/Megatron tp_comm_overlap): each SP AllGather and
+    // ReduceScatter is split into tp ring-exchange chunks that run under the GEMM they feed or drain
+    // (tp_overlap.hpp). Needs parallel.sp; excludes the fixed fraction `tp`.
+    bool tp_comm = false;
 };
 
 // L6 routing inputs (training.moe): the busiest/mean load of the EP ranks (0: the expected maximum

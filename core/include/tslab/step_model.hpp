@@ -32,6 +32,17 @@ stage_comm stage_comm_per_microbatch(const comm_inventory& c, std::int64_t micro
 // The pairs, hidden EP seconds and SM share of a schedule's EP overlap, from its chunk costs.
 ep_overlap_report ep_overlap_of(const schedule_request& q, const pipeline_costs& k, double sm_share);
 
+// The step's communication as the step model uses it: the inventory (comm_inventory.hpp) with ring
+// CP's passes under their kernels (cp_overlap.hpp), the exposed per-micro-batch TP/CP/EP traffic
+// of the busiest stage, then the DP buckets under their windows (dp_overlap.hpp), which include that
+// traffic. The report and the planner both call this.
+struct step_comm {
+    comm_inventory inventory;
+    stage_comm per_microbatch;
+};
+step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c,
+                       std::int64_t microbatches);
+
 // Everything assemble_step needs. `timing` gives L4 (bubble and P2P), `comm` L5-L7 traffic, `ep`
 // what the schedule's F&B pairs hide of the EP axis.
 step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,

@@ -33,16 +33,8 @@ struct narayanan_prediction {
     double error = 0;          // predicted / published − 1
 };
 
-narayanan_prediction predict_narayanan(const narayanan_row& r, const gemm_efficiency_spec& e);
-// The same on an already parsed narayanan_scenario(r) (the fit reuses them).
-narayanan_prediction predict_narayanan(const narayanan_row& r, scenario s, const gemm_efficiency_spec& e);
-
-// The documented fit (compute_time.cpp), on the integrated step model: grid over e_max and log10(x_half), minimax of
-// |ln(predicted / published)| over the ten rows. Returns the best pair and its worst log error.
-struct efficiency_fit {
-    gemm_efficiency_spec efficiency;
-    double worst_log_error = 0;
-};
-efficiency_fit fit_narayanan();
+narayanan_prediction predict_narayanan(const narayanan_row& r);
+// The same on an already parsed narayanan_scenario(r), or a variant of it.
+narayanan_prediction predict_narayanan(const narayanan_row& r, const scenario& s);
 
 }  // namespace tslab

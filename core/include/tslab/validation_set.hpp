@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tslab/json_fields.hpp"
+#include "tslab/scenario.hpp"
 
 namespace tslab {
 
@@ -39,6 +40,15 @@ struct accuracy_report {
 // FLOPs in the report's convention, which is eq. 3 of arXiv 2104.04473 for those rows),
 // iteration_s (step.time_s), mfu (step.mfu), tokens_per_s (step.tokens_per_s).
 std::vector<std::string> accuracy_metrics();
+
+// One row parsed: its description (predicted and error still 0) and its scenario.
+struct validation_case {
+    accuracy_row row;
+    scenario input;
+};
+std::vector<validation_case> parse_validation_cases(const json& doc);
+// The row's metric as the step model predicts it for `s` (the row's scenario, or a variant of it).
+double predict_case(const validation_case& c, const scenario& s);
 
 // Parses a tslab/validation@1 document and predicts every row; input_error names the bad path.
 accuracy_report predict_validation_set(const json& doc, const std::string& source);

@@ -13,7 +13,7 @@
 namespace tslab {
 
 enum class dtype { fp32, bf16, fp16, fp8, none };
-enum class recompute_kind { none, selective, full };
+enum class recompute_kind { none, selective, full, op };
 enum class optimizer_kind { adamw, adam, sgd, muon, adafactor };
 
 struct dtype_desc {
@@ -38,6 +38,10 @@ inline constexpr std::array recompute_rows = {
                    "Korthikanti et al., arXiv 2205.05198 section 4.2.2 (attention core recomputed)"},
     recompute_desc{recompute_kind::full, "full", "full recompute",
                    "Chen et al., arXiv 1604.06174; Korthikanti et al., arXiv 2205.05198 section 4.2 (layer input kept)"},
+    recompute_desc{recompute_kind::op, "op", "op-level selective recompute",
+                   "torchtitan activation checkpointing, mode selective, selective_ac_option \"op\" (pytorch/torchtitan "
+                   "activation_checkpoint.py, _save_list: matmul and attention outputs kept); norms, activation functions and "
+                   "elementwise ops recomputed"},
 };
 
 struct optimizer_desc {
@@ -89,18 +93,36 @@ inline constexpr std::array precision_field_rows = {
     precision_field_desc{"params", {true, true, true, true, false}},      precision_field_desc{"grads", {true, true, true, false, false}},
     precision_field_desc{"master", {true, false, false, false, true}},     precision_field_desc{"optimizer", {true, true, false, true, false}},
     precision_field_desc{"activations", {true, true, true, true, false}}, precision_field_desc{"gemm", {true, true, true, true, false}},
+    // The DP gradient reduce-scatter / all-reduce: none = in the grads dtype (Megatron reduces the fp32
+    // main_grad unless grad_reduce_in_bf16; MCore DistributedDataParallelConfig.grad_reduce_in_fp32).
+    precision_field_desc{"reduce", {true, true, true, false, true}},
 };
 
+// How a context-parallel method shares K/V (context.hpp): which exchanges it runs and what the
+// attention kernel then sees. ulysses: All-to-All of Q/K/V to head shards, the kernel sees the whole
+// sequence; ring: K/V blocks passed around the group, one kernel per block (s/cp keys), each
+// transfer under the previous block's kernel; allgather: K/V gathered whole before the kernel
+// (s keys for the local s/cp queries), the gradient reduce-scattered after.
 struct cp_method_desc {
     const char* name;
     const char* label;
     const char* source;
+    bool alltoall;   // a Ulysses part: All-to-All over the ulysses degree
+    bool ring;       // a ring part: K/V block passes over the ring degree
+    bool allgather;  // K/V All-Gather forward, dK/dV ReduceScatter backward
 };
 inline constexpr std::array cp_method_rows = {
-    cp_method_desc{"ring", "Ring attention", "Liu et al., arXiv 2310.01889; Megatron-Core context parallelism"},
-    cp_method_desc{"ulysses", "DeepSpeed-Ulysses", "Jacobs et al., arXiv 2309.14509"},
-    cp_method_desc{"usp", "USP (Ulysses × Ring)", "Fang & Zhao, arXiv 2405.07719"},
+    cp_method_desc{"ring", "Ring attention", "Liu et al., arXiv 2310.01889; Megatron-Core context parallelism", false, true, false},
+    cp_method_desc{"ulysses", "DeepSpeed-Ulysses", "Jacobs et al., arXiv 2309.14509", true, false, false},
+    cp_method_desc{"usp", "USP (Ulysses × Ring)", "Fang & Zhao, arXiv 2405.07719", true, true, false},
+    cp_method_desc{"allgather", "All-gather K/V (Llama 3)", "Llama 3, arXiv 2407.21783 section 3.3.2 (context parallelism)", false, false, true},
 };
+// The row of a method name the parser accepted (the first row for an unknown one).
+constexpr const cp_method_desc& cp_method_of(std::string_view name) {
+    for (const auto& r : cp_method_rows)
+        if (name == r.name) return r;
+    return cp_method_rows[0];
+}
 
 struct mesh_axis_desc {
     const char* name;

@@ -43,6 +43,15 @@ const zh = {
   "step.gemm": "GEMM 模型：",
   "step.stale": "输入有误：下面保留上一次有效结果。",
   "step.applied": "已应用 planner 的配置",
+  "step.seg.slowest_gpu": "等待最慢的 GPU（slowest GPU）",
+  "step.accuracy": "模型的实测误差：在 {runs} 个已发表的 {cls} 训练上平均 {mean}，最大 {max}",
+  "step.accuracy.closest": "（没有已发表的 {cls} 训练，这是最接近的一类）",
+  "step.accuracy.table": "精度表 accuracy table：已发表的训练 vs 模型",
+  "step.accuracy.run": "训练 run",
+  "step.accuracy.layout": "布局 layout",
+  "step.accuracy.published": "已发表 published",
+  "step.accuracy.predicted": "预测 predicted",
+  "step.accuracy.error": "误差 error",
 };
 
 const en: Record<keyof typeof zh, string> = {
@@ -88,6 +97,15 @@ const en: Record<keyof typeof zh, string> = {
   "step.gemm": "GEMM model: ",
   "step.stale": "Input error: the last valid result stays below.",
   "step.applied": "Applied the planner's configuration",
+  "step.seg.slowest_gpu": "Waiting for the slowest GPU",
+  "step.accuracy": "Measured error of the model: {mean} on average, {max} at most, on {runs} published {cls} runs",
+  "step.accuracy.closest": " (no published {cls} run yet: the closest class)",
+  "step.accuracy.table": "Accuracy table: published runs vs the model",
+  "step.accuracy.run": "Run",
+  "step.accuracy.layout": "Layout",
+  "step.accuracy.published": "Published",
+  "step.accuracy.predicted": "Predicted",
+  "step.accuracy.error": "Error",
 };
 
 export const stepStrings = { zh, en };

@@ -8,6 +8,7 @@ import { valueAt } from "../state";
 import type { StepInReport } from "../types/step";
 import { defaultOf, fullestRecompute, vocabularyOf } from "../vocabulary";
 import type { Panel, PanelContext } from "./panel";
+import { createAccuracyNote } from "./accuracy_note";
 import { createStepTrials, type StepTrial } from "./step_trials";
 import { createStepView } from "./step_view";
 import "./step.css";
@@ -47,6 +48,8 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   host.append(form, results);
   results.append(trials.element);
   const view = createStepView(results, new Set(vocabularyOf(client).mesh_axes.map((a) => a.name)));
+  const accuracy = createAccuracyNote(client);
+  results.querySelector('[data-testid="step-headline"]')?.after(accuracy.element);
 
   let lastError: ScenarioError | null = null;
   let last: StepInReport | null = null;
@@ -60,6 +63,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
       showError(null);
       view.render(r);
       view.setStale(false);
+      accuracy.update(scenario());
       last = r;
       return r;
     } catch (e) {
@@ -89,6 +93,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     relabel();
     trials.relabel();
     view.relabel();
+    accuracy.relabel();
     showError(lastError);
   });
   show(scenario());
