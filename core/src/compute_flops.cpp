@@ -149,6 +149,13 @@ gemm_call head_gemm(const scenario& s) {
     return mk("head", d.n, d.h, static_cast<D>(s.model.vocab) / d.t, 1, false);  // kept in 16-bit
 }
 
+gemm_call mtp_projection_gemm(const scenario& s) {
+    const dims d = dims_of(s);
+    return mk("mtp.proj", d.n, 2 * d.h, d.h / d.t);  // column-parallel, as Megatron-Core's eh_proj
+}
+
+bool mtp_block_is_moe(const model_spec& m) { return m.is_moe() && m.layers > m.moe.dense_layers; }
+
 sequence_flops flops_per_sequence(const scenario& s) {
     scenario one = s;
     one.parallel.tp = one.parallel.cp = one.parallel.ep = one.parallel.etp = 1;
@@ -171,6 +178,13 @@ sequence_flops flops_per_sequence(const scenario& s) {
         else if (one.training.recompute == recompute_kind::selective) f.recompute += count * core;
     }
     f.forward += head_gemm(one).flops();  // the head is never recomputed (its input is the last checkpoint)
+    // MTP modules: their block, projection and a second pass of the shared head per depth.
+    const D depth = static_cast<D>(one.training.mtp_depth);
+    if (depth > 0) {
+        const D block = layer_forward_work(one, mtp_block_is_moe(one.model)).model_flops;
+        f.forward += depth * (block + mtp_projection_gemm(one).flops() + head_gemm(one).flops());
+        if (one.training.recompute == recompute_kind::full) f.recompute += depth * block;
+    }
     f.backward = 2 * f.forward;
     return f;
 }

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "tslab/activation.hpp"
+#include "tslab/offload.hpp"
 #include "tslab/params.hpp"
 #include "tslab/sync.hpp"
 
@@ -63,14 +65,36 @@ void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) 
     if (s.training.recompute == recompute_kind::op) p.rec += count * (t.memory - t.core_memory);
 }
 
+// D MTP modules per micro-batch: each a transformer block, the 2d → d projection and one more
+// pass of the shared head (forward 1×, backward 2× its GEMMs).
+pass_times mtp_pass_times(const scenario& s, D head) {
+    pass_times p;
+    const D depth = static_cast<D>(s.training.mtp_depth);
+    if (depth == 0) return p;
+    add_layers(p, s, time_layer(s, mtp_block_is_moe(s.model)), depth);
+    const D extra = depth * (head + gemm_time_s(s.cluster.gpu, s.training.precision.gemm, mtp_projection_gemm(s)));
+    p.fwd += extra, p.gemm += extra, p.bwd += 2 * extra, p.wgrad += extra;
+    return p;
+}
+
+// The rank's local parameters before ZeRO: its stage's share of the model, split over TP.
+D stage_params(const scenario& s, D layers_on_stage) {
+    const param_counts c = count_params(s.model);
+    return static_cast<D>(c.total) * layers_on_stage / static_cast<D>(s.model.layers) / static_cast<D>(s.parallel.tp);
+}
+
+// One micro-batch's stored layer activations on the stage (activation.hpp), for activation offload.
+D stage_activation_bytes(const scenario& s, const compute_estimate& e) {
+    const D moe = static_cast<D>(e.stage_moe_layers), dense = static_cast<D>(e.stage_layers - e.stage_moe_layers);
+    return (moe > 0 ? moe * layer_activation_bytes(s, true).total : 0) + (dense > 0 ? dense * layer_activation_bytes(s, false).total : 0);
+}
+
 // Adam-style step over the rank's local parameters, HBM-bound: read the gradient, read and write
 // master params and the optimizer states, write the params.
 D optimizer_seconds(const scenario& s, D layers_on_stage) {
-    const param_counts c = count_params(s.model);
     const auto& p = s.training.precision;
     const auto& q = s.parallel;
-    const D stage_share = layers_on_stage / static_cast<D>(s.model.layers);
-    D local = static_cast<D>(c.total) * stage_share / static_cast<D>(q.tp);
+    D local = stage_params(s, layers_on_stage);
     if (q.zero >= 1) local /= static_cast<D>(q.dp * q.cp);
     const D states = s.training.optimizer == optimizer_kind::sgd || s.training.optimizer == optimizer_kind::muon ? 1 : 2;
     const D bytes = static_cast<D>(dtype_bytes(p.grads) + 2 * dtype_bytes(p.master) + dtype_bytes(p.params)) +
@@ -125,19 +149,26 @@ compute_estimate estimate_compute_time(const scenario& s) {
     e.stage_W_s = k * p.wgrad;
     e.stage_B_s = k * (p.bwd - p.wgrad + p.rec);
     split_chunks(e, q.vpp);
+    // The last stage's head, and its MTP modules (compute.hpp) counted like it.
     const D head = gemm_time_s(s.cluster.gpu, s.training.precision.gemm, head_gemm(s));
-    e.fwd_s = k * (p.fwd + head);
-    e.bwd_s = k * (p.bwd + 2 * head);
-    e.wgrad_s = k * (p.wgrad + head);
-    e.recompute_s = k * p.rec;
-    e.gemm_fwd_s = k * (p.gemm + head);
+    const pass_times mtp = mtp_pass_times(s, head);
+    e.fwd_s = k * (p.fwd + head + mtp.fwd);
+    e.bwd_s = k * (p.bwd + 2 * head + mtp.bwd);
+    e.wgrad_s = k * (p.wgrad + head + mtp.wgrad);
+    e.recompute_s = k * (p.rec + mtp.rec);
+    e.gemm_fwd_s = k * (p.gemm + head + mtp.gemm);
     e.memory_fwd_s = k * p.memory;
     e.attention_core_fwd_s = k * core;
     e.attention_core_bwd_s = k * core_backward(s, core);
     e.layer_dense_gemm_fwd_s = k * dense_gemm;
     e.optimizer_s = k * optimizer_seconds(s, static_cast<D>(e.stage_layers));
     const D m = static_cast<D>(e.microbatches);
-    e.step_compute_s = m * (e.fwd_s + e.bwd_s + e.recompute_s) + e.optimizer_s;
+    if (s.training.offload.optimizer > 0 || s.training.offload.activations > 0) {
+        const offload_cost o = offload_seconds(s, stage_params(s, static_cast<D>(e.stage_layers)), stage_activation_bytes(s, e),
+                                               e.fwd_s + e.bwd_s + e.recompute_s, e.microbatches);
+        e.offload_optimizer_s = o.optimizer_s, e.offload_activations_s = o.activations_s;
+    }
+    e.step_compute_s = m * (e.fwd_s + e.bwd_s + e.recompute_s) + e.optimizer_s + e.offload_optimizer_s + e.offload_activations_s;
     e.expert_step_s = k * m * p.expert;
     e.recompute_step_s = m * e.recompute_s;
     e.slowest_gpu_step_s = e.step_compute_s * (1 - 1 / k);

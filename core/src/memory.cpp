@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "tslab/activation.hpp"
+#include "tslab/compute.hpp"
 #include "tslab/params.hpp"
 
 namespace tslab {
@@ -14,7 +15,7 @@ namespace {
 using detail::rank_shards;
 
 struct rank_layers {
-    std::int64_t dense = 0, moe = 0;
+    std::int64_t dense = 0, moe = 0, mtp = 0;  // mtp: MTP blocks, on the last stage (compute.hpp)
     bool first = false, last = false;
 };
 
@@ -29,7 +30,19 @@ rank_layers layers_of(const scenario& s, const pipeline_shape& shape, std::int64
         out.first = out.first || c == 0;
         out.last = out.last || c == shape.chunks - 1;
     }
+    if (out.last) out.mtp = s.training.mtp_depth;
     return out;
+}
+
+// Per MTP module beyond its block: the projection M_k (2d × d, column-parallel) and two RMSNorms.
+void add_mtp_extras(const scenario& s, std::int64_t depth, rank_shards& st) {
+    st.mtp_layers = depth;
+    if (depth == 0) return;
+    const double h = static_cast<double>(s.model.hidden), n = static_cast<double>(depth);
+    const double proj_cols = h / static_cast<double>(s.parallel.tp);
+    st.dense += n * (2 * h * proj_cols + 2 * h);
+    st.dense_states += n * (optimizer_state_elems(s.training.optimizer, true, 2 * h, proj_cols, 1) +
+                            optimizer_state_elems(s.training.optimizer, false, 2 * h, 1, 1));
 }
 
 rank_shards local_shards(const scenario& s, const std::vector<tensor_entry>& tensors, const rank_layers& rl) {
@@ -50,8 +63,11 @@ rank_shards local_shards(const scenario& s, const std::vector<tensor_entry>& ten
         // With tied embeddings and pp > 1 the last stage keeps its own copy of the word embedding.
         if (t.name == "embedding.word" && s.model.tied_embeddings && rl.last && !rl.first) count = 1;
         if (t.site == tensor_site::final_norm || t.site == tensor_site::head) count = rl.last ? 1 : 0;
-        if (t.site == tensor_site::layer)
-            count = static_cast<double>(t.layers == layer_kind::dense ? rl.dense : t.layers == layer_kind::moe ? rl.moe : rl.dense + rl.moe);
+        if (t.site == tensor_site::layer) {
+            const bool mtp_moe = mtp_block_is_moe(s.model);
+            const std::int64_t dense = rl.dense + (mtp_moe ? 0 : rl.mtp), moe = rl.moe + (mtp_moe ? rl.mtp : 0);
+            count = static_cast<double>(t.layers == layer_kind::dense ? dense : t.layers == layer_kind::moe ? moe : dense + moe);
+        }
         const double elems = rows * cols * copies;
         const double states = optimizer_state_elems(s.training.optimizer, t.matrix() && t.site == tensor_site::layer, rows, cols, copies);
         (t.expert ? st.expert : st.dense) += elems * count;
@@ -60,6 +76,7 @@ rank_shards local_shards(const scenario& s, const std::vector<tensor_entry>& ten
         if (t.site == tensor_site::layer && t.layers != layer_kind::dense) layer_moe += elems;
     }
     st.largest_layer = std::max(rl.dense > 0 ? layer_dense : 0.0, rl.moe > 0 ? layer_moe : 0.0);
+    add_mtp_extras(s, rl.mtp, st);
     return st;
 }
 
@@ -176,6 +193,9 @@ rank_activation rank_activation_of(const scenario& s, const rank_shards& st, dou
     r.layers = act * keep;
     r.host = act * (1 - keep);
     r.other = (st.first ? a.first_other * inflight / chunks_held : 0) + (st.last ? a.last_other : 0);
+    // The last chunk holds one micro-batch at a time; each MTP depth keeps a block and its logits.
+    const double mtp = static_cast<double>(st.mtp_layers);
+    r.other += mtp * ((mtp_block_is_moe(s.model) ? a.layer_moe : a.layer_dense) + a.last_other);
     return r;
 }
 

@@ -74,6 +74,7 @@ void activation_items(ledger_ctx& c, const rank_activation& a, double inflight) 
     c.add("activations_other", a.other, [&] {
         std::string f = st.first ? "embedding output × in flight" : "";
         if (st.last) f += std::string(f.empty() ? "" : " + ") + "fp32 logits 4sbV/t";
+        if (st.mtp_layers > 0) f += fmt::format(" + {} MTP × (one layer + its logits)", st.mtp_layers);
         return f.empty() ? std::string("none on this stage") : f;
     });
 }

@@ -32,6 +32,17 @@ std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_
 constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full};
 constexpr std::int64_t zero_stages = 4;
 
+// The HBM total of the most loaded class: state + activations + buffers (memory.hpp).
+double largest_stage_total(const std::vector<double>& state, const std::vector<detail::rank_activation>& acts,
+                           const std::vector<double>& buffers) {
+    double memory = 0;
+    for (std::size_t c = 0; c < acts.size(); ++c) {
+        const double b = detail::stage_total(state[c], acts[c], buffers[c]);
+        if (c == 0 || b > memory) memory = b;
+    }
+    return memory;
+}
+
 }  // namespace
 
 // The classes and their model state depend on the layout, the schedule's chunk placement and the
@@ -49,7 +60,12 @@ void plan_search::fill_table(scenario& s, schedule_table& t) {
     for (int z = 0; z < zero_stages; ++z) {
         const auto zi = static_cast<std::size_t>(z);
         s.parallel.zero = z;
-        for (const auto& c : t.classes) t.state[zi].push_back(detail::rank_state_of(s, c.shards).total());
+        for (const auto& c : t.classes) {
+            detail::rank_state st = detail::rank_state_of(s, c.shards);
+            t.state[zi].push_back(st.total());
+            st.keep = 0;  // the whole master copy and optimizer states in host memory (offload.hpp)
+            t.state_offloaded[zi].push_back(st.total());
+        }
         t.buffers[zi].resize(t.classes.size());
     }
 }
@@ -112,7 +128,7 @@ void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& 
 void plan_search::search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs) {
     const detail::activation_terms act = detail::activation_terms_of(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
-    zero_models models;
+    zero_models models, offloaded_models;
     std::vector<detail::rank_activation> acts;
     for (const auto& t : tables) {
         if (!t.valid) continue;
@@ -124,17 +140,24 @@ void plan_search::search_recompute(scenario& s, const std::vector<schedule_table
         for (int z = 0; z < zero_stages; ++z) {
             const auto zi = static_cast<std::size_t>(z);
             ++progress_.evaluated;
-            double memory = 0;
-            for (std::size_t c = 0; c < acts.size(); ++c) {
-                const double b = detail::stage_total(t.state[zi][c], acts[c], t.buffers[zi][c]);
-                if (c == 0 || b > memory) memory = b;
-            }
             s.parallel.zero = z;
-            if (hbm - memory < 0) {  // consider() keeps the first plan that misses by the least
-                if (!closest_ || hbm - memory > closest_->headroom_bytes) consider(entry_of(s, memory));
+            const double memory = largest_stage_total(t.state[zi], acts, t.buffers[zi]);
+            if (hbm - memory >= 0) {
+                evaluate_fitting(s, memory, models, mbs);
                 continue;
             }
-            evaluate_fitting(s, memory, models, mbs);
+            // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
+            // host-link time every step (offload.hpp), so a plan that fits without it never needs it.
+            const double offloaded = largest_stage_total(t.state_offloaded[zi], acts, t.buffers[zi]);
+            const double given = s.training.offload.optimizer;
+            if (given < 1 && hbm - offloaded >= 0) {
+                s.training.offload.optimizer = 1;
+                evaluate_fitting(s, offloaded, offloaded_models, mbs);
+                s.training.offload.optimizer = given;
+                continue;
+            }
+            // consider() keeps the first plan that misses by the least
+            if (!closest_ || hbm - memory > closest_->headroom_bytes) consider(entry_of(s, memory));
         }
     }
 }
@@ -174,7 +197,8 @@ plan_entry plan_search::entry_of(const scenario& s, double memory_bytes) const {
     plan_entry e;
     e.order = progress_.evaluated;
     e.choice = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
-                q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp};
+                q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp,
+                s.training.offload.optimizer};
     e.memory_bytes = memory_bytes;
     e.headroom_bytes = s.cluster.gpu.hbm_bytes - memory_bytes;
     return e;

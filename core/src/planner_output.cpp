@@ -27,6 +27,7 @@ scenario apply_choice(scenario s, const plan_choice& c) {
     s.training.micro_batch = c.micro_batch;
     s.training.recompute = c.recompute;
     s.training.schedule = c.schedule;
+    s.training.offload.optimizer = c.offload_optimizer;
     return s;
 }
 
@@ -55,7 +56,8 @@ json choice_json(const plan_choice& c) {
                               {"cp_method", cp_method_rows[c.cp_method].name}, {"sp", c.sp}, {"zero", c.zero}}},
                 {"micro_batch", c.micro_batch},
                 {"recompute", to_string(c.recompute)},
-                {"schedule", to_string(c.schedule)}};
+                {"schedule", to_string(c.schedule)},
+                {"offload_optimizer", c.offload_optimizer}};
 }
 
 // A Pareto member keeps the search's numbers. Where the search timed its schedule by the closed
@@ -101,7 +103,8 @@ json entry_json(const plan_entry& e, bool detailed) {
 std::string describe(const plan_choice& c) {
     return fmt::format("dp {} tp {} pp {} vpp {} ep {} etp {} cp {}{} zero {} mb {} {} {}", c.dp, c.tp, c.pp, c.vpp, c.ep, c.etp, c.cp,
                        c.cp > 1 ? std::string(" ") + cp_method_rows[c.cp_method].name : std::string(), c.zero, c.micro_batch,
-                       to_string(c.recompute), to_string(c.schedule));
+                       to_string(c.recompute), to_string(c.schedule)) +
+           (c.offload_optimizer > 0 ? fmt::format(" offload {:g}", c.offload_optimizer) : std::string());
 }
 
 // Which step segments make a plan faster or slower than the scenario's own: the three largest |Δ|.

@@ -24,7 +24,8 @@ json parallel_json(const parallel_spec& p) {
 
 json precision_json(const precision_spec& p) {
     return json{{"recipe", p.recipe}, {"params", to_string(p.params)}, {"grads", to_string(p.grads)}, {"master", to_string(p.master)},
-                {"optimizer", to_string(p.optimizer)}, {"activations", to_string(p.activations)}, {"gemm", to_string(p.gemm)}};
+                {"optimizer", to_string(p.optimizer)}, {"activations", to_string(p.activations)}, {"gemm", to_string(p.gemm)},
+                {"reduce", to_string(p.reduce)}};
 }
 
 // The parser takes a failure rate or a job MTBF, not both: the MTBF when one was set.
@@ -51,8 +52,9 @@ json training_json(const training_spec& t) {
                 {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}}},
                 {"schedule", to_string(t.schedule)},
                 {"overlap", {{"dp", o.dp}, {"tp", o.tp}, {"pp", o.pp}, {"ep", o.ep}, {"cp", o.cp}, {"grad_reduce", o.grad_reduce},
-                             {"param_gather", o.param_gather}, {"bucket_elems", o.bucket_elems}}},
-                {"moe", {{"imbalance", t.moe.imbalance}, {"redundant_experts", t.moe.redundant_experts}}},
+                             {"param_gather", o.param_gather}, {"bucket_elems", o.bucket_elems}, {"tp_comm", o.tp_comm}}},
+                {"moe", {{"imbalance", t.moe.imbalance}, {"redundant_experts", t.moe.redundant_experts}, {"comm_sms", t.moe.comm_sms}}},
+                {"mtp_depth", t.mtp_depth},
                 {"reliability", reliability_json(t.reliability)}};
 }
 

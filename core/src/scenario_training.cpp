@@ -155,6 +155,7 @@ training_spec parse_training(const json& part, const parallel_spec& p) {
     t.overlap = parse_overlap(r.object("overlap"));
     t.moe = parse_moe_training(r.object("moe"));
     t.reliability = parse_reliability(r.object("reliability"));
+    t.mtp_depth = r.integer("mtp_depth", t.mtp_depth, 0, 16);
     r.finish();
     return t;
 }

@@ -34,6 +34,14 @@ std::string axes_note(const std::vector<axis_comm>& comm) {
     return out.empty() ? "no dp or tp traffic" : out + " per step, after overlap";
 }
 
+// What a host offload costs on the ledger it relieves (offload.hpp).
+std::string offload_note(const std::string& base, double fraction, double seconds) {
+    if (fraction <= 0) return base;
+    return fmt::format("{}; {:.0f}% offloaded to host, {:.3g} s on the host link per step", base, 100 * fraction, seconds);
+}
+
+double offload_s(const compute_estimate& c) { return c.offload_optimizer_s + c.offload_activations_s; }
+
 std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     const compute_estimate& c = in.compute;
     // The pp send-recv reaches the step through the simulator (L4); L5 keeps dp, expert dp and tp.
@@ -45,9 +53,13 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     for (const auto& it : in.context.items) cp_bytes += it.bytes * (it.count_fwd + it.count_bwd);
     const auto& rel = in.reliability;
     return {
-        {"L1", "model state", 0, 0, model_state(in.memory), "params, grads, master copy and optimizer states on the most loaded GPU"},
-        {"L2", "activation", 0, 0, activations(in.memory), fmt::format("kept for backward; recompute {}", to_string(s.training.recompute))},
-        {"L3", "compute", c.step_compute_s - slow_s, c.step_compute_s - slow_s, 0,
+        {"L1", "model state", c.offload_optimizer_s, c.offload_optimizer_s, model_state(in.memory),
+         offload_note("params, grads, master copy and optimizer states on the most loaded GPU", s.training.offload.optimizer,
+                      c.offload_optimizer_s)},
+        {"L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
+         offload_note(fmt::format("kept for backward; recompute {}", to_string(s.training.recompute)), s.training.offload.activations,
+                      c.offload_activations_s)},
+        {"L3", "compute", c.step_compute_s - slow_s - offload_s(c), c.step_compute_s - slow_s - offload_s(c), 0,
          fmt::format("{:.3g} s recompute, {:.3g} s optimizer; FP8 speed-up {:.2f}×", c.recompute_step_s, c.optimizer_s, c.fp8_speedup)},
         {"L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
          fmt::format("bubble {:.3g} s, exposed P2P {:.3g} s", in.bubble_s, in.p2p_exposed_s)},
@@ -151,7 +163,9 @@ std::vector<step_segment> step_segments(const compute_estimate& c, double bubble
     std::vector<step_segment> out;
     auto add = [&](const char* id, const char* ledger, double t) { out.push_back({id, ledger, t, time_s > 0 ? t / time_s : 0}); };
     // The slowest GPU's delay (sync.hpp) is waiting at the step's collectives: its own L5 segment.
-    add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s - c.slowest_gpu_step_s);
+    add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s - c.slowest_gpu_step_s - offload_s(c));
+    add("offload_optimizer", "L1", c.offload_optimizer_s);
+    add("offload_activations", "L2", c.offload_activations_s);
     add("recompute", "L3", c.recompute_step_s);
     add("optimizer", "L3", c.optimizer_s);
     // The pp send-recv reaches the step through the simulator: it is the p2p segment, not an axis.

@@ -105,6 +105,7 @@ json training_defaults(const training_spec& t) {
                 {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}}},
                 {"overlap", {{"dp", t.overlap.dp}, {"tp", t.overlap.tp}, {"pp", t.overlap.pp}, {"ep", t.overlap.ep}, {"cp", t.overlap.cp}}},
                 {"moe", {{"imbalance", t.moe.imbalance}, {"redundant_experts", t.moe.redundant_experts}, {"comm_sms", t.moe.comm_sms}}},
+                {"mtp_depth", t.mtp_depth},
                 {"reliability", {{"gpu_failure_rate_per_hour", r.gpu_failure_rate_per_hour}, {"job_mtbf_s", r.job_mtbf_s},
                                  {"checkpoint_storage_Bps", r.checkpoint_storage_Bps}, {"restart_s", r.restart_s},
                                  {"checkpoint_interval_s", r.checkpoint_interval_s}, {"async_checkpoint", r.async_checkpoint}}}};

@@ -107,6 +107,22 @@ test("English toggle relabels the bar and the box and keeps the numbers", async 
   await page.locator("#lab .tsl").screenshot({ path: `${shots}/step-desktop-en.png` });
 });
 
+test("the accuracy note names the closest published class and opens the whole table", async ({ page }) => {
+  await openStep(page);
+  const note = page.getByTestId("step-accuracy");
+  // The page's scenario is a dense model on H100: the Nemotron-4 rows (arXiv 2402.16819 Table 2) are that class.
+  await expect(note).toHaveAttribute("data-match", "class");
+  await expect(note.locator(".tsl-accuracy-line")).toContainText("%");
+  const mean = Number(await note.getAttribute("data-mean"));
+  expect(mean).toBeGreaterThan(0);
+  expect(mean).toBeLessThan(0.08);  // the training set's bound (README accuracy table)
+  await note.locator("summary").click();
+  const rows = note.locator("tbody tr, table tr").filter({ has: page.locator("td") });
+  expect(await rows.count()).toBeGreaterThanOrEqual(16);  // every row of tests/validation/training_set.json
+  await page.locator("#lab .tsl-lang").click();
+  await expect(note.locator("summary")).not.toHaveText(/表/);
+});
+
 test("screenshots: desktop and a 390 px phone", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await openStep(page);

@@ -73,6 +73,26 @@ TEST_CASE("interleaved idles (p − 1)(F + B)/v with F, B the per-stage costs") 
                 }
 }
 
+TEST_CASE("interleaved with m close to p: the bubble stays (p − 1)(F + B)/v and P2P exposes 2(pv − 1) hops") {
+    // Narayanan et al. arXiv 2104.04473 section 2.2.2: the interleaved bubble is (p − 1)/v of a
+    // stage's F + B at any m that is a multiple of p (the Megatron-LM schedule needs m % p = 0, and the
+    // parser refuses other m). With each transfer run beside the next chunk's compute (Megatron's
+    // overlapped P2P), only the fill and the drain wait for theirs: the first micro-batch crosses the
+    // pv − 1 chunk boundaries of the forward, the last one those of the backward, whatever m is.
+    for (std::int64_t p : {2, 4, 8})
+        for (std::int64_t v : {2, 3})
+            for (std::int64_t m : {p, 2 * p, 3 * p}) {  // m = p and m < 2p are the cases at issue
+                INFO("p=" << p << " v=" << v << " m=" << m);
+                const double F = 1.0 / v, B = 2.0 / v, hop = 0.01;
+                pipeline_costs c = costs(F, B);
+                const auto free = run(schedule_kind::interleaved, p, m, c, v);
+                c.p2p_s = hop;
+                const auto paid = run(schedule_kind::interleaved, p, m, c, v);
+                CHECK(bubble(free) == Approx((p - 1) * (F + B)).margin(1e-9));
+                CHECK(paid.timeline.makespan_s - free.timeline.makespan_s == Approx(2 * (p * v - 1) * hop).margin(1e-9));
+            }
+}
+
 // The README's formulas describe its figure, whose cells draw the input-gradient part of B
 // (I = B − W) as wide as F and W no wider: the grid keeps B = F + W with W ≤ F and varies the rest.
 // Off that line the simulated bubble departs from the table and the simulation is the authority.

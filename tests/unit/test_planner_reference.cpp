@@ -18,10 +18,10 @@ using namespace tslab;
 namespace {
 
 using key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, int, int,
-                       std::int64_t, std::size_t>;
+                       std::int64_t, std::size_t, double>;
 key key_of(const plan_choice& c) {
     return {c.dp,   c.tp,  c.pp, c.vpp, c.ep, c.cp, c.micro_batch, c.zero, static_cast<int>(c.recompute), static_cast<int>(c.schedule),
-            c.etp, c.cp_method};
+            c.etp, c.cp_method, c.offload_optimizer};
 }
 
 struct ref_plan {
@@ -43,14 +43,13 @@ pipeline_timing timed(const schedule_request& q, const pipeline_costs& c) {
     return t;
 }
 
-void evaluate(scenario& s, const mesh_layout& mesh, std::int64_t m, reference& out) {
-    if (!plan_rules_hold(s)) return;
-    ++out.evaluated;
+plan_choice choice_of(const scenario& s) {
     const auto& q = s.parallel;
-    const plan_choice c{q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
-                        q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp};
-    const memory_report mem = memory_ledger(s, closed_form_shape(s.training.schedule, q.pp, q.vpp, m), false);
-    if (!mem.fits) return out.missing.push_back({c, 0, mem.total_bytes});
+    return {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
+            q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp, s.training.offload.optimizer};
+}
+
+void time_fitting(const scenario& s, const mesh_layout& mesh, std::int64_t m, double memory_bytes, reference& out) {
     const compute_estimate ce = estimate_compute(s);
     const step_comm sc = step_comm_of(s, mesh, count_params(s.model), ce, m);
     const comm_inventory& comm = sc.inventory;
@@ -59,7 +58,21 @@ void evaluate(scenario& s, const mesh_layout& mesh, std::int64_t m, reference& o
     const pipeline_timing t = timed(sq, k);
     const double imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
     const double time = step_time_of(ce, t.bubble_s, t.p2p_exposed_s, axis_totals(comm, ep_hidden_s(sq, k)), imbalance);
-    out.fitting.push_back({c, time, mem.total_bytes});
+    out.fitting.push_back({choice_of(s), time, memory_bytes});
+}
+
+// A plan that misses HBM is tried again with the optimizer states on the host, as the planner does.
+void evaluate(scenario& s, const mesh_layout& mesh, std::int64_t m, reference& out) {
+    if (!plan_rules_hold(s)) return;
+    ++out.evaluated;
+    const auto& q = s.parallel;
+    const memory_report mem = memory_ledger(s, closed_form_shape(s.training.schedule, q.pp, q.vpp, m), false);
+    if (mem.fits) return time_fitting(s, mesh, m, mem.total_bytes, out);
+    scenario off = s;
+    off.training.offload.optimizer = 1;
+    const memory_report moved = memory_ledger(off, closed_form_shape(s.training.schedule, q.pp, q.vpp, m), false);
+    if (moved.fits) return time_fitting(off, mesh, m, moved.total_bytes, out);
+    out.missing.push_back({choice_of(s), 0, mem.total_bytes});
 }
 
 reference search_all(scenario s, std::int64_t gpus) {

@@ -30,6 +30,12 @@ layer_work layer_forward_work(const scenario& s, bool moe_layer);
 // The output head (logits) GEMM of one micro-batch on the last stage, vocab-parallel over TP.
 gemm_call head_gemm(const scenario& s);
 
+// Multi-token prediction (DeepSeek-V3, arXiv 2412.19437 section 2.2, eq. 21): each of the
+// training.mtp_depth modules projects [RMSNorm(h); RMSNorm(Emb(t_{i+k}))] (2d) to d with M_k, runs
+// one transformer block (MoE when the model is) and the shared output head. The projection GEMM:
+gemm_call mtp_projection_gemm(const scenario& s);
+bool mtp_block_is_moe(const model_spec& m);
+
 struct compute_estimate {
     std::int64_t microbatches = 0;
     std::int64_t stage_layers = 0, stage_moe_layers = 0;  // on the busiest (last) pipeline stage
@@ -51,6 +57,7 @@ struct compute_estimate {
     double expert_step_s = 0;   // the routed-expert part of step_compute_s (L6 scales it by imbalance)
     double recompute_step_s = 0;  // m × recompute_s
     double step_compute_s = 0;  // m × (fwd + bwd + recompute) + optimizer, busiest stage
+    double offload_optimizer_s = 0, offload_activations_s = 0;  // host-link time per step (offload.hpp)
     double slowest_gpu_step_s = 0;  // the part of step_compute_s that is the slowest GPU's delay (sync.hpp)
     // FLOPs per step: whole job and per GPU (job / world), in flops_convention (below): model
     // FLOPs exclude recompute; hardware FLOPs add it. Both count the full score matrix.

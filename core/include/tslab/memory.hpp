@@ -58,7 +58,7 @@ namespace detail {
 struct rank_shards {
     double dense = 0, expert = 0, dense_states = 0, expert_states = 0;
     double largest_layer = 0;  // elements of the largest local layer (ZeRO-3 gather buffer)
-    std::int64_t layers = 0, moe_layers = 0;
+    std::int64_t layers = 0, moe_layers = 0, mtp_layers = 0;  // mtp_layers: MTP blocks (last stage)
     bool first = false, last = false;
 };
 // Per-layer and per-stage activation bytes; they depend on (layout, micro-batch, recompute) only.

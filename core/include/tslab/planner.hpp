@@ -55,6 +55,7 @@ struct plan_choice {
     std::int64_t etp = 1;
     std::size_t cp_method = 0;  // row of cp_method_rows
     bool sp = false;
+    double offload_optimizer = 0;  // training.offload.optimizer: the scenario's, or 1 where only that fits
     // The layout the top list keeps distinct: (dp, tp, pp, cp, ep).
     bool same_layout(const plan_choice& o) const { return dp == o.dp && tp == o.tp && pp == o.pp && cp == o.cp && ep == o.ep; }
 };
@@ -205,6 +206,7 @@ private:
         std::int64_t vpp = 1;
         std::vector<detail::stage_class> classes;
         std::array<std::vector<double>, 4> state, buffers;  // [zero][class]
+        std::array<std::vector<double>, 4> state_offloaded;  // [zero][class], optimizer states on the host
         std::vector<double> inflight;                       // [class], at the current micro-batch
         bool valid = false;                                 // the rules hold at the current micro-batch
         bool built = false;                                 // classes, state and sizes filled

@@ -194,6 +194,9 @@ struct training_spec {
     overlap_spec overlap;
     moe_training_spec moe;
     reliability_spec reliability;
+    // Multi-token prediction depth D (DeepSeek-V3, arXiv 2412.19437 section 2.2): D extra modules
+    // on the last pipeline stage, each a transformer block + projection sharing embedding and head.
+    std::int64_t mtp_depth = 0;
     // Micro-batches per step for one pipeline: global_batch / (micro_batch * dp).
     std::int64_t microbatches(const parallel_spec& p) const { return global_batch / (micro_batch * p.dp); }
 };
