@@ -79,6 +79,10 @@ void plan_search::search_layout(const layout& l) {
     // (ReduceScatter + AllGather) and shrinks both the norm/dropout work and their activations by tp
     // (Korthikanti et al., arXiv 2205.05198 section 4.2.2), so no plan without it can be better.
     q.sp = l.tp > 1;
+    // Likewise the chunked TP overlap (tp_overlap.hpp) only hides SP collectives under their GEMMs,
+    // as CP's ring passes hide under attention: without it TP would pay in full what CP hides.
+    // A fixed training.overlap.tp fraction in the scenario is kept instead (the two exclude each other).
+    s.training.overlap.tp_comm = l.tp > 1 && base_.training.overlap.tp == 0 ? true : base_.training.overlap.tp_comm;
     in_baseline_layout_ = baseline_valid_ && baseline_.dp == l.dp && baseline_.tp == l.tp && baseline_.pp == l.pp &&
                           baseline_.cp == l.cp && baseline_.ep == l.ep;
     const std::int64_t G = s.training.global_batch;
@@ -198,7 +202,7 @@ plan_entry plan_search::entry_of(const scenario& s, double memory_bytes) const {
     e.order = progress_.evaluated;
     e.choice = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
                 q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp,
-                s.training.offload.optimizer};
+                s.training.offload.optimizer, s.training.overlap.tp_comm};
     e.memory_bytes = memory_bytes;
     e.headroom_bytes = s.cluster.gpu.hbm_bytes - memory_bytes;
     return e;

@@ -28,6 +28,7 @@ scenario apply_choice(scenario s, const plan_choice& c) {
     s.training.recompute = c.recompute;
     s.training.schedule = c.schedule;
     s.training.offload.optimizer = c.offload_optimizer;
+    s.training.overlap.tp_comm = c.tp_comm;
     return s;
 }
 
@@ -57,7 +58,8 @@ json choice_json(const plan_choice& c) {
                 {"micro_batch", c.micro_batch},
                 {"recompute", to_string(c.recompute)},
                 {"schedule", to_string(c.schedule)},
-                {"offload_optimizer", c.offload_optimizer}};
+                {"offload_optimizer", c.offload_optimizer},
+                {"tp_comm", c.tp_comm}};
 }
 
 // A Pareto member keeps the search's numbers. Where the search timed its schedule by the closed
@@ -104,7 +106,8 @@ std::string describe(const plan_choice& c) {
     return fmt::format("dp {} tp {} pp {} vpp {} ep {} etp {} cp {}{} zero {} mb {} {} {}", c.dp, c.tp, c.pp, c.vpp, c.ep, c.etp, c.cp,
                        c.cp > 1 ? std::string(" ") + cp_method_rows[c.cp_method].name : std::string(), c.zero, c.micro_batch,
                        to_string(c.recompute), to_string(c.schedule)) +
-           (c.offload_optimizer > 0 ? fmt::format(" offload {:g}", c.offload_optimizer) : std::string());
+           (c.offload_optimizer > 0 ? fmt::format(" offload {:g}", c.offload_optimizer) : std::string()) +
+           (c.tp_comm && c.tp > 1 ? " tp-overlap" : "");
 }
 
 // Which step segments make a plan faster or slower than the scenario's own: the three largest |Δ|.

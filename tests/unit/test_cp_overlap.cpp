@@ -92,6 +92,18 @@ TEST_CASE("TP userbuffers overlap hides SP collectives under their GEMMs, and ne
     CHECK_THROWS_WITH(parse_scenario(doc), Catch::Contains("training.overlap.tp"));
 }
 
+TEST_CASE("TP userbuffers overlap needs the TP group inside one NVLink domain", "[tp][overlap]") {
+    // TransformerEngine's userbuffers exchange through peer memory mapped over NVLink (CUDA IPC):
+    // a TP group of 16 on 8-GPU nodes crosses the network, and its SP collectives stay exposed.
+    json doc = {{"model", "llama3-70b"}, {"cluster", "dgx-h100"}, {"parallel", {{"tp", 16}, {"sp", true}, {"dp", 2}}},
+                {"training", {{"seq_len", 8192}, {"global_batch", 8}, {"overlap", {{"tp_comm", true}}}}}};
+    const report across = of(doc);
+    const comm_item* ag = item(across, "sp AllGather");
+    REQUIRE(ag);
+    CHECK(ag->call.link != link_class::intra);
+    CHECK(ag->overlap == 0);
+}
+
 TEST_CASE("The step's collectives use NCCL's algorithms: rings for SP, not recursive doubling", "[collectives]") {
     // NCCL (docs, NCCL_ALGO) runs AllGather and ReduceScatter as rings; MPICH's recursive doubling
     // (3 rounds for 8 ranks instead of 7) is not what a GPU run pays.

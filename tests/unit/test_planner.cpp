@@ -27,7 +27,8 @@ struct brute {
 
 // Every combination of the planner's knobs, each parsed by the scenario parser (rules included)
 // and timed by the full report: the planner must find the same valid count and the same best times.
-// Sequence parallelism is on wherever tp > 1 (the planner's dominance rule); every CP method where cp > 1.
+// Sequence parallelism and the chunked TP overlap are on wherever tp > 1 (the planner's dominance
+// rules); every CP method where cp > 1.
 brute brute_force(std::int64_t gpus, std::int64_t global_batch) {
     brute b;
     const char* schedules[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zbv", "dualpipe", "dualpipev"};
@@ -48,7 +49,8 @@ brute brute_force(std::int64_t gpus, std::int64_t global_batch) {
                                                     {"parallel", {{"dp", dp}, {"tp", tp}, {"pp", pp}, {"cp", cp}, {"vpp", v}, {"zero", z},
                                                                   {"sp", tp > 1}, {"cp_method", method.name}}},
                                                     {"training", {{"seq_len", 2048}, {"global_batch", global_batch}, {"micro_batch", mb},
-                                                                  {"recompute", rec}, {"schedule", sched}}}};
+                                                                  {"recompute", rec}, {"schedule", sched},
+                                                                  {"overlap", {{"tp_comm", tp > 1}}}}}};
                                         scenario s;
                                         try {
                                             s = parse_scenario(doc);

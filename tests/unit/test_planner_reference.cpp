@@ -46,7 +46,8 @@ pipeline_timing timed(const schedule_request& q, const pipeline_costs& c) {
 plan_choice choice_of(const scenario& s) {
     const auto& q = s.parallel;
     return {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
-            q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp, s.training.offload.optimizer};
+            q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp, s.training.offload.optimizer,
+            s.training.overlap.tp_comm};
 }
 
 void time_fitting(const scenario& s, const mesh_layout& mesh, std::int64_t m, double memory_bytes, reference& out) {
@@ -94,6 +95,7 @@ reference search_all(scenario s, std::int64_t gpus) {
                     if (cp == 1 && &method != own) continue;
                     q.tp = tp, q.pp = pp, q.cp = cp, q.dp = gpus / (tp * pp * cp), q.ep = ep, q.etp = etp;
                     q.cp_method = method.name, q.sp = tp > 1;
+                    s.training.overlap.tp_comm = tp > 1;  // the planner's dominance rule, as sp
                     if (ep > q.dp * cp || (q.dp * cp) % ep != 0) continue;
                     mesh_layout mesh;
                     try {

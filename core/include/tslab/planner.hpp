@@ -56,6 +56,7 @@ struct plan_choice {
     std::size_t cp_method = 0;  // row of cp_method_rows
     bool sp = false;
     double offload_optimizer = 0;  // training.offload.optimizer: the scenario's, or 1 where only that fits
+    bool tp_comm = false;          // training.overlap.tp_comm
     // The layout the top list keeps distinct: (dp, tp, pp, cp, ep).
     bool same_layout(const plan_choice& o) const { return dp == o.dp && tp == o.tp && pp == o.pp && cp == o.cp && ep == o.ep; }
 };
