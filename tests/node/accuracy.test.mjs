@@ -1,0 +1,45 @@
+// The model's accuracy in the browser is the CLI's: wasm accuracy() and accuracyClass() against `tslab accuracy`.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { cli, loadTslab } from "./tslab_module.mjs";
+
+const tslab = await loadTslab();
+
+test("accuracy(): every published run of the training set, byte for byte the CLI's JSON", () => {
+  const r = cli(["accuracy"]);
+  assert.equal(r.status, 0, r.stderr);
+  const wasm = tslab.accuracy();
+  assert.equal(wasm, r.stdout.trimEnd());
+  const a = JSON.parse(wasm);
+  // Narayanan Table 1 (10 rows), MegaScale Table 2 Megatron baseline (3), Nemotron-4 Table 2 (3).
+  assert.equal(a.rows.length, 16);
+  for (const row of a.rows) assert.ok(Math.abs(row.error) < 0.08, `${row.id}: ${row.error}`);
+});
+
+test("accuracyClass(): the closest published class of a scenario, as `tslab accuracy --scenario`", () => {
+  const cases = {
+    dense_h100: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 8, tp: 8 } },
+    dense_a100: { model: "gpt-1.7b", cluster: "dgx-a100-80gb" },
+    moe_h800: { model: "deepseek-v3", cluster: "hgx-h800", parallel: { dp: 64, ep: 64 } },
+  };
+  for (const [name, scenario] of Object.entries(cases)) {
+    const r = cli(["accuracy", "--scenario"], scenario);
+    assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+    const wasm = tslab.accuracyClass(JSON.stringify(scenario));
+    assert.equal(wasm, r.stdout.trimEnd(), name);
+  }
+  const dense = JSON.parse(tslab.accuracyClass(JSON.stringify(cases.dense_h100)));
+  assert.equal(dense.match, "class");  // Nemotron-4 15B ran on H100 (arXiv 2402.16819)
+  assert.equal(dense.runs, 3);
+  // No MoE run is in the training set: the closest class is named as such, never passed off as a match.
+  const moe = JSON.parse(tslab.accuracyClass(JSON.stringify(cases.moe_h800)));
+  assert.notEqual(moe.match, "class");
+});
+
+test("accuracyClass() of a bad scenario names the field, as the CLI does", () => {
+  const bad = { model: "llama3-70b", parallel: { tp: 12 } };
+  assert.throws(() => tslab.accuracyClass(JSON.stringify(bad)), /parallel\.tp/);
+  const r = cli(["accuracy", "--scenario"], bad);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /parallel\.tp/);
+});
