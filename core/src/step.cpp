@@ -171,10 +171,10 @@ std::vector<step_segment> step_segments(const compute_estimate& c, double bubble
     auto add = [&](const char* id, const char* ledger, double t) { out.push_back({id, ledger, t, time_s > 0 ? t / time_s : 0}); };
     // The slowest GPU's delay (sync.hpp) is waiting at the step's collectives: its own L5 segment.
     add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s - c.slowest_gpu_step_s - offload_s(c));
-    add("offload_optimizer", "L1", c.offload_optimizer_s);
-    add("offload_activations", "L2", c.offload_activations_s);
     add("recompute", "L3", c.recompute_step_s);
     add("optimizer", "L3", c.optimizer_s);
+    add("offload_optimizer", "L1", c.offload_optimizer_s);
+    add("offload_activations", "L2", c.offload_activations_s);
     // The pp send-recv reaches the step through the simulator: it is the p2p segment, not an axis.
     for (const auto& [axis, ledger] : {std::pair{"dp", "L5"}, {"edp", "L5"}, {"tp", "L5"}, {"ep", "L6"}, {"cp", "L7"}})
         add(axis, ledger, sum_axes(comm, {axis}).exposed_s);

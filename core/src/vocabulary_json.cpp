@@ -83,7 +83,12 @@ json vocabulary_json() {
                 {"optimizers", rows_json(optimizer_rows, optimizer_json)},
                 {"precision_recipes", rows_json(recipe_rows, recipe_json)},
                 {"precision_fields", precision_fields_json()},
-                {"recompute_modes", rows_json(recompute_rows, label_row)},
+                // whole_layer: the mode that keeps only each layer's input (what saves the most activations).
+                {"recompute_modes", rows_json(recompute_rows, [&](const recompute_desc& d) {
+                     json j = label_row(d);
+                     j["whole_layer"] = d.kind == recompute_kind::full;
+                     return j;
+                 })},
                 {"dtypes", rows_json(dtype_rows, [](const dtype_desc& d) { return json{{"name", d.name}, {"bytes", d.bytes}}; })},
                 {"cp_methods", rows_json(cp_method_rows, label_row)},
                 {"mesh_axes", rows_json(mesh_axis_rows, [](const mesh_axis_desc& d) { return json{{"name", d.name}, {"label", d.label}}; })},

@@ -49,7 +49,7 @@ TEST_CASE("gpu_model_token reads the model out of CUDA and preset names") {
     CHECK(gpu_model_token("Intel(R) Xeon(R) Processor") == "");
 }
 
-TEST_CASE("a matching profile raises no warning; another GPU, fewer nodes or smaller groups do") {
+TEST_CASE("a matching profile raises no warning — another GPU, fewer nodes or smaller groups do") {
     const scenario& h100x2 = dgx("dgx-h100", 2);
     CHECK(calibration_warnings(h100_profile(2, 8), &h100x2.cluster, 16).empty());
     const scenario& a100 = dgx("dgx-a100-80gb", 2);
@@ -68,7 +68,7 @@ TEST_CASE("a CPU or incomplete profile warns without a cluster, and the summary 
     CHECK(s["warnings"].size() == 2);
 }
 
-TEST_CASE("provenance survives the JSON round trip; a profile without it has none") {
+TEST_CASE("provenance survives the JSON round trip — a profile without it has none") {
     calibration_profile p = h100_profile(2, 8);
     p.provenance.cluster_name = "eos", p.provenance.job_id = "4242", p.provenance.node_list_hash = "00ff";
     p.provenance.hosts = {"eos-001", "eos-002"}, p.provenance.gpu_uuids = {"GPU-1", "GPU-2"};

@@ -34,7 +34,7 @@ TEST_CASE("GPT layer forward FLOPs are 24bsh² + 4bs²h, split by TP", "[compute
     }
 }
 
-TEST_CASE("Flash with a causal mask executes half the attention core; model FLOPs keep all of it", "[compute]") {
+TEST_CASE("Flash with a causal mask executes half the attention core — model FLOPs keep all of it", "[compute]") {
     const scenario s = make({{"model", "gpt-7.5b"}, {"training", {{"seq_len", 4096}, {"flash_attention", true}}}});
     const layer_work w = layer_forward_work(s, false);
     const double sq = 4096, h = 4096;
@@ -115,7 +115,7 @@ TEST_CASE("Memory-bound work is timed from HBM bytes", "[compute]") {
     CHECK(fast.memory_fwd_s > 0);
 }
 
-TEST_CASE("FP8 recipe on H100 speeds eligible GEMMs by their curves; attention core and head stay 16-bit", "[compute]") {
+TEST_CASE("FP8 recipe on H100 speeds eligible GEMMs by their curves — attention core and head stay 16-bit", "[compute]") {
     const json bf = {{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"training", {{"precision", "bf16-mixed"}}}};
     json f8 = bf;
     f8["training"]["precision"] = "fp8-mixed";

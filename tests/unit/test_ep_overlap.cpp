@@ -125,7 +125,7 @@ TEST_CASE("the SMs the EP kernels hold cost compute even when the all-to-all is 
     CHECK(segment(free, "ep") == Approx(raw * (1 - pairs / m)).epsilon(1e-6));
 }
 
-TEST_CASE("training.moe.comm_sms must leave SMs for compute; cluster.gpu.sms is read", "[ep]") {
+TEST_CASE("training.moe.comm_sms must leave SMs for compute — cluster.gpu.sms is read", "[ep]") {
     try {
         (void)parse_scenario(nlohmann::json::parse(R"({"model": "deepseek-v3", "cluster": "hgx-h800",
             "parallel": {"pp": 16, "ep": 64, "dp": 128}, "training": {"moe": {"comm_sms": 132}}})"));

@@ -92,7 +92,7 @@ TEST_CASE("report: 1F1B in-flight counts come from the simulator and still equal
     }
 }
 
-TEST_CASE("report: DualPipe holds PP + 1 in flight and 2 parameter copies; JSON has makespan and bubble") {
+TEST_CASE("report: DualPipe holds PP + 1 in flight and 2 parameter copies — JSON has makespan and bubble") {
     const report r = build_report(scenario_with("dualpipe", 4, 8));
     REQUIRE(r.timing.simulated);
     CHECK(r.pipeline.param_copies == 2);

@@ -41,7 +41,7 @@ std::vector<std::int64_t> steady_ms(std::int64_t p) { return {2 * p - 1, 2 * p, 
 // first forward has crossed the r ranks above it (r·t), so the makespan is
 //     6mt + (p − 1)t,
 // the same parallelogram offset as ZB-H2 (test_pipeline_zero_bubble.cpp), with half-stage chunks.
-TEST_CASE("ZB-V: F = I = W and p2p = 0 leave no rank idle inside its span; makespan 6mt + (p − 1)t", "[zbv]") {
+TEST_CASE("ZB-V: F = I = W and p2p = 0 leave no rank idle inside its span — makespan 6mt + (p − 1)t", "[zbv]") {
     for (std::int64_t p = 2; p <= 8; ++p)  // ZB-V needs p ≥ 2 (schedule_table.hpp min_pp)
         for (std::int64_t m : steady_ms(p))
             for (double t : {1.0, 0.5, 2.5}) {
@@ -55,7 +55,7 @@ TEST_CASE("ZB-V: F = I = W and p2p = 0 leave no rank idle inside its span; makes
 // Section 6: ZB-V keeps the peak activation memory of 1F1B (p micro-batches of a full stage on the
 // first rank, Table 1's p·M_B) and, because both of a worker's chunks hold the same layers' worth,
 // the same peak on every worker. A chunk is half a stage, so that is 2p micro-batch-chunks per rank.
-TEST_CASE("ZB-V: every rank peaks at 2p chunks in flight, 1F1B's p full stages; one parameter copy", "[zbv]") {
+TEST_CASE("ZB-V: every rank peaks at 2p chunks in flight, 1F1B's p full stages — one parameter copy", "[zbv]") {
     for (std::int64_t p = 2; p <= 8; ++p)  // ZB-V needs p ≥ 2 (schedule_table.hpp min_pp)
         for (std::int64_t m : steady_ms(p)) {
             INFO("p=" << p << " m=" << m);

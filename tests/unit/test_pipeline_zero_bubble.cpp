@@ -31,7 +31,7 @@ schedule_run run_zb(schedule_kind k, std::int64_t p, std::int64_t m, double F, d
 // F needs r forwards upstream), so makespan = m(F + B) + (p − 1)F; the idle the paper removes is the
 // one inside each rank's span, which is what back-to-back iterations pay once the optimizer step
 // no longer synchronises the ranks (section 4, post-validation).
-TEST_CASE("ZB-H2: F = I = W and m ≥ 2p − 1 leave no rank idle inside its span; peak 2p − 1") {
+TEST_CASE("ZB-H2: F = I = W and m ≥ 2p − 1 leave no rank idle inside its span — peak 2p − 1") {
     for (std::int64_t p : {2, 3, 4, 6, 8})  // ZB-H2 needs p ≥ 2 (schedule_table.hpp min_pp)
         for (std::int64_t m : {2 * p - 1, 2 * p, 3 * p, 4 * p + 1})
             for (double t : {1.0, 0.5, 2.5}) {

@@ -136,7 +136,7 @@ TEST_CASE("nothing fits: the closest plan and by how much it misses", "[planner]
     CHECK_THAT(r.message, Catch::EndsWith("over the 80.00 GiB capacity"));
 }
 
-TEST_CASE("resumable: small slices give the same result as one run; options are strict", "[planner]") {
+TEST_CASE("resumable: small slices give the same result as one run — options are strict", "[planner]") {
     const scenario s = parse_scenario_text(small);
     plan_search search(s, {});
     int slices = 0;

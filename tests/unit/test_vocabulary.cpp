@@ -34,7 +34,7 @@ TEST_CASE("enum rows sit at their index and their names round-trip", "[vocabular
     CHECK(nullptr == find_row(optimizer_rows, "lion"));
 }
 
-TEST_CASE("precision recipes: the default spec is the first row; ZeRO's 16 bytes per parameter", "[vocabulary]") {
+TEST_CASE("precision recipes: the default spec is the first row — ZeRO's 16 bytes per parameter", "[vocabulary]") {
     const precision_spec def;
     const recipe_desc& first = recipe_rows[0];
     CHECK(def.recipe == first.name);

@@ -34,9 +34,9 @@ export function defaultOf(v: Vocabulary, path: string): unknown {
   return node;
 }
 
-/** The recompute mode that recomputes the most (the last row: the core lists them from none to full). */
+/** The recompute mode that saves the most activations: the one the core marks as recomputing whole layers. */
 export function fullestRecompute(v: Vocabulary): string {
-  return v.recompute_modes[v.recompute_modes.length - 1].name;
+  return (v.recompute_modes.find((r) => r.whole_layer) ?? v.recompute_modes[v.recompute_modes.length - 1]).name;
 }
 
 /** The schedule a pipeline trial compares against the default: the first one with the dual (bidirectional) placement. */

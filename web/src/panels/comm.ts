@@ -18,7 +18,7 @@ const links = ["nodes", "intra_node", "inter_node", "custom"] as const;
 
 /** Error paths of collective() and report() → the control that caused them. */
 const errorTargets = [
-  ["op", "op"], ["algorithm", "op"], ["bytes", "bytes"], ["ranks", "ranks"], ["ranks_per_node", "ranks"], ["link", "link"],
+  ["op", "op"], ["algorithm", "op"], ["bytes", "bytes"], ["ranks", "ranks"], ["ranks_per_node", "ranks"], ["link", "link"], // not-a-vocabulary-name: the collective spec's "op" field
   ["link.bandwidth_Bps", "bw"], ["link.latency_s", "lat"], ["cluster", "cluster"], ["overlap", "overlap"],
 ] as const;
 
@@ -43,7 +43,7 @@ const defaults: Record<string, string | number | boolean> = {
 function specs(clusters: string[]): ControlSpec[][] {
   return [
     [
-      { kind: "select", key: "op", labelKey: "comm.op", choices: ops.map((value) => ({ value })) },
+      { kind: "select", key: "op", labelKey: "comm.op", choices: ops.map((value) => ({ value })) }, // not-a-vocabulary-name: the collective spec's "op" field
       { kind: "range", key: "bytes", labelKey: "comm.bytes", min: 10, max: 34, step: 1, show: (k) => binaryBytes(2 ** k) },
       { kind: "number", key: "ranks", labelKey: "comm.ranks", min: 2, max: 1 << 20 },
       { kind: "range", key: "overlap", labelKey: "comm.overlap", min: 0, max: 95, step: 5, show: (v) => `${v}%` },
@@ -69,7 +69,7 @@ function num(v: string | number | boolean, scale = 1): unknown {
 
 function collectiveSpec(v: (key: string) => string | number | boolean): CollectiveSpec {
   const spec: Record<string, unknown> = {
-    op: v("op"), bytes: 2 ** Number(v("bytes")), ranks: num(v("ranks")), cluster: v("cluster"), overlap: Number(v("overlap")) / 100,
+    op: v("op"), bytes: 2 ** Number(v("bytes")), ranks: num(v("ranks")), cluster: v("cluster"), overlap: Number(v("overlap")) / 100, // not-a-vocabulary-name: the collective spec's "op" field
   };
   const link = v("link");
   if (link === "intra_node" || link === "inter_node") spec.link = link;

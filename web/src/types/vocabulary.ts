@@ -38,7 +38,7 @@ export interface Vocabulary {
   schedules: ScheduleRow[];
   optimizers: NamedRow[];
   precision_recipes: NamedRow[];
-  recompute_modes: NamedRow[];
+  recompute_modes: (NamedRow & { whole_layer: boolean })[];
   dtypes: NamedRow[];
   cp_methods: NamedRow[];
   mesh_axes: NamedRow[];
