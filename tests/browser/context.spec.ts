@@ -58,6 +58,7 @@ test("the same trial in English", async ({ page }) => {
   await expect(lesson).toContainText("over the 80.0 GiB of HBM");
   await expect(lesson).toContainText("network (across nodes)");
   await expect(page.locator("#tsl-tab-context")).toHaveText("L7 · Long context");
+  await page.locator(ctx).screenshot({ path: `${shots}/context-trial-en.png` });
 });
 
 test("the log slider runs from 4K to 1M tokens and memory grows with it", async ({ page }) => {
