@@ -36,7 +36,7 @@ function memoryCell(m: ContextMethod, scale: number): HTMLTableCellElement {
   line.title = t("ctx.hbm", { cap: binaryBytes(m.capacity_bytes) });
   bar.append(fill, line);
   const badge = el("span", m.fits ? "tsl-ctx-badge" : "tsl-ctx-badge tsl-ctx-badge-oom", t(m.fits ? "ctx.fits" : "ctx.oom"));
-  const kv = el("small", "", `K/V ${binaryBytes(m.kv_bytes)}`);
+  const kv = el("small", "", t("ctx.memParts", { act: binaryBytes(m.activation_bytes), kv: binaryBytes(m.kv_bytes) }));
   kv.title = m.kv_formula;
   return cell("ctx.col.memory", figure(binaryBytes(m.memory_bytes), `ctx-mem-${m.id}`, m.memory_bytes), " ", badge, bar, kv);
 }
