@@ -24,6 +24,8 @@ json with_parallel(json doc, const json& fields) {
     if (p.is_string()) p = json{{"preset", p}};
     if (!p.is_object()) p = json::object();
     for (const auto& [k, v] : fields.items()) p[k] = v;
+    // A variant with another world size keeps the cluster's kind, not a node count sized for the scenario's world.
+    if (doc.contains("cluster") && doc["cluster"].is_object() && doc["cluster"].contains("nodes")) doc["cluster"]["nodes"] = 0;
     return doc;
 }
 

@@ -128,3 +128,12 @@ TEST_CASE("tslab context JSON: every method, the slider's stops, the balance of 
     CHECK(out["balance"]["ranks"] == 8);
     CHECK(out["balance"]["per_rank"][2]["chunks"] == json::array({2, 13}));
 }
+
+TEST_CASE("The cp = 1 row of a scenario with a fixed node count sizes its own cluster", "[context_methods]") {
+    // 8 nodes hold TP 8 × CP 8 = 64 GPUs; the SP row has 8 GPUs, so it cannot keep "nodes": 8 (scenario_rules).
+    json doc = scenario_doc("llama3-8b", 8, 8, "ring", 131072);
+    doc["cluster"] = {{"preset", "dgx-h100"}, {"nodes", 8}};
+    const auto rows = context_methods(doc);
+    CHECK(row(rows, "sp").available);
+    CHECK(row(rows, "ring").available);
+}
