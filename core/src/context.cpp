@@ -132,6 +132,18 @@ double attention_kernel_keys(const scenario& s) {
     return seq * static_cast<double>(ulysses_degree_of(s)) / static_cast<double>(s.parallel.cp);
 }
 
+kv_working_set attention_kv_working_set(const scenario& s) {
+    const shape x = shape_of(s);
+    const double block = x.b * x.s_local * x.kv_dim * x.e, cp = static_cast<double>(s.parallel.cp);
+    if (s.parallel.cp == 1) return {block, "b·s·kv·e (the local sequence's K and V)"};
+    const auto& row = cp_method_of(s.parallel.cp_method);
+    if (row.allgather) return {block * cp, "b·s·kv·e (K and V of the whole sequence, gathered)"};
+    const double u = static_cast<double>(ulysses_degree_of(s));
+    const double kv_scale = u > static_cast<double>(x.kv_r) && s.model.attention != attention_kind::mla ? u / static_cast<double>(x.kv_r) : 1.0;
+    if (row.ring) return {2 * block * kv_scale, "2·b·(s/cp)·kv·e (the block computed and the block arriving)"};
+    return {block * kv_scale, "b·s·(kv/u)·e × KV-head replication (whole sequence, 1/u of the KV heads)"};
+}
+
 context_report context_traffic(const scenario& s, std::int64_t ulysses_degree) {
     context_report r;
     const auto& q = s.parallel;

@@ -42,7 +42,7 @@ out=$("$tslab" presets -f table); grep -qF '{' <<<"$out" && { echo "FAIL presets
 # --help at the top and for every command (report --help used to fail with "needs a value").
 check top_help 0 'Exit status: 0 success; 2 bad input' -- --help
 check help_word 0 'Usage: tslab plan [OPTIONS] SCENARIO.json' -- help plan
-for cmd in report presets schedule collective mesh plan validate rl; do
+for cmd in report presets schedule collective mesh plan validate rl context; do
     check "help_$cmd" 0 "Usage: tslab $cmd" -- "$cmd" --help
     check "help_h_$cmd" 0 "-f,--format" -- "$cmd" -h
 done
@@ -54,6 +54,10 @@ check rl_ok 0 '"schema": "tslab/rl@1"' -- rl "$(spec rl_ok '{"scenario": {"paral
 check rl_tp 2 'rl.inference_tp: 3 does not divide' -- rl "$(spec rl_tp '{"scenario": {"parallel": {"dp": 8}}, "rl": {"inference_tp": 3}}')"
 check rl_gpus 2 'gpus[0]: a whole number of GPUs' -- rl "$(spec rl_gpus '{"scenario": {}, "gpus": [0.5]}')"
 check rl_scenario 2 'scenario.parallel.tp:' -- rl "$(spec rl_sc '{"scenario": {"parallel": {"tp": 0}}}')"
+
+# tslab context: a scenario in, every L7 method out; a bad scenario is an error naming its path.
+check context_ok 0 '"schema": "tslab/context@1"' -- context "$(spec ctx_ok '{"model": "llama3-8b", "parallel": {"tp": 8, "cp": 8}, "training": {"seq_len": 131072}}')"
+check context_bad 2 'parallel.cp:' -- context "$(spec ctx_bad '{"parallel": {"cp": 0}}')"
 
 # --version: the project version and the git revision ("unknown" outside a git checkout).
 for args in "--version" "report --version"; do

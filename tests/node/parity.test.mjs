@@ -83,6 +83,28 @@ test("rl: an error names the field in both", () => {
   assert.throws(() => tslab.rl(JSON.stringify(spec)), /^Error: rl\.inference_tp: /);
 });
 
+const contextScenarios = {
+  "L7 128K on Llama 3 8B, TP 8, CP 8 ring": { model: "llama3-8b", parallel: { tp: 8, cp: 8, sp: true }, training: { seq_len: 131072 } },
+  "L7 USP on Llama 3 70B, CP 32 at 1M tokens": { model: "llama3-70b", parallel: { tp: 8, cp: 32, cp_method: "usp", pp: 4 }, training: { seq_len: 1048576 } },
+  "L7 without CP": { model: "llama3-8b", parallel: { tp: 8, sp: true } },
+};
+
+for (const [name, scenario] of Object.entries(contextScenarios)) {
+  test(`context parity: ${name}`, () => {
+    const native = cli(["context"], scenario);
+    assert.equal(native.status, 0, native.stderr);
+    assert.equal(native.stdout, `${tslab.context(JSON.stringify(scenario))}\n`);
+  });
+}
+
+test("context: a bad scenario is named in both", () => {
+  const scenario = { parallel: { cp: 0 } };
+  const native = cli(["context"], scenario);
+  assert.equal(native.status, 2);
+  assert.match(native.stderr, /^error: parallel\.cp: /);
+  assert.throws(() => tslab.context(JSON.stringify(scenario)), /^Error: parallel\.cp: /);
+});
+
 test("presets parity", () => {
   const native = cli(["presets"]);
   assert.equal(native.status, 0, native.stderr);

@@ -7,6 +7,7 @@ import type { CollectiveResult, CollectiveSpec, MeshResult, MeshSpec } from "./t
 import type { ScheduleResult, ScheduleSpec, ScheduleTrace, ScheduleWork } from "./types/pipeline";
 import type { Accuracy, AccuracyClass } from "./types/accuracy";
 import type { RlResult, RlSpec } from "./types/rl";
+import type { ContextResult } from "./types/context";
 import type { PlanOptions, PlanResult } from "./types/step";
 
 /** An input error from the core, split into its JSON path ("parallel.tp") and reason. */
@@ -50,6 +51,8 @@ export interface TslabClient {
   validateProfile(profileText: string): CalibrationSummary;
   /** L9: checkpoint goodput against GPU count and one RL iteration (as `tslab rl`); throws ScenarioError naming the path. */
   rl(spec: RlSpec): RlResult;
+  /** L7: SP and every CP method evaluated on the scenario (as `tslab context`); throws ScenarioError naming the path. */
+  context(scenario: Scenario): ContextResult;
   /** Validates, then loads the profile: from now on every scenario carries cluster.calibration = it. */
   loadCalibration(profileText: string, fileName: string): LoadedCalibration;
   clearCalibration(): void;
@@ -121,6 +124,7 @@ export function clientFor(mod: TslabModule): TslabClient {
     scheduleWork: (spec) => call<ScheduleWork>(() => mod.scheduleWork(JSON.stringify(spec))),
     mesh: (spec) => call<MeshResult>(() => mod.mesh(JSON.stringify(spec))),
     rl: (spec) => call<RlResult>(() => mod.rl(JSON.stringify({ ...spec, scenario: calibrated(spec.scenario, true) }))),
+    context: (scenario) => call<ContextResult>(() => mod.context(JSON.stringify(calibrated(scenario, true)))),
     presets,
     validateProfile(profileText) {
       return call<CalibrationSummary>(() => mod.validateProfile(profileText));

@@ -8,6 +8,7 @@ import { stepStrings } from "./i18n/step";
 import { plannerStrings } from "./i18n/planner";
 import { shareStrings } from "./i18n/share";
 import { reliabilityStrings } from "./i18n/reliability";
+import { contextStrings } from "./i18n/context";
 import { vocabularyStrings } from "./i18n/vocabulary";
 
 export type Lang = "zh-CN" | "en";
@@ -88,6 +89,7 @@ const zh = {
   ...plannerStrings.zh,
   ...shareStrings.zh,
   ...reliabilityStrings.zh,
+  ...contextStrings.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -168,6 +170,7 @@ const en: Record<MessageKey, string> = {
   ...plannerStrings.en,
   ...shareStrings.en,
   ...reliabilityStrings.en,
+  ...contextStrings.en,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

@@ -117,13 +117,22 @@ async function mountLab(root: HTMLElement, index: number): Promise<void> {
     const share = createShareBar(store, link.flush);
     stage.after(share.element);
     onLangChange(share.relabel);
-    const restored = link.restore();
-    tabs.select(restored.tab ?? props.start);
-    status.hidden = !restored.error;
-    if (restored.error) {
-      delete status.dataset.i18n;
-      status.textContent = t("share.linkError") + restored.error.message;
-    }
+    const follow = () => {
+      const restored = link!.restore();
+      tabs.select(restored.tab ?? props.start);
+      status.hidden = !restored.error;
+      if (restored.error) {
+        delete status.dataset.i18n;
+        status.textContent = t("share.linkError") + restored.error.message;
+      }
+    };
+    follow();
+    // A link to this lab on the same page (a companion page's "open the experiment"): the fragment changes, the lab follows it.
+    window.addEventListener("hashchange", () => {
+      if (!fragmentParams(location.hash).has(stateKey(index))) return;
+      follow();
+      root.scrollIntoView({ block: "start" });
+    });
     root.dataset.ready = "true";
   } catch (e) {
     delete status.dataset.i18n;
@@ -170,19 +179,30 @@ export function mountLabs(): void {
     }
     setLang(initialLang(roots[0], prop));
   }
-  const params = fragmentParams(location.hash);
+  const linked = (i: number) => fragmentParams(location.hash).has(stateKey(i));
   roots.forEach((root, i) => {
     prepare(root);
-    const start = () => void mountLab(root, i).then(() => {
-      if (params.has(stateKey(i))) root.scrollIntoView({ block: "start" });
-    });
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      void mountLab(root, i).then(() => {
+        if (linked(i)) root.scrollIntoView({ block: "start" });
+      });
+    };
     // A link to this lab's state, or a browser without IntersectionObserver: load now.
-    if (params.has(stateKey(i)) || typeof IntersectionObserver === "undefined") return start();
+    if (linked(i) || typeof IntersectionObserver === "undefined") return start();
     const io = new IntersectionObserver((seen) => {
       if (!seen.some((e) => e.isIntersecting)) return;
       io.disconnect();
       start();
     }, { rootMargin: loadMargin });
     io.observe(root);
+    // A same-page link to this lab before it came into view: load it now (mounting reads the link).
+    window.addEventListener("hashchange", () => {
+      if (!linked(i)) return;
+      io.disconnect();
+      start();
+    });
   });
 }

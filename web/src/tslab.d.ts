@@ -75,6 +75,9 @@ declare module "*/wasm/tslab.mjs" {
     /** tslab/rl@1: {scenario, rl?, gpus?} in; the checkpoint policy, goodput against GPU count and one RL
      *  iteration (train, reshard, rollout, reward) out (byte-identical to `tslab rl`). */
     rl(specJson: string): Outcome;
+    /** tslab/scenario@1 in; tslab/context@1 out: Megatron SP and every CP method side by side, with the causal
+     *  balance of the cp group (byte-identical to `tslab context`). */
+    context(scenarioJson: string): Outcome;
     /** JSON { max_bytes, max_depth, max_keys }: the parser's limits on every JSON input. */
     inputLimits(): string;
     /** JSON { stack_pointer, heap_in_use, memory_bytes }, for leak tests. */

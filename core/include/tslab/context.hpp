@@ -52,4 +52,14 @@ std::int64_t ulysses_degree_of(const scenario& s, std::int64_t ulysses_degree = 
 // seq_len / ring, under Ring attention and USP. The FlashAttention rate depends on it (gemm_rate.hpp).
 double attention_kernel_keys(const scenario& s);
 
+// The K/V one rank's attention holds at once for one layer and micro-batch, with its formula: the
+// local sequence's K/V without CP; under Ulysses the whole sequence for 1/u of the KV heads (times
+// the replication of KV heads fewer than u); under Ring and USP the block being computed plus the
+// one arriving (2 blocks); under all-gather CP the gathered K/V of the whole sequence.
+struct kv_working_set {
+    double bytes = 0;
+    std::string formula;
+};
+kv_working_set attention_kv_working_set(const scenario& s);
+
 }  // namespace tslab

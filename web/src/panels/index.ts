@@ -4,8 +4,9 @@ import { memoryPanel } from "./memory";
 import { pipelinePanel } from "./pipeline";
 import { meshPanel } from "./mesh";
 import { commPanel } from "./comm";
+import { contextPanel } from "./context";
 import { stepPanel } from "./step";
 import { plannerPanel } from "./planner";
 import { reliabilityPanel } from "./reliability";
 
-export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, stepPanel, reliabilityPanel, plannerPanel];
+export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, contextPanel, reliabilityPanel, stepPanel, plannerPanel];
