@@ -77,7 +77,7 @@ TEST_CASE("All-gather CP: K and V of the whole sequence gathered, dK/dV reduce-s
     CHECK(a.kernel_keys == Approx(65536));  // the local queries see every key
 }
 
-TEST_CASE("Zig-zag chunks balance causal attention exactly; contiguous chunks do not", "[context_methods]") {
+TEST_CASE("Zig-zag chunks balance causal attention exactly — contiguous chunks do not", "[context_methods]") {
     // Causal pairs of chunk [a, a + c) = c·a + c(c + 1)/2. Contiguous: rank i has a = i·c, so
     // busiest / mean = (c(n − 1) + (c + 1)/2) / (c(n − 1)/2 + (c + 1)/2) → (2n − 1)/n.
     const std::int64_t n = 8;
