@@ -58,6 +58,9 @@ scaling_row row_of(const scenario& s, const compute_estimate& c, const scaling_d
     const auto& p = s.training.precision;
     scaling_row r;
     r.name = d.name, r.label = d.label, r.source = d.source, r.accumulate = d.accumulate, r.promote_every = d.promote_every;
+    // The scenario runs the BF16 row, or with FP8 GEMMs the blockwise one: recipe_rows' fp8-mixed is
+    // DeepSeek-V3's recipe (1×128 / 128×128 tiles, promotion every 128).
+    r.current = p.gemm == dtype::fp8 ? d.fp8 && d.promote_every > 0 : !d.fp8;
     r.storage = dtype_label(p.params);
     r.gemm_input = d.fp8 ? "fp8 e4m3" : "bf16";
     r.reduction = dtype_label(p.reduce_dtype());
@@ -98,7 +101,7 @@ namespace {
 
 void write_row(json_writer& w, const scaling_row& r) {
     w.begin_object();
-    w.field("name", r.name).field("label", r.label).field("available", r.available).field("unavailable", r.unavailable);
+    w.field("name", r.name).field("label", r.label).field("available", r.available).field("current", r.current).field("unavailable", r.unavailable);
     w.field("storage", r.storage).field("gemm_input", r.gemm_input).field("accumulate", r.accumulate);
     w.field("reduction", r.reduction).field("update", r.update).field("promote_every", r.promote_every);
     w.field("gemm_input_bytes", r.gemm_input_bytes).field("activation_scale_bytes", r.activation_scale_bytes);

@@ -8,6 +8,8 @@ import { stepStrings } from "./i18n/step";
 import { plannerStrings } from "./i18n/planner";
 import { shareStrings } from "./i18n/share";
 import { reliabilityStrings } from "./i18n/reliability";
+import { expertStrings } from "./i18n/expert";
+import { numericsStrings } from "./i18n/numerics";
 import { vocabularyStrings } from "./i18n/vocabulary";
 
 export type Lang = "zh-CN" | "en";
@@ -88,6 +90,8 @@ const zh = {
   ...plannerStrings.zh,
   ...shareStrings.zh,
   ...reliabilityStrings.zh,
+  ...expertStrings.zh,
+  ...numericsStrings.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -168,6 +172,8 @@ const en: Record<MessageKey, string> = {
   ...plannerStrings.en,
   ...shareStrings.en,
   ...reliabilityStrings.en,
+  ...expertStrings.en,
+  ...numericsStrings.en,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

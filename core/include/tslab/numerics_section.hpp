@@ -18,6 +18,7 @@ namespace tslab {
 struct scaling_row {
     std::string name, label;
     bool available = true;
+    bool current = false;     // the row the scenario's recipe runs
     std::string unavailable;  // why not, when !available (no FP8 tensor cores, no MX scaling)
     // Stages: storage (params), GEMM input, accumulation, gradient reduction, update.
     std::string storage, gemm_input, accumulate, reduction, update;

@@ -7,5 +7,7 @@ import { commPanel } from "./comm";
 import { stepPanel } from "./step";
 import { plannerPanel } from "./planner";
 import { reliabilityPanel } from "./reliability";
+import { expertPanel } from "./expert";
+import { numericsPanel } from "./numerics";
 
-export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, stepPanel, reliabilityPanel, plannerPanel];
+export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, expertPanel, stepPanel, numericsPanel, reliabilityPanel, plannerPanel];
