@@ -35,7 +35,7 @@ function trialScenario(client: TslabClient, s: Scenario, skew: number, redundant
   const edits: [string, unknown][] = [
     ["model", "deepseek-v3"], ["cluster", "dgx-h100"], ["parallel.dp", 128], ["parallel.ep", 64], ["parallel.pp", 16], ["parallel.tp", 1],
     ["parallel.cp", 1], ["parallel.vpp", 1], ["parallel.sp", false], ["training.schedule", dualSchedule(vocabularyOf(client))?.name], ["training.seq_len", 4096],
-    ["training.global_batch", 15360], ["training.precision", "fp8-mixed"], ["training.moe.routing", { kind: "zipf", skew }],
+    ["training.global_batch", 15360], ["training.precision", vocabularyOf(client).precision_recipes.find((r) => r.gemm === "fp8")?.name], ["training.moe.routing", { kind: "zipf", skew }],
     ["training.moe.redundant_experts", redundant], ["training.moe.imbalance", undefined],
   ];
   return edits.reduce((acc, [p, x]) => withValue(acc, p, x), s);
