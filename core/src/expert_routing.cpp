@@ -18,7 +18,7 @@ namespace {
 void cap_shares(std::vector<double>& p, double cap) {
     for (int pass = 0; pass < 64; ++pass) {
         double excess = 0, free_mass = 0;
-        for (double x : p) (x > cap ? excess += x - cap : free_mass += x);
+        for (double x : p) (x >= cap ? excess += x - cap : free_mass += x);  // at the cap: no longer free
         if (excess <= 1e-15 || free_mass <= 0) return;
         for (double& x : p) x = x >= cap ? cap : x * (1 + excess / free_mass);
     }

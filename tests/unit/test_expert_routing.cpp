@@ -34,8 +34,8 @@ TEST_CASE("uniform routing: every rank gets the mean exactly (expected loads)", 
 }
 
 TEST_CASE("histogram routing: max/mean is the histogram's own", "[expert_routing]") {
-    // 8 experts on 4 ranks (2 each): rank sums 4, 2, 1, 0 of 8 -> max/mean = 4 / 2 = 2.
-    const auto ranks = contiguous_rank_loads(routing_expert_shares(kind("histogram", 1, {4, 0, 1, 1, 1, 0, 0, 0}), 8, 2, 4), 4);
+    // 8 experts on 4 ranks (2 each): rank sums 4, 2, 2, 0 of 8 -> max/mean = 4 / 2 = 2.
+    const auto ranks = contiguous_rank_loads(routing_expert_shares(kind("histogram", 1, {4, 0, 1, 1, 1, 1, 0, 0}), 8, 2, 4), 4);
     REQUIRE(max_of(ranks) / mean_of(ranks) == Approx(2.0));
     // Through the scenario: DeepSeek-V3's 256 experts on ep = 64 (4 per rank), expert 0 loaded 5,
     // the others 1: rank 0 holds 5 + 3 = 8 of 260 -> 8 / (260 / 64) = 1.96923...
