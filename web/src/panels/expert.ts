@@ -4,10 +4,11 @@ import { createForm, numberOrText as num, showErrorAt } from "../controls";
 import { onLangChange } from "../i18n";
 import type { Scenario } from "../report";
 import { bindScenarioControls, errorTargetsOf, scenarioFields, type ScenarioField } from "../scenario_fields";
-import { valueAt, withValue } from "../state";
+import { valueAt } from "../state";
 import type { ExpertInReport } from "../types/expert";
-import { choicesOf, defaultOf, dualSchedule, vocabularyOf } from "../vocabulary";
+import { choicesOf, defaultOf, vocabularyOf } from "../vocabulary";
 import type { Panel, PanelContext } from "./panel";
+import { deepseekPlan } from "./trial_plans";
 import { createExpertView, type ExpertTrialRow } from "./expert_view";
 import "./expert.css";
 
@@ -30,15 +31,12 @@ function routingFields(client: TslabClient): ScenarioField[] {
   ];
 }
 
-/** The trial's plan: DeepSeek-V3's layout (arXiv 2412.19437 section 3.2: PP 16, EP 64, DualPipe) on H100 nodes, at one Zipf skew. */
+/** The trial's plan at one Zipf skew and redundant-slot count, FP8 GEMMs as DeepSeek-V3 trains. */
 function trialScenario(client: TslabClient, s: Scenario, skew: number, redundant: number): Scenario {
-  const edits: [string, unknown][] = [
-    ["model", "deepseek-v3"], ["cluster", "dgx-h100"], ["parallel.dp", 128], ["parallel.ep", 64], ["parallel.pp", 16], ["parallel.tp", 1],
-    ["parallel.cp", 1], ["parallel.vpp", 1], ["parallel.sp", false], ["training.schedule", dualSchedule(vocabularyOf(client))?.name], ["training.seq_len", 4096],
-    ["training.global_batch", 15360], ["training.precision", vocabularyOf(client).precision_recipes.find((r) => r.gemm === "fp8")?.name], ["training.moe.routing", { kind: "zipf", skew }],
-    ["training.moe.redundant_experts", redundant], ["training.moe.imbalance", undefined],
-  ];
-  return edits.reduce((acc, [p, x]) => withValue(acc, p, x), s);
+  return deepseekPlan(client, s, [
+    ["training.precision", vocabularyOf(client).precision_recipes.find((r) => r.gemm === "fp8")?.name],
+    ["training.moe.routing", { kind: "zipf", skew }], ["training.moe.redundant_experts", redundant], ["training.moe.imbalance", undefined],
+  ]);
 }
 
 function mount(host: HTMLElement, { client, store }: PanelContext): void {

@@ -4,23 +4,20 @@ import { createForm, showErrorAt } from "../controls";
 import { onLangChange } from "../i18n";
 import type { Scenario } from "../report";
 import { bindScenarioControls, errorTargetsOf, scenarioFields } from "../scenario_fields";
-import { withValue } from "../state";
 import { vocabularyOf } from "../vocabulary";
 import type { ExpertInReport } from "../types/expert";
 import type { Panel, PanelContext } from "./panel";
+import { deepseekPlan } from "./trial_plans";
 import { createNumericsView } from "./numerics_view";
 import "./expert.css";
 
 const groups = [["model", "cluster", "dp", "tp", "pp", "zero"], ["precision", "optimizer"]];
 
-/** The trial's two recipes on the same plan (the first BF16-GEMM and the first FP8-GEMM recipe of the core's table); a GPU without FP8 tensor cores (the core says so per row) is swapped for H100 nodes. */
+/** The trial: DeepSeek-V3's plan at the first BF16-GEMM and the first FP8-GEMM recipe of the core's table. */
 function trialPair(client: TslabClient, s: Scenario): [Scenario, Scenario] {
   const recipes = vocabularyOf(client).precision_recipes;
   const bf16 = recipes.find((r) => r.gemm === "bf16")?.name, fp8 = recipes.find((r) => r.gemm === "fp8")?.name;
-  let base = s;
-  const probe = client.report(s) as ExpertInReport;
-  if (!probe.numerics.rows.some((r) => r.gemm_input !== "bf16" && r.available)) base = withValue(base, "cluster", "dgx-h100");
-  return [withValue(base, "training.precision", bf16), withValue(base, "training.precision", fp8)];
+  return [deepseekPlan(client, s, [["training.precision", bf16]]), deepseekPlan(client, s, [["training.precision", fp8]])];
 }
 
 function mount(host: HTMLElement, { client, store }: PanelContext): void {
