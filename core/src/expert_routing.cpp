@@ -96,6 +96,7 @@ redundant_plan plan_redundant_experts(const std::vector<double>& loads, std::int
     best.replicas.assign(loads.size(), 1);
     best.busiest = *std::max_element(best.rank_loads.begin(), best.rank_loads.end());
     if (redundant % ep != 0) pack_redundant(loads, ep, redundant);  // throws the error
+    if (redundant == 0) return best;  // no slots asked for: the static layout stays (no rebalancing)
     for (std::int64_t r = 0; r <= redundant; r += ep) {
         redundant_plan p = pack_redundant(loads, ep, r);
         if (p.busiest < best.busiest * (1 - 1e-12)) best = std::move(p);

@@ -71,6 +71,8 @@ TEST_CASE("redundant experts: a hand-traced greedy packing", "[expert_routing]")
     REQUIRE(std::accumulate(p.rank_loads.begin(), p.rank_loads.end(), 0.0) == Approx(16.0));
     REQUIRE(plan_redundant_experts(loads, 4, 4).busiest == Approx(4.2));
     REQUIRE_THROWS_AS(pack_redundant(loads, 4, 3), input_error);
+    // No slots: the static layout stays (ranks 8 and 2), though repacking alone would give 5 and 5.
+    REQUIRE(plan_redundant_experts({4, 4, 1, 1}, 2, 0).busiest == 8);
 }
 
 TEST_CASE("redundant experts never raise the busiest rank", "[expert_routing]") {

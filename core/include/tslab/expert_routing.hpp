@@ -33,8 +33,8 @@ struct redundant_plan {
 // (DeepSeek-V3 arXiv 2412.19437 section 3.4; deepseek-ai/EPLB eplb.py balanced_packing).
 redundant_plan pack_redundant(const std::vector<double>& expert_loads, std::int64_t ep, std::int64_t redundant);
 
-// The planner's answer with up to `redundant` slots: the best of the static layout and the packings
-// with 0, ep, …, redundant slots. A replica may be sent no tokens, so a layout with fewer slots stays
+// The planner's answer with up to `redundant` slots: the static layout when redundant is 0, else the
+// best of it and the packings with 0, ep, …, redundant slots. A replica may be sent no tokens, so a layout with fewer slots stays
 // reachable and more slots never raise the busiest rank.
 redundant_plan plan_redundant_experts(const std::vector<double>& expert_loads, std::int64_t ep, std::int64_t redundant);
 

@@ -1,6 +1,6 @@
 // L6 panel view: per-EP-rank load bars (static vs with redundant experts), the busiest-rank figures, dispatch bytes by link, the overlap box and the trial table.
 import { el } from "../dom";
-import { binaryBytes, duration } from "../format";
+import { binaryBytes, bothUnits, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { ExpertInReport } from "../types/expert";
 import { createStatusLines, createTrialBox } from "./view_parts";
@@ -73,7 +73,7 @@ function loadsBox(r: ExpertInReport): HTMLElement {
     figure("ex.mean_s", duration(e.expert_mean_s), "ex-mean-s", e.expert_mean_s),
     figure("ex.share", pct(e.busiest_share), "ex-share", e.busiest_share),
     figure("ex.excess", duration(e.imbalance_s), "ex-excess", e.imbalance_s),
-    figure("ex.redundant_bytes", binaryBytes(e.redundant_bytes), "ex-redundant-bytes", e.redundant_bytes),
+    figure("ex.redundant_bytes", bothUnits(e.redundant_bytes), "ex-redundant-bytes", e.redundant_bytes),
     figure("ex.replicated", String(e.replicated_experts), "ex-replicated", e.replicated_experts),
   );
   box.append(figs);
