@@ -91,7 +91,7 @@ numerics_section numerics_section_of(const scenario& s, const compute_estimate& 
     n.fp8_speedup = fp8_speedup(f);  // the per-dtype GEMM curves (compute.hpp), 1 without FP8 tensor cores
     for (const auto& d : scaling_rows) n.rows.push_back(row_of(s, c, d, n.fp8_speedup));
     n.eligible_gemm_bf16_s = n.rows.front().gemm_s;
-    n.gemm_formula = fmt::format("3 × m = {} × Σ FP8-eligible forward GEMMs of the busiest stage at bf16; FP8 rows ÷ {:.3f} (fp8_speedup)",
+    n.gemm_formula = fmt::format("3 × m × Σ FP8-eligible forward GEMMs of the busiest stage at bf16 (m = {} micro-batches); FP8 rows ÷ {:.3f} (fp8_speedup)",
                                  c.microbatches, n.fp8_speedup);
     n.optimizer = optimizer_compare_of(s);
     return n;
