@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/expert_routing.hpp"
 
 namespace tslab {
 
@@ -159,6 +160,26 @@ std::vector<double> uniform_expert_profile(double tokens, std::int64_t top_k, st
     return out;
 }
 
+namespace {
+
+// Zipf or histogram routing: the expected per-expert loads set the ranks' loads (no sampling spread
+// on top), and the redundant slots go where the planner puts them (expert_routing.hpp).
+void skewed_balance(expert_report& r, const scenario& s, double group) {
+    const auto& m = s.model.moe;
+    const std::int64_t ep = s.parallel.ep;
+    const double pairs = group * static_cast<double>(m.top_k);
+    std::vector<double> loads = routing_expert_shares(s.training.moe.routing, m.experts, m.top_k, ep);
+    for (double& x : loads) x *= pairs;
+    const auto ranks = contiguous_rank_loads(loads, ep);
+    r.balance.busiest_load = *std::max_element(ranks.begin(), ranks.end());
+    r.balance.imbalance = r.balance.busiest_load / r.balance.mean_load;
+    r.balance.sigma = 0;
+    const redundant_plan plan = plan_redundant_experts(loads, ep, s.training.moe.redundant_experts);
+    r.balanced_imbalance = plan.busiest / r.balance.mean_load;
+}
+
+}  // namespace
+
 expert_report expert_ledger(const scenario& s, const expert_options& o) {
     expert_report r;
     if (!s.model.is_moe()) return r;
@@ -173,7 +194,9 @@ expert_report expert_ledger(const scenario& s, const expert_options& o) {
         r.balance.busiest_load = o.imbalance * r.balance.mean_load;
     }
     r.balanced_imbalance = r.balance.imbalance;
-    if (o.redundant_experts > 0 && ep > 1) {
+    if (s.training.moe.routing.kind != "uniform" && ep > 1) {
+        skewed_balance(r, s, group);
+    } else if (o.redundant_experts > 0 && ep > 1) {
         // The redundant slots are placed for the expected profile (an oracle placement: an upper
         // bound on the benefit); a given imbalance's excess shrinks by the same factor.
         const auto profile = uniform_expert_profile(group, m.top_k, m.experts);

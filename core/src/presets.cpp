@@ -90,6 +90,11 @@ json with_gemm(json g, double bf16_tflops, double bf16_peak, double fp8_tflops, 
     return g;
 }
 
+json with_mx(json g) {
+    g["mx_scaling"] = true;
+    return g;
+}
+
 const std::vector<named>& gpus() {
     // Peak FLOP/s are dense (no 2:4 sparsity). HBM sizes: HBM stacks are binary-sized, so the
     // marketed "80GB" is 80 GiB (nvidia-smi shows 81920 MiB on A100 80GB).
@@ -121,9 +126,10 @@ const std::vector<named>& gpus() {
         // NVIDIA DGX B200 datasheet: 1,440 GB HBM3e for 8 GPUs (180 GB each), 64 TB/s total
         // (8 TB/s each); Blackwell datasheet: 2.25 PF BF16 and 4.5 PF FP8 dense per B200.
         // GEMM: MAMF rows "NVIDIA B200 SXM": BF16 1745.0 of 2250, FP8 3432.5 of 4500 TFLOP/s.
-        {"b200-sxm-180gb", with_gemm(gpu("B200-SXM-180GB", 180e9, 8e12, 75e12, 1.1e15, 2.25e15, 4.5e15, 148,
+        // Blackwell tensor cores apply MX block scales (E8M0 per 32 elements) in the MMA (OCP MX v1.0).
+        {"b200-sxm-180gb", with_mx(with_gemm(gpu("B200-SXM-180GB", 180e9, 8e12, 75e12, 1.1e15, 2.25e15, 4.5e15, 148,
                                          "NVIDIA DGX B200 datasheet (per GPU = total / 8), dense figures; 148 SMs (74 per die, Chips and Cheese B200 article)"),
-                                     1745.0, 2250, 3432.5, 4500, "MAMF table (stas00/ml-engineering): B200 SXM BF16 1745.0, FP8 3432.5 TFLOP/s")},
+                                     1745.0, 2250, 3432.5, 4500, "MAMF table (stas00/ml-engineering): B200 SXM BF16 1745.0, FP8 3432.5 TFLOP/s"))},
     };
     return table;
 }

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/expert_section.hpp"
+#include "tslab/numerics_section.hpp"
 #include "tslab/global_batch.hpp"
 #include "tslab/step_model.hpp"
 
@@ -169,6 +171,10 @@ void write_report(json_writer& w, const report& r) {
     w.key("comm");
     write_comm(w, r.comm);
     write_step(w, r);
+    w.key("expert");
+    write_expert_section(w, expert_section_of(r.input, r.mesh, r.compute, r.step));
+    w.key("numerics");
+    write_numerics_section(w, numerics_section_of(r.input, r.compute));
     w.end_object();
 }
 

@@ -151,6 +151,7 @@ gpu_spec parse_gpu(const json& part, const std::string& path) {
     g.hbm_bytes = r.number("hbm_bytes", 80.0 * (1ull << 30), 1e6, 1e15);
     g.hbm_bandwidth_Bps = r.number("hbm_bandwidth_Bps", 2e12, 1e6, 1e16);
     g.sms = r.integer("sms", g.sms, 1, 1 << 16);
+    g.mx_scaling = r.boolean("mx_scaling", g.mx_scaling);
     if (const json* f = r.object("flops")) {
         field_reader fr(*f, path + ".flops");
         g.flops_bf16 = fr.number("bf16", 312e12, 1e6, 1e18);

@@ -61,6 +61,10 @@ bool experts_ok(const scenario& s, const sink& k) {
     if (t.redundant_experts > m.moe.experts)
         return k.fail("training.moe.redundant_experts",
                       [&] { return fmt::format("{} exceeds model.moe.experts = {}", t.redundant_experts, m.moe.experts); });
+    if (t.routing.kind == "histogram" && static_cast<std::int64_t>(t.routing.histogram.size()) != m.moe.experts)
+        return k.fail("training.moe.routing.histogram", [&] {
+            return fmt::format("{} loads for model.moe.experts = {} (one per expert)", t.routing.histogram.size(), m.moe.experts);
+        });
     // The EP kernels hold comm_sms while they run; the overlapped compute needs at least one SM.
     if (t.comm_sms >= s.cluster.gpu.sms)
         return k.fail("training.moe.comm_sms", [&] {

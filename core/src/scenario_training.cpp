@@ -82,6 +82,37 @@ offload_spec parse_offload(const json* v) {
     return o;
 }
 
+// training.moe.routing: kind, skew (Zipf exponent), histogram (one non-negative load per expert;
+// its length is checked against model.moe.experts with the other cross-field rules).
+routing_spec parse_routing(const json* v) {
+    routing_spec o;
+    if (!v) return o;
+    field_reader r(*v, "training.moe.routing");
+    o.kind = r.choice("kind", o.kind, row_names(routing_rows));
+    o.skew = r.number("skew", o.skew, 0, 4);
+    if (const json* h = r.raw("histogram")) {
+        if (!h->is_array() || h->empty()) throw input_error("training.moe.routing.histogram", "expected a non-empty array of per-expert loads");
+        for (std::size_t i = 0; i < h->size(); ++i) {
+            const json& x = (*h)[i];
+            const std::string at = fmt::format("training.moe.routing.histogram[{}]", i);
+            if (!x.is_number()) throw input_error(at, "expected a number (the expert's load)");
+            const double d = x.get<double>();
+            if (!(d >= 0 && d < 1e18)) throw input_error(at, fmt::format("{:g} is not a load (0 or more)", d));
+            o.histogram.push_back(d);
+        }
+    }
+    r.finish();
+    if (o.kind == "histogram" && o.histogram.empty()) throw input_error("training.moe.routing.histogram", "kind \"histogram\" needs one load per expert");
+    if (o.kind != "histogram" && !o.histogram.empty())
+        throw input_error("training.moe.routing.histogram", fmt::format("given with kind \"{}\"; set kind to \"histogram\"", o.kind));
+    if (o.kind == "histogram") {
+        double sum = 0;
+        for (double x : o.histogram) sum += x;
+        if (sum <= 0) throw input_error("training.moe.routing.histogram", "every load is 0: no token is routed");
+    }
+    return o;
+}
+
 moe_training_spec parse_moe_training(const json* v) {
     moe_training_spec m;
     if (!v) return m;
@@ -91,7 +122,11 @@ moe_training_spec parse_moe_training(const json* v) {
         throw input_error("training.moe.imbalance", fmt::format("{:g} is below 1 (busiest / mean load; 0 = uniform routing)", m.imbalance));
     m.redundant_experts = r.integer("redundant_experts", m.redundant_experts, 0, 1 << 16);
     m.comm_sms = r.integer("comm_sms", m.comm_sms, 0, 1 << 16);
+    m.routing = parse_routing(r.object("routing"));
+    m.node_limit = r.integer("node_limit", m.node_limit, 0, 1 << 16);
     r.finish();
+    if (m.imbalance > 0 && m.routing.kind != "uniform")
+        throw input_error("training.moe.imbalance", fmt::format("give either a busiest/mean factor or training.moe.routing.kind = \"{}\", not both", m.routing.kind));
     return m;
 }
 

@@ -91,6 +91,8 @@ json vocabulary_json() {
                  })},
                 {"dtypes", rows_json(dtype_rows, [](const dtype_desc& d) { return json{{"name", d.name}, {"bytes", d.bytes}}; })},
                 {"cp_methods", rows_json(cp_method_rows, label_row)},
+                {"routing_kinds", rows_json(routing_rows, label_row)},
+                {"scaling_recipes", rows_json(scaling_rows, [](const scaling_desc& d) { return json{{"name", d.name}, {"label", d.label}, {"source", d.source}}; })},
                 {"mesh_axes", rows_json(mesh_axis_rows, [](const mesh_axis_desc& d) { return json{{"name", d.name}, {"label", d.label}}; })},
                 {"recommended_order", recommended_order},
                 {"defaults", defaults_json()}};
@@ -109,7 +111,8 @@ json training_defaults(const training_spec& t) {
                 {"schedule", to_string(t.schedule)},
                 {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}}},
                 {"overlap", {{"dp", t.overlap.dp}, {"tp", t.overlap.tp}, {"pp", t.overlap.pp}, {"ep", t.overlap.ep}, {"cp", t.overlap.cp}}},
-                {"moe", {{"imbalance", t.moe.imbalance}, {"redundant_experts", t.moe.redundant_experts}, {"comm_sms", t.moe.comm_sms}}},
+                {"moe", {{"imbalance", t.moe.imbalance}, {"redundant_experts", t.moe.redundant_experts}, {"comm_sms", t.moe.comm_sms},
+                         {"routing", {{"kind", t.moe.routing.kind}, {"skew", t.moe.routing.skew}}}, {"node_limit", t.moe.node_limit}}},
                 {"mtp_depth", t.mtp_depth},
                 {"reliability", {{"gpu_failure_rate_per_hour", r.gpu_failure_rate_per_hour}, {"job_mtbf_s", r.job_mtbf_s},
                                  {"checkpoint_storage_Bps", r.checkpoint_storage_Bps}, {"restart_s", r.restart_s},

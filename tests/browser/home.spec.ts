@@ -34,7 +34,8 @@ test("the nine ledgers in order, each linked to a registered panel that opens", 
     ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"]);
   const opened: string[] = [];
   for (let i = 0; i < 9; i++) opened.push(await followLink(page, ledgers.nth(i).locator("a[data-lab-link]")));
-  // L7 opens the long-context experiment; L6 and L8 open theirs once registered (site/src/home/links.ts panelsAwaitingMerge).
+  // Each ledger opens its own experiment.
+  expect(opened).toEqual(["memory", "memory", "step", "pipeline", "comm", "expert", "context", "numerics", "reliability"]);
   expect(opened[6]).toBe("context");
   expect(opened[0]).toBe("memory");
   expect(opened[8]).toBe("reliability");

@@ -9,6 +9,8 @@ import { plannerStrings } from "./i18n/planner";
 import { shareStrings } from "./i18n/share";
 import { reliabilityStrings } from "./i18n/reliability";
 import { contextStrings } from "./i18n/context";
+import { expertStrings } from "./i18n/expert";
+import { numericsStrings } from "./i18n/numerics";
 import { vocabularyStrings } from "./i18n/vocabulary";
 
 export type Lang = "zh-CN" | "en";
@@ -90,6 +92,8 @@ const zh = {
   ...shareStrings.zh,
   ...reliabilityStrings.zh,
   ...contextStrings.zh,
+  ...expertStrings.zh,
+  ...numericsStrings.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -171,6 +175,8 @@ const en: Record<MessageKey, string> = {
   ...shareStrings.en,
   ...reliabilityStrings.en,
   ...contextStrings.en,
+  ...expertStrings.en,
+  ...numericsStrings.en,
 };
 
 const dictionaries: Record<Lang, Record<MessageKey, string>> = { "zh-CN": zh, en };

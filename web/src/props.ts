@@ -2,7 +2,7 @@
 import type { Scenario } from "./report";
 
 /** The lab's experiments in their default tab order (the registry in panels/index.ts follows this list). */
-export const panelIds = ["memory", "pipeline", "mesh", "comm", "context", "reliability", "step", "planner"] as const;
+export const panelIds = ["memory", "pipeline", "mesh", "comm", "expert", "context", "numerics", "reliability", "step", "planner"] as const;
 export type PanelId = (typeof panelIds)[number];
 export const langs = ["zh-CN", "en"] as const;
 export type LabLang = (typeof langs)[number];

@@ -95,6 +95,9 @@ struct gpu_spec {
     // Streaming multiprocessors: the EP all-to-all kernels hold training.moe.comm_sms of them.
     // Default 132, the H100/H800 count DeepSeek-V3 (arXiv 2412.19437 section 3.2.2) reasons with.
     std::int64_t sms = 132;
+    // Tensor cores that apply MX block scales (E8M0 per 32 elements) inside the MMA: Blackwell
+    // (OCP Microscaling Formats spec v1.0; NVIDIA Blackwell architecture brief). Enables mxfp8 (numerics.hpp).
+    bool mx_scaling = false;
     double peak_flops(dtype t) const;
     // The standalone curve GEMMs of dtype t use: fp8 where measured, else the 16-bit one.
     const gemm_efficiency_spec& gemm_curve_of(dtype t) const;
@@ -160,9 +163,21 @@ struct overlap_spec {
 
 // L6 routing inputs (training.moe): the busiest/mean load of the EP ranks (0: the expected maximum
 // of uniform top-k routing, expert.hpp) and redundant expert slots over the EP group (EPLB/MoonEP).
+// training.moe.routing: how the router spreads token-expert pairs over the experts (expert_routing.hpp).
+// kind: a routing_rows name (vocabulary.hpp); skew: the Zipf exponent; histogram: one load per expert.
+struct routing_spec {
+    std::string kind = "uniform";
+    double skew = 1.0;
+    std::vector<double> histogram;
+};
+
 struct moe_training_spec {
     double imbalance = 0;
     std::int64_t redundant_experts = 0;
+    routing_spec routing;
+    // Node-limited routing: each token's experts lie on at most node_limit nodes, so it crosses the
+    // network at most that many times (DeepSeek-V3 arXiv 2412.19437 section 2.1.2, M = 4); 0 = no limit.
+    std::int64_t node_limit = 0;
     // SMs the EP dispatch/combine kernels hold while they run (DeepEP's default Buffer.num_sms = 20;
     // DeepSeek-V3 section 3.2.2: 20 SMs suffice for IB and NVLink); overlapped compute loses them.
     std::int64_t comm_sms = 20;

@@ -124,6 +124,45 @@ constexpr const cp_method_desc& cp_method_of(std::string_view name) {
     return cp_method_rows[0];
 }
 
+// How the router spreads token-expert pairs over the experts (training.moe.routing.kind,
+// expert_routing.hpp): the expected per-expert load each kind gives.
+struct routing_desc {
+    const char* name;
+    const char* label;
+    const char* source;
+};
+inline constexpr std::array routing_rows = {
+    routing_desc{"uniform", "uniform top-k", "every expert equally likely; the busiest rank is the expected maximum of the sampling spread"},
+    routing_desc{"zipf", "Zipf-skewed", "expert of popularity rank r gets a share ∝ (r+1)^−skew, capped at 1/top_k (Zipf 1949; hot experts as in DeepSeek-V3 section 3.4 EPLB)"},
+    routing_desc{"histogram", "measured histogram", "one load per expert, in expert order (e.g. a router's per-expert token counts)"},
+};
+
+// An FP8 scaling recipe of the L8 table (numerics.hpp): the block each scale covers on the activation
+// (rows × cols of the GEMM's A operand, K along cols) and on the weight, the scale's bytes and the
+// accumulation. 0 × 0 means one scale for the whole tensor.
+struct scaling_desc {
+    const char* name;
+    const char* label;
+    bool fp8;               // GEMM inputs in FP8 (false: the BF16 baseline row)
+    double act_rows, act_cols, weight_rows, weight_cols;
+    double scale_bytes;     // fp32 = 4, E8M0 = 1
+    double promote_every;   // K elements between fp32 promotions of the partial sums; 0 = in the MMA
+    bool needs_mx;          // only on GPUs whose tensor cores apply MX scales (gpu_spec::mx_scaling)
+    const char* accumulate;
+    const char* source;
+};
+inline constexpr std::array scaling_rows = {
+    scaling_desc{"bf16", "BF16 mixed", false, 0, 0, 0, 0, 0, 0, false, "fp32 in the tensor core",
+                 "Micikevicius et al., arXiv 1710.03740; ZeRO arXiv 1910.02054 section 3.1"},
+    scaling_desc{"fp8-tensorwise", "FP8 per-tensor", true, 0, 0, 0, 0, 4, 0, false, "fp32 in the tensor core (Hopper: ~14-bit partial sums)",
+                 "Micikevicius et al., arXiv 2209.05433 (FP8 formats); Transformer Engine delayed/current scaling"},
+    scaling_desc{"fp8-blockwise", "FP8 1×128 / 128×128 (DeepSeek-V3)", true, 1, 128, 128, 128, 4, 128, false,
+                 "partial sums promoted to fp32 CUDA-core registers every 128 elements",
+                 "DeepSeek-V3, arXiv 2412.19437 sections 3.3.1-3.3.2"},
+    scaling_desc{"mxfp8", "MXFP8 (1×32, E8M0)", true, 1, 32, 1, 32, 1, 0, true, "fp32 in the tensor core, scales applied in the MMA",
+                 "OCP Microscaling Formats (MX) v1.0; Rouhani et al., arXiv 2310.10537"},
+};
+
 struct mesh_axis_desc {
     const char* name;
     const char* label;

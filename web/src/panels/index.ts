@@ -8,5 +8,8 @@ import { contextPanel } from "./context";
 import { stepPanel } from "./step";
 import { plannerPanel } from "./planner";
 import { reliabilityPanel } from "./reliability";
+import { expertPanel } from "./expert";
+import { numericsPanel } from "./numerics";
 
-export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, contextPanel, reliabilityPanel, stepPanel, plannerPanel];
+export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, expertPanel, contextPanel, numericsPanel,
+  reliabilityPanel, stepPanel, plannerPanel];

@@ -42,6 +42,10 @@ export interface Vocabulary {
   dtypes: NamedRow[];
   cp_methods: NamedRow[];
   mesh_axes: NamedRow[];
+  /** training.moe.routing.kind values (L6). */
+  routing_kinds: NamedRow[];
+  /** The L8 scaling recipes the numerics section compares. */
+  scaling_recipes: NamedRow[];
   recommended_order: string;
   defaults: VocabularyDefaults;
 }

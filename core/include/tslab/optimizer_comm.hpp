@@ -1,0 +1,40 @@
+// L8 optimizer states and Muon's extra communication: Adam's two moments against Muon's one momentum
+// on hidden matrices, and the bytes Newton–Schulz needs when the optimizer state is ZeRO-1 sharded.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tslab/scenario.hpp"
+
+namespace tslab {
+
+// Newton–Schulz orthogonalises a whole matrix, but ZeRO-1 leaves each of n ranks one contiguous
+// 1/n slice of the flattened buffer. Two ways to get whole matrices, bytes received per rank:
+//  - gather every matrix on every rank: Σ m·(n−1)/n elements (each rank computes all of them);
+//  - gather only the matrices one's own slice touches (Distributed Muon, Moonlight arXiv 2502.16982
+//    section 2.3, which Kimi K2 arXiv 2507.20534 section 2.1 trains with): a matrix inside the slice
+//    needs nothing, a matrix the slice cuts needs its missing part.
+struct muon_gather {
+    double whole_elems = 0;       // every matrix on every rank
+    double owned_max_elems = 0;   // the rank that gathers most, slice-local pattern
+    double owned_mean_elems = 0;
+};
+
+// `sizes`: the matrices in buffer order (elements); `ranks`: the sharding group.
+muon_gather muon_gather_elems(const std::vector<double>& sizes, std::int64_t ranks);
+
+struct optimizer_compare {
+    double params = 0, matrix_params = 0;  // whole model; matrix_params: hidden (layer) matrices
+    double adam_state_bytes = 0, muon_state_bytes = 0;  // whole model, in the optimizer dtype
+    std::int64_t group = 1;      // ZeRO-1 group of the dense matrices (dp·cp); 1 without ZeRO
+    double bytes_per_elem = 2;   // the gradient dtype the gather moves
+    muon_gather dense;           // one stage's dense layer matrices (TP shards as whole matrices)
+    double whole_bytes = 0, owned_max_bytes = 0;  // per rank per step
+};
+
+// Adam: 2 moments per parameter; Muon: 1 momentum on hidden matrices, AdamW's 2 on embeddings,
+// head and vectors (Kimi K2 section 2.1; optimizer_rows). Gather sizes from the scenario's layout.
+optimizer_compare optimizer_compare_of(const scenario& s);
+
+}  // namespace tslab

@@ -1,0 +1,134 @@
+// The numerics report section: scaling recipes compared on the scenario's GEMMs, and Adam vs Muon.
+#include "tslab/numerics_section.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tslab/gemm_rate.hpp"
+#include "tslab/params.hpp"
+
+namespace tslab {
+
+double block_scale_count(double rows, double cols, double br, double bc) {
+    if (br <= 0 || bc <= 0) return 1;
+    return std::ceil(rows / br) * std::ceil(cols / bc);
+}
+
+namespace {
+
+struct stage_gemms {
+    double act_elems = 0, act_scales = 0;  // one layer's FP8-eligible A operands (the larger layer kind)
+    double eligible_bf16_s = 0;            // per step, busiest stage
+};
+
+// The stage's FP8-eligible GEMMs: forward at bf16 on the 16-bit curve, × 3 for the two backward
+// GEMMs of equal FLOPs, × m micro-batches (compute_time.cpp's pass structure).
+stage_gemms stage_gemms_of(const scenario& s, const compute_estimate& c, const scaling_desc& d) {
+    stage_gemms g;
+    const double m = static_cast<double>(c.microbatches);
+    for (const auto& [is_moe, count] : {std::pair{false, c.stage_layers - c.stage_moe_layers}, std::pair{true, c.stage_moe_layers}}) {
+        if (count <= 0) continue;
+        double elems = 0, scales = 0;
+        for (const auto& call : layer_forward_work(s, is_moe).gemms) {
+            if (!call.fp8) continue;
+            g.eligible_bf16_s += 3 * m * static_cast<double>(count) * gemm_time_s(s.cluster.gpu, dtype::bf16, call);
+            elems += call.m * call.batch * call.k;
+            scales += call.batch * block_scale_count(call.m, call.k, d.act_rows, d.act_cols);
+        }
+        if (elems > g.act_elems) g.act_elems = elems, g.act_scales = scales;
+    }
+    return g;
+}
+
+double weight_scales(const scenario& s, const scaling_desc& d) {
+    const double moe = static_cast<double>(moe_layer_count(s.model)), dense = static_cast<double>(s.model.layers) - moe;
+    double n = 0;
+    for (const auto& t : tensor_list(s.model))
+        if (t.matrix() && t.site == tensor_site::layer)
+            n += block_scale_count(static_cast<double>(t.rows), static_cast<double>(t.cols), d.weight_rows, d.weight_cols) *
+                 static_cast<double>(t.copies) * (t.layers == layer_kind::moe ? moe : t.layers == layer_kind::dense ? dense : moe + dense);
+    return n * d.scale_bytes;
+}
+
+const char* dtype_label(dtype t) { return t == dtype::fp8 ? "fp8 e4m3" : to_string(t); }
+
+scaling_row row_of(const scenario& s, const compute_estimate& c, const scaling_desc& d, double speedup) {
+    const auto& p = s.training.precision;
+    scaling_row r;
+    r.name = d.name, r.label = d.label, r.source = d.source, r.accumulate = d.accumulate, r.promote_every = d.promote_every;
+    // The scenario runs the BF16 row, or with FP8 GEMMs the blockwise one: recipe_rows' fp8-mixed is
+    // DeepSeek-V3's recipe (1×128 / 128×128 tiles, promotion every 128).
+    r.current = p.gemm == dtype::fp8 ? d.fp8 && d.promote_every > 0 : !d.fp8;
+    r.storage = dtype_label(p.params);
+    r.gemm_input = d.fp8 ? "fp8 e4m3" : "bf16";
+    r.reduction = dtype_label(p.reduce_dtype());
+    r.update = dtype_label(p.master != dtype::none ? p.master : p.params);
+    if (d.fp8 && s.cluster.gpu.flops_fp8 <= 0) r.available = false, r.unavailable = "no FP8 tensor cores";
+    if (d.needs_mx && !s.cluster.gpu.mx_scaling) r.available = false, r.unavailable = "no MX block scaling in the tensor cores (Blackwell)";
+    const stage_gemms g = stage_gemms_of(s, c, d);
+    r.gemm_s = g.eligible_bf16_s;
+    if (!d.fp8) return r;
+    r.gemm_input_bytes = g.act_elems;
+    r.activation_scale_bytes = g.act_scales * d.scale_bytes;
+    r.input_bytes_saved = 2 * g.act_elems - (g.act_elems + r.activation_scale_bytes);
+    const double amax = d.act_rows <= 0 ? 2 : 0;  // per-tensor current scaling reads the tensor once more for amax
+    r.cast_bytes = g.act_elems * (2 + 1 + amax) + r.activation_scale_bytes;
+    r.cast_s = r.cast_bytes / s.cluster.gpu.hbm_bandwidth_Bps;
+    r.weight_scale_bytes = weight_scales(s, d);
+    if (r.available) r.gemm_s = g.eligible_bf16_s / speedup, r.gemm_saved_s = g.eligible_bf16_s - r.gemm_s;
+    return r;
+}
+
+}  // namespace
+
+numerics_section numerics_section_of(const scenario& s, const compute_estimate& c) {
+    numerics_section n;
+    n.recipe = s.training.precision.recipe;
+    scenario f = s;
+    f.training.precision.gemm = dtype::fp8;
+    n.fp8_speedup = fp8_speedup(f);  // the per-dtype GEMM curves (compute.hpp), 1 without FP8 tensor cores
+    for (const auto& d : scaling_rows) n.rows.push_back(row_of(s, c, d, n.fp8_speedup));
+    n.eligible_gemm_bf16_s = n.rows.front().gemm_s;
+    n.gemm_formula = fmt::format("3 × m × Σ FP8-eligible forward GEMMs of the busiest stage at bf16 (m = {} micro-batches); FP8 rows ÷ {:.3f} (fp8_speedup)",
+                                 c.microbatches, n.fp8_speedup);
+    n.optimizer = optimizer_compare_of(s);
+    return n;
+}
+
+namespace {
+
+void write_row(json_writer& w, const scaling_row& r) {
+    w.begin_object();
+    w.field("name", r.name).field("label", r.label).field("available", r.available).field("current", r.current).field("unavailable", r.unavailable);
+    w.field("storage", r.storage).field("gemm_input", r.gemm_input).field("accumulate", r.accumulate);
+    w.field("reduction", r.reduction).field("update", r.update).field("promote_every", r.promote_every);
+    w.field("gemm_input_bytes", r.gemm_input_bytes).field("activation_scale_bytes", r.activation_scale_bytes);
+    w.field("input_bytes_saved", r.input_bytes_saved).field("cast_bytes", r.cast_bytes).field("cast_s", r.cast_s);
+    w.field("weight_scale_bytes", r.weight_scale_bytes).field("gemm_s", r.gemm_s).field("gemm_saved_s", r.gemm_saved_s);
+    w.field("source", r.source);
+    w.end_object();
+}
+
+}  // namespace
+
+void write_numerics_section(json_writer& w, const numerics_section& n) {
+    const optimizer_compare& o = n.optimizer;
+    w.begin_object();
+    w.field("recipe", n.recipe).field("units", "bytes per layer and micro-batch on one rank unless named whole-model or per step");
+    w.field("eligible_gemm_bf16_s", n.eligible_gemm_bf16_s).field("fp8_speedup", n.fp8_speedup).field("gemm_formula", n.gemm_formula);
+    w.key("rows").begin_array();
+    for (const auto& r : n.rows) write_row(w, r);
+    w.end_array();
+    w.key("optimizer").begin_object();
+    w.field("params", o.params).field("matrix_params", o.matrix_params);
+    w.field("adam_state_bytes", o.adam_state_bytes).field("muon_state_bytes", o.muon_state_bytes);
+    w.field("group", o.group).field("bytes_per_elem", o.bytes_per_elem);
+    w.field("gather_whole_bytes", o.whole_bytes).field("gather_owned_max_bytes", o.owned_max_bytes);
+    w.field("gather_owned_mean_bytes", o.dense.owned_mean_elems * o.bytes_per_elem);
+    w.end_object();
+    w.end_object();
+}
+
+}  // namespace tslab

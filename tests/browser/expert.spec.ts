@@ -1,0 +1,85 @@
+// The L6 panel: per-rank loads and dispatch bytes come from the core; the trial's lesson (the busiest rank sets the pace)
+// holds in numbers in zh and en, on desktop and a 390 × 844 phone; bad input is named at its control; no console errors.
+import { expect, test, type Page } from "@playwright/test";
+import { shots, watchConsole } from "./lab";
+
+const panel = '#lab [data-panel="expert"]';
+
+async function openL6(page: Page): Promise<void> {
+  await page.goto("/");
+  await expect(page.locator("#lab [data-tslab]")).toHaveAttribute("data-ready", "true");
+  await page.locator("#tsl-tab-expert").click();
+  await expect(page.getByTestId("ex-trial")).toBeVisible();
+}
+
+const value = async (page: Page, id: string) => Number(await page.getByTestId(id).getAttribute("data-value"));
+const rows = (page: Page) =>
+  page.locator(`${panel} [data-testid="ex-trial-table"] tr[data-case]`).evaluateAll((els) =>
+    Object.fromEntries(els.map((e) => {
+      const d = (e as HTMLElement).dataset;
+      return [d.case!, { imbalance: Number(d.imbalance), busiest: Number(d.busiest), step: Number(d.step) }];
+    })));
+
+let errors: string[] = [];
+test.beforeEach(async ({ page }) => {
+  errors = watchConsole(page);
+});
+test.afterEach(() => {
+  expect(errors, "console errors").toEqual([]);
+});
+
+async function paceTrial(page: Page): Promise<void> {
+  await page.getByTestId("ex-trial").click();
+  await expect(page.getByTestId("ex-lesson")).toBeVisible({ timeout: 20_000 });
+  const r = await rows(page);
+  expect(r.flat.imbalance).toBeCloseTo(1, 6); // skew 0: every rank gets the mean
+  expect(r.skewed.busiest, "skew raises the busiest rank's expert compute").toBeGreaterThan(r.flat.busiest);
+  expect(r.skewed.step, "and the step").toBeGreaterThan(r.flat.step);
+  expect(r.fixed.busiest, "redundant experts bring it back").toBeLessThan(r.skewed.busiest);
+  expect(r.fixed.step).toBeLessThan(r.skewed.step);
+  // The panel now shows the last case: balanced busiest/mean below the static one.
+  expect(await value(page, "ex-balanced")).toBeLessThan(await value(page, "ex-imbalance"));
+  expect(await value(page, "ex-redundant-bytes")).toBeGreaterThan(0);
+}
+
+test("node-limited routing cuts the network bytes; the skew slider moves the busiest rank", async ({ page }) => {
+  await openL6(page);
+  await paceTrial(page);
+  const unlimited = await value(page, "ex-network-unlimited");
+  expect(await value(page, "ex-network")).toBeCloseTo(unlimited, 0);
+  await page.locator(`${panel} [data-control="node_limit"] input`).fill("4");
+  await expect.poll(() => value(page, "ex-network")).toBeLessThan(unlimited);
+  const before = await value(page, "ex-imbalance");
+  await page.locator(`${panel} [data-control="skew"] input`).fill("1.2");
+  await expect.poll(() => value(page, "ex-imbalance")).toBeGreaterThan(before);
+  expect(await value(page, "ex-pairs"), "DualPipe pairs chunks").toBeGreaterThan(0);
+});
+
+test("bad input is named at its control", async ({ page }) => {
+  await openL6(page);
+  await paceTrial(page);
+  await page.locator(`${panel} [data-control="redundant"] input`).fill("10");
+  await expect(page.locator(`${panel} [data-control="redundant"] .tsl-error`)).toContainText("multiple of ep");
+  await page.locator(`${panel} [data-control="redundant"] input`).fill("64");
+  await expect(page.locator(`${panel} [data-control="redundant"] .tsl-error`)).toBeHidden();
+});
+
+test("trial in zh on desktop", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openL6(page);
+  await paceTrial(page);
+  await expect(page.getByTestId("ex-lesson")).toContainText("最忙");
+  await page.locator(panel).screenshot({ path: `${shots}/expert-zh.png` });
+});
+
+test("trial in en on a 390 × 844 phone, no horizontal scrolling", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openL6(page);
+  await page.locator("#lab .tsl-lang").click();
+  await expect(page.getByTestId("ex-trial")).toHaveText(/busiest rank sets the pace/);
+  await paceTrial(page);
+  await expect(page.getByTestId("ex-lesson")).toContainText("busiest rank");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, "no horizontal scrolling at 390 px").toBeLessThanOrEqual(0);
+  await page.locator(panel).screenshot({ path: `${shots}/expert-phone-en.png` });
+});

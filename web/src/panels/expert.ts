@@ -1,0 +1,97 @@
+// L6 panel (expert dispatch): the shared scenario plus training.moe routing knobs → report().expert and .step → the view; one trial.
+import { ScenarioError, type TslabClient } from "../client";
+import { createForm, numberOrText as num, showErrorAt } from "../controls";
+import { onLangChange } from "../i18n";
+import type { Scenario } from "../report";
+import { bindScenarioControls, errorTargetsOf, scenarioFields, type ScenarioField } from "../scenario_fields";
+import { valueAt } from "../state";
+import type { ExpertInReport } from "../types/expert";
+import { choicesOf, defaultOf, vocabularyOf } from "../vocabulary";
+import type { Panel, PanelContext } from "./panel";
+import { deepseekPlan } from "./trial_plans";
+import { createExpertView, type ExpertTrialRow } from "./expert_view";
+import "./expert.css";
+
+const plan = ["model", "cluster", "dp", "ep", "pp", "schedule"];
+const routing = ["routing", "skew", "redundant", "node_limit", "comm_sms"];
+
+/** The routing controls: each edits one training.moe field; a field the scenario leaves out shows the core's default. */
+function routingFields(client: TslabClient): ScenarioField[] {
+  const v = vocabularyOf(client);
+  const at = (path: string) => (s: Scenario) => valueAt(s, path) ?? defaultOf(v, path);
+  const field = (spec: ScenarioField["spec"], path: string, show = (x: unknown) => String(x ?? ""), put = (x: unknown): unknown => x): ScenarioField =>
+    ({ spec, paths: [path], show: (s) => show(at(path)(s)) as string, changes: (x) => [[path, put(x)]] });
+  return [
+    field({ kind: "select", key: "routing", labelKey: "ex.kind", choices: choicesOf(v.routing_kinds) }, "training.moe.routing.kind"),
+    field({ kind: "range", key: "skew", labelKey: "ex.skew", min: 0, max: 1.5, step: 0.1, show: (x) => x.toFixed(1) }, "training.moe.routing.skew",
+      (x) => String(Number(x ?? 1)), Number),
+    field({ kind: "number", key: "redundant", labelKey: "ex.redundant", min: 0, max: 65536 }, "training.moe.redundant_experts", undefined, (x) => num(x as string)),
+    field({ kind: "number", key: "node_limit", labelKey: "ex.node_limit", min: 0, max: 1024 }, "training.moe.node_limit", undefined, (x) => num(x as string)),
+    field({ kind: "number", key: "comm_sms", labelKey: "ex.comm_sms", min: 0, max: 1024 }, "training.moe.comm_sms", undefined, (x) => num(x as string)),
+  ];
+}
+
+/** The trial's plan at one Zipf skew and redundant-slot count, FP8 GEMMs as DeepSeek-V3 trains. */
+function trialScenario(client: TslabClient, s: Scenario, skew: number, redundant: number): Scenario {
+  return deepseekPlan(client, s, [
+    ["training.precision", vocabularyOf(client).precision_recipes.find((r) => r.gemm === "fp8")?.name],
+    ["training.moe.routing", { kind: "zipf", skew }], ["training.moe.redundant_experts", redundant], ["training.moe.imbalance", undefined],
+  ]);
+}
+
+function mount(host: HTMLElement, { client, store }: PanelContext): void {
+  const fields = scenarioFields(client);
+  for (const f of routingFields(client)) fields.set(f.spec.key, f);
+  const { element: form, controls, relabel } = createForm("ex.controls", ["ex.group.plan", "ex.group.routing"],
+    [plan, routing].map((g) => g.map((k) => fields.get(k)!.spec)));
+  const errorTargets = errorTargetsOf(fields, [...plan, ...routing]);
+  const results = document.createElement("div");
+  results.className = "tsl-results";
+  host.classList.add("tsl-expert");
+  host.append(form, results);
+  const view = createExpertView(results, () => runTrial());
+
+  let lastError: ScenarioError | null = null;
+  const showError = (err: ScenarioError | null) => ((lastError = err), showErrorAt(err, controls, errorTargets, view.setGeneralError));
+  const compute = (): void => {
+    try {
+      const r = client.report(store.scenario()) as ExpertInReport;
+      showError(null);
+      view.render(r);
+      view.setStale(false);
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      showError(e);
+      view.setStale(true);
+    }
+  };
+  let frame = 0;
+  const show = bindScenarioControls(store, "expert", form, controls, fields, (_s, e) => {
+    if (e.source !== "expert-trial") view.clearTrial();
+    if (!frame) frame = requestAnimationFrame(() => ((frame = 0), compute()));
+  });
+
+  /** Three reports of one plan: uniform, skewed, skewed with one redundant expert per GPU; the last one stays. */
+  function runTrial(): void {
+    const cases: [ExpertTrialRow["id"], number, number][] = [["flat", 0, 0], ["skewed", 0.6, 0], ["fixed", 0.6, 64]];
+    const rows: ExpertTrialRow[] = [];
+    for (const [id, skew, redundant] of cases) {
+      const r = client.report(trialScenario(client, store.scenario(), skew, redundant)) as ExpertInReport;
+      rows.push({ id, imbalance: r.expert.imbalance_used, busiest_s: r.expert.expert_busiest_s, step_s: r.step.time_s });
+    }
+    store.applyScenario(trialScenario(client, store.scenario(), 0.6, 64), "expert-trial");
+    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    compute();
+    view.showTrial(rows);
+  }
+
+  onLangChange(() => {
+    relabel();
+    view.relabel();
+    showError(lastError);
+  });
+  show(store.scenario());
+  compute();
+}
+
+export const expertPanel: Panel = { id: "expert", titleKey: "panel.expert", mount };
