@@ -9,8 +9,8 @@ import { createPlannerView } from "./planner_view";
 import "./step.css";
 import "./planner.css";
 
-/** The lab's cap: the core stops after this many evaluated candidates and says so (options.max_candidates). */
-const labCap = 200_000;
+/** The lab's cap: the core stops after this many evaluated candidates and says so (options.max_candidates); the Worker keeps the page responsive and Cancel stops it sooner. */
+const labCap = 2_000_000;
 
 /**
  * The plan's own scenario (tslab/plan@1 entry.scenario) as the lab's shared scenario: a calibration
