@@ -12,6 +12,7 @@
 
 #include "tslab/errors.hpp"
 #include "tslab/expert_routing.hpp"
+#include "tslab/sync.hpp"
 
 namespace tslab {
 
@@ -21,16 +22,6 @@ constexpr double pi = 3.14159265358979323846;
 
 double phi(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2 * pi); }
 double big_phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
-
-// Inverse standard normal CDF by bisection on erfc (enough for quantile profiles).
-double inv_phi(double p) {
-    double lo = -12, hi = 12;
-    for (int i = 0; i < 100; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (big_phi(mid) < p ? lo : hi) = mid;
-    }
-    return 0.5 * (lo + hi);
-}
 
 // E[(L − C)+] / E[L] for L ~ N(mu, sd²): the share of pairs an expert drops at capacity C.
 double dropped_share(double mu, double sd, double cap) {
@@ -156,7 +147,7 @@ std::vector<double> uniform_expert_profile(double tokens, std::int64_t top_k, st
     const double mu = tokens * k / E, sd = std::sqrt(tokens * (k / E) * (1 - k / E));
     std::vector<double> out;
     for (std::int64_t i = experts; i >= 1; --i)
-        out.push_back(std::max(0.0, mu + sd * inv_phi((static_cast<double>(i) - 0.375) / (E + 0.25))));
+        out.push_back(std::max(0.0, mu + sd * normal_quantile((static_cast<double>(i) - 0.375) / (E + 0.25))));
     return out;
 }
 

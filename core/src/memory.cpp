@@ -137,6 +137,7 @@ double item_bytes(const memory_report& m, std::initializer_list<const char*> ids
 }  // namespace
 
 double model_state_bytes_of(const memory_report& m) { return item_bytes(m, {"params", "grads", "master_params", "optimizer_states"}); }
+double offloaded_bytes_of(const memory_report& m) { return item_bytes(m, {"offloaded"}); }
 double activation_bytes_of(const memory_report& m) { return item_bytes(m, {"activations_layers", "activations_other"}); }
 double checkpoint_state_bytes_of(const memory_report& m) { return item_bytes(m, {"params", "master_params", "optimizer_states"}); }
 

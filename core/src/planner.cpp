@@ -66,10 +66,8 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
             }
     progress_.groups_total = static_cast<std::int64_t>(layouts_.size());
     // The scenario's own plan (a published run's layout, say) is timed in full, never pruned.
-    const auto& q = base.parallel;
-    baseline_ = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, base.training.micro_batch, q.zero, base.training.recompute, base.training.schedule,
-                 q.etp, own_method, q.sp, base.training.offload.optimizer, base.training.overlap.tp_comm};
-    baseline_valid_ = q.world() == gpus_;
+    baseline_ = plan_choice_of(base);
+    baseline_valid_ = base.parallel.world() == gpus_;
 }
 
 pipeline_timing plan_search::timing_of(const schedule_request& q, const pipeline_costs& c) {

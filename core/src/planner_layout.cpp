@@ -197,12 +197,9 @@ void plan_search::place(scenario& s, double memory_bytes, cached_model& cm, cons
 }
 
 plan_entry plan_search::entry_of(const scenario& s, double memory_bytes) const {
-    const auto& q = s.parallel;
     plan_entry e;
     e.order = progress_.evaluated;
-    e.choice = {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
-                q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp,
-                s.training.offload.optimizer, s.training.overlap.tp_comm};
+    e.choice = plan_choice_of(s);
     e.memory_bytes = memory_bytes;
     e.headroom_bytes = s.cluster.gpu.hbm_bytes - memory_bytes;
     return e;

@@ -122,9 +122,7 @@ std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const ste
                                          s.parallel.cp, s.parallel.cp_method, 100 * r.ledgers[6].exposed_s / r.time_s)});
     if (s.parallel.tp > 1)
         out.push_back({"L5", fmt::format("tensor parallelism splits each layer {} ways and moves the cost to TP collectives on L5", s.parallel.tp)});
-    double offloaded = 0;
-    for (const auto& it : in.memory.items)
-        if (it.id == "offloaded") offloaded += it.bytes;
+    const double offloaded = offloaded_bytes_of(in.memory);
     if (offloaded > 0)  // offload.hpp: the bytes leave HBM and come back over the host link
         out.push_back({t.offload.optimizer > 0 ? "L1" : "L2",
                        fmt::format("offload keeps {:.1f} GiB in host memory and moves the cost to the host link: {:.3g} s per step",

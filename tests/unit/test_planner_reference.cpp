@@ -43,13 +43,6 @@ pipeline_timing timed(const schedule_request& q, const pipeline_costs& c) {
     return t;
 }
 
-plan_choice choice_of(const scenario& s) {
-    const auto& q = s.parallel;
-    return {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
-            q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp, s.training.offload.optimizer,
-            s.training.overlap.tp_comm};
-}
-
 void time_fitting(const scenario& s, const mesh_layout& mesh, std::int64_t m, double memory_bytes, reference& out) {
     const compute_estimate ce = estimate_compute(s);
     const step_comm sc = step_comm_of(s, mesh, count_params(s.model), ce, m);
@@ -59,7 +52,7 @@ void time_fitting(const scenario& s, const mesh_layout& mesh, std::int64_t m, do
     const pipeline_timing t = timed(sq, k);
     const double imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
     const double time = step_time_of(ce, t.bubble_s, t.p2p_exposed_s, axis_totals(comm, ep_hidden_s(sq, k)), imbalance);
-    out.fitting.push_back({choice_of(s), time, memory_bytes});
+    out.fitting.push_back({plan_choice_of(s), time, memory_bytes});
 }
 
 // A plan that misses HBM is tried again with the optimizer states on the host, as the planner does.
@@ -73,7 +66,7 @@ void evaluate(scenario& s, const mesh_layout& mesh, std::int64_t m, reference& o
     off.training.offload.optimizer = 1;
     const memory_report moved = memory_ledger(off, closed_form_shape(s.training.schedule, q.pp, q.vpp, m), false);
     if (moved.fits) return time_fitting(off, mesh, m, moved.total_bytes, out);
-    out.missing.push_back({choice_of(s), 0, mem.total_bytes});
+    out.missing.push_back({plan_choice_of(s), 0, mem.total_bytes});
 }
 
 reference search_all(scenario s, std::int64_t gpus) {

@@ -48,6 +48,7 @@ memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool
 // Sums of the report's items: model state (params, grads, master_params, optimizer_states) and
 // activations (activations_layers, activations_other), the L1 and L2 bytes.
 double model_state_bytes_of(const memory_report& m);
+double offloaded_bytes_of(const memory_report& m);  // the "offloaded" item: host memory, not HBM
 double activation_bytes_of(const memory_report& m);
 // What a checkpoint saves from that GPU: params, master_params and optimizer_states (no grads).
 double checkpoint_state_bytes_of(const memory_report& m);

@@ -61,6 +61,9 @@ struct plan_choice {
     bool same_layout(const plan_choice& o) const { return dp == o.dp && tp == o.tp && pp == o.pp && cp == o.cp && ep == o.ep; }
 };
 
+// The knobs a scenario sets, as a plan_choice (the inverse of applying a plan's choice to it).
+plan_choice plan_choice_of(const scenario& s);
+
 // A plan against the scenario's own one (the "baseline", e.g. a published run's layout): the step
 // time and the segments (step.segments ids) that differ most, largest |Δ| first.
 struct segment_delta {

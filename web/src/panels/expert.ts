@@ -1,15 +1,16 @@
 // L6 panel (expert dispatch): the shared scenario plus training.moe routing knobs → report().expert and .step → the view; one trial.
-import { ScenarioError, type TslabClient } from "../client";
-import { createForm, numberOrText as num, showErrorAt } from "../controls";
+import type { TslabClient } from "../client";
+import { createForm, numberOrText as num } from "../controls";
 import { onLangChange } from "../i18n";
 import type { Scenario } from "../report";
-import { bindScenarioControls, errorTargetsOf, scenarioFields, type ScenarioField } from "../scenario_fields";
+import { errorTargetsOf, scenarioFields, type ScenarioField } from "../scenario_fields";
 import { valueAt } from "../state";
 import type { ExpertInReport } from "../types/expert";
 import { choicesOf, defaultOf, vocabularyOf } from "../vocabulary";
 import type { Panel, PanelContext } from "./panel";
 import { deepseekPlan } from "./trial_plans";
 import { createExpertView, type ExpertTrialRow } from "./expert_view";
+import { runReportPanel } from "./report_runner";
 import "./expert.css";
 
 const plan = ["model", "cluster", "dp", "ep", "pp", "schedule"];
@@ -51,25 +52,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   host.append(form, results);
   const view = createExpertView(results, () => runTrial());
 
-  let lastError: ScenarioError | null = null;
-  const showError = (err: ScenarioError | null) => ((lastError = err), showErrorAt(err, controls, errorTargets, view.setGeneralError));
-  const compute = (): void => {
-    try {
-      const r = client.report(store.scenario()) as ExpertInReport;
-      showError(null);
-      view.render(r);
-      view.setStale(false);
-    } catch (e) {
-      if (!(e instanceof ScenarioError)) throw e;
-      showError(e);
-      view.setStale(true);
-    }
-  };
-  let frame = 0;
-  const show = bindScenarioControls(store, "expert", form, controls, fields, (_s, e) => {
-    if (e.source !== "expert-trial") view.clearTrial();
-    if (!frame) frame = requestAnimationFrame(() => ((frame = 0), compute()));
-  });
+  const run = runReportPanel<ExpertInReport>({ client, store }, "expert", form, controls, fields, errorTargets, view);
 
   /** Three reports of one plan: uniform, skewed, skewed with one redundant expert per GPU; the last one stays. */
   function runTrial(): void {
@@ -80,18 +63,17 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
       rows.push({ id, imbalance: r.expert.imbalance_used, busiest_s: r.expert.expert_busiest_s, step_s: r.step.time_s });
     }
     store.applyScenario(trialScenario(client, store.scenario(), 0.6, 64), "expert-trial");
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
-    compute();
+    run.compute();
     view.showTrial(rows);
   }
 
   onLangChange(() => {
     relabel();
     view.relabel();
-    showError(lastError);
+    run.reshowError();
   });
-  show(store.scenario());
-  compute();
+  run.show(store.scenario());
+  run.compute();
 }
 
 export const expertPanel: Panel = { id: "expert", titleKey: "panel.expert", mount };

@@ -1,14 +1,15 @@
 // L8 panel (numerics): the shared scenario → report().numerics and .step → recipe cards, Adam vs Muon, Muon's gather; one trial.
 import { ScenarioError, type TslabClient } from "../client";
-import { createForm, showErrorAt } from "../controls";
+import { createForm } from "../controls";
 import { onLangChange } from "../i18n";
 import type { Scenario } from "../report";
-import { bindScenarioControls, errorTargetsOf, scenarioFields } from "../scenario_fields";
+import { errorTargetsOf, scenarioFields } from "../scenario_fields";
 import { vocabularyOf } from "../vocabulary";
 import type { ExpertInReport } from "../types/expert";
 import type { Panel, PanelContext } from "./panel";
 import { deepseekPlan } from "./trial_plans";
 import { createNumericsView } from "./numerics_view";
+import { runReportPanel } from "./report_runner";
 import "./expert.css";
 
 const groups = [["model", "cluster", "dp", "tp", "pp", "zero"], ["precision", "optimizer"]];
@@ -31,25 +32,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   host.append(form, results);
   const view = createNumericsView(results, () => runTrial());
 
-  let lastError: ScenarioError | null = null;
-  const showError = (err: ScenarioError | null) => ((lastError = err), showErrorAt(err, controls, errorTargets, view.setGeneralError));
-  const compute = (): void => {
-    try {
-      const r = client.report(store.scenario()) as ExpertInReport;
-      showError(null);
-      view.render(r);
-      view.setStale(false);
-    } catch (e) {
-      if (!(e instanceof ScenarioError)) throw e;
-      showError(e);
-      view.setStale(true);
-    }
-  };
-  let frame = 0;
-  const show = bindScenarioControls(store, "numerics", form, controls, fields, (_s, e) => {
-    if (e.source !== "numerics-trial") view.clearTrial();
-    if (!frame) frame = requestAnimationFrame(() => ((frame = 0), compute()));
-  });
+  const run = runReportPanel<ExpertInReport>({ client, store }, "numerics", form, controls, fields, errorTargets, view);
 
   /** The same plan at bf16-mixed and at fp8-mixed; the FP8 one stays on the shared scenario. */
   function runTrial(): void {
@@ -58,22 +41,21 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
       const before = client.report(bf16) as ExpertInReport;
       const after = client.report(fp8) as ExpertInReport;
       store.applyScenario(fp8, "numerics-trial");
-      if (frame) cancelAnimationFrame(frame), (frame = 0);
-      compute();
+      run.compute();
       view.showTrial({ before, after });
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
-      showError(e);
+      run.showError(e);
     }
   }
 
   onLangChange(() => {
     relabel();
     view.relabel();
-    showError(lastError);
+    run.reshowError();
   });
-  show(store.scenario());
-  compute();
+  run.show(store.scenario());
+  run.compute();
 }
 
 export const numericsPanel: Panel = { id: "numerics", titleKey: "panel.numerics", mount };
