@@ -78,8 +78,7 @@ pass_times mtp_pass_times(const scenario& s, D head) {
 }
 
 // The rank's local parameters before ZeRO: its stage's share of the model, split over TP.
-D stage_params(const scenario& s, D layers_on_stage) {
-    const param_counts c = count_params(s.model);
+D stage_params(const scenario& s, const param_counts& c, D layers_on_stage) {
     return static_cast<D>(c.total) * layers_on_stage / static_cast<D>(s.model.layers) / static_cast<D>(s.parallel.tp);
 }
 
@@ -91,10 +90,10 @@ D stage_activation_bytes(const scenario& s, const compute_estimate& e) {
 
 // Adam-style step over the rank's local parameters, HBM-bound: read the gradient, read and write
 // master params and the optimizer states, write the params.
-D optimizer_seconds(const scenario& s, D layers_on_stage) {
+D optimizer_seconds(const scenario& s, const param_counts& c, D layers_on_stage) {
     const auto& p = s.training.precision;
     const auto& q = s.parallel;
-    D local = stage_params(s, layers_on_stage);
+    D local = stage_params(s, c, layers_on_stage);
     if (q.zero >= 1) local /= static_cast<D>(q.dp * q.cp);
     const D states = s.training.optimizer == optimizer_kind::sgd || s.training.optimizer == optimizer_kind::muon ? 1 : 2;
     const D bytes = static_cast<D>(dtype_bytes(p.grads) + 2 * dtype_bytes(p.master) + dtype_bytes(p.params)) +
@@ -124,7 +123,9 @@ void split_chunks(compute_estimate& e, std::int64_t vpp) {
     e.chunk_B_s = e.stage_B_s / chunks;
 }
 
-compute_estimate estimate_compute_time(const scenario& s) {
+compute_estimate estimate_compute_time(const scenario& s) { return estimate_compute_time(s, count_params(s.model)); }
+
+compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts) {
     compute_estimate e;
     const auto& q = s.parallel;
     e.microbatches = s.training.microbatches(q);
@@ -161,10 +162,10 @@ compute_estimate estimate_compute_time(const scenario& s) {
     e.attention_core_fwd_s = k * core;
     e.attention_core_bwd_s = k * core_backward(s, core);
     e.layer_dense_gemm_fwd_s = k * dense_gemm;
-    e.optimizer_s = k * optimizer_seconds(s, static_cast<D>(e.stage_layers));
+    e.optimizer_s = k * optimizer_seconds(s, counts, static_cast<D>(e.stage_layers));
     const D m = static_cast<D>(e.microbatches);
     if (s.training.offload.optimizer > 0 || s.training.offload.activations > 0) {
-        const offload_cost o = offload_seconds(s, stage_params(s, static_cast<D>(e.stage_layers)), stage_activation_bytes(s, e),
+        const offload_cost o = offload_seconds(s, stage_params(s, counts, static_cast<D>(e.stage_layers)), stage_activation_bytes(s, e),
                                                e.fwd_s + e.bwd_s + e.recompute_s, e.microbatches);
         e.offload_optimizer_s = o.optimizer_s, e.offload_activations_s = o.activations_s;
     }

@@ -167,7 +167,7 @@ bool plan_search::advance(std::int64_t budget) {
 // enters only the per-chunk costs (split_chunks, compute.hpp) and the PP send/recv count
 // (comm_inventory.cpp); model_at() evaluates both at each vpp. estimate_compute reads the ZeRO stage
 // only as zero ≥ 1 (the optimizer step's shard), so stages 1-3 share one estimate.
-plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, double imbalance) {
+plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, double imbalance) const {
     cached_model cm;
     const auto sharded = std::find_if(done.begin() + 1, done.end(), [](const auto& d) { return d.has_value(); });
     if (s.parallel.zero >= 1 && sharded != done.end()) {
@@ -175,7 +175,7 @@ plan_search::cached_model plan_search::compute_model(scenario& s, const zero_mod
     } else {
         const std::int64_t v = s.parallel.vpp;
         s.parallel.vpp = 1;
-        cm.compute = estimate_compute_time(s);  // the search reads times only
+        cm.compute = estimate_compute_time(s, params_);  // the search reads times only; one model, counted once
         s.parallel.vpp = v;
     }
     // step_time_of adds exposed communication (≥ 0) to this sum; IEEE addition is monotone.

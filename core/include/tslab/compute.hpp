@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tslab/gemm_rate.hpp"
+#include "tslab/params.hpp"
 #include "tslab/scenario.hpp"
 
 namespace tslab {
@@ -77,6 +78,9 @@ void split_chunks(compute_estimate& e, std::int64_t vpp);
 // The time fields only (FLOP totals, recompute_extra and fp8_speedup left at their defaults): the
 // same doubles as estimate_compute, for searches that need the step time and not the FLOP counts.
 compute_estimate estimate_compute_time(const scenario& s);
+// The same with the model's parameter counts given (count_params(s.model)): a search that times
+// many plans of one model counts its tensors once instead of once per plan.
+compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts);
 
 // The one FLOP convention of every count in the report (model.flops_per_token, step.mfu, step.hfu,
 // step.tflops_per_gpu, *_flops_per_gpu): each GEMM counts 2·m·n·k and the attention scores count

@@ -221,7 +221,7 @@ private:
         std::optional<mesh_layout>* mesh = nullptr;
         std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
     };
-    static cached_model compute_model(scenario& s, const zero_models& done, double imbalance);
+    cached_model compute_model(scenario& s, const zero_models& done, double imbalance) const;
     void add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const;
     const vpp_model& model_at(scenario& s, const mesh_layout& mesh, cached_model& cm) const;
     void fill_table(scenario& s, schedule_table& t);
