@@ -7,22 +7,27 @@
 #include <exception>
 #include <string>
 
+#include "tslab/errors.hpp"
+
 namespace tslab::wasm {
 
 struct outcome {
     bool ok = false;
     std::string value;  // the JSON text when ok
     std::string error;  // "path: reason" when not ok
+    std::string error_msg;  // the reason as {"id", "args"} JSON (messages.hpp) for an input error, else ""
 };
 
 template <class Fn>
 outcome guarded(Fn&& fn) noexcept {
     try {
-        return outcome{true, fn(), {}};
+        return outcome{true, fn(), {}, {}};
+    } catch (const input_error& e) {
+        return outcome{false, {}, e.what(), message_json(e.msg()).dump()};
     } catch (const std::exception& e) {
-        return outcome{false, {}, e.what()};
+        return outcome{false, {}, e.what(), {}};
     } catch (...) {
-        return outcome{false, {}, "internal error"};
+        return outcome{false, {}, "internal error", {}};
     }
 }
 

@@ -10,6 +10,7 @@
 #include "guarded.hpp"
 #include "tslab/calibration_summary.hpp"
 #include "tslab/json_parse.hpp"
+#include "tslab/messages.hpp"
 #include "tslab/profile_store.hpp"
 #include "tslab/report.hpp"
 
@@ -20,6 +21,11 @@ using tslab::wasm::outcome;
 
 outcome report(const std::string& scenario_json) {
     return guarded([&] { return tslab::report_json_text(scenario_json); });
+}
+
+// tslab/messages@1: every core message id with its English template (`tslab messages`).
+outcome messages() {
+    return guarded([] { return tslab::message_catalog_json_text(); });
 }
 
 outcome presets() {
@@ -58,9 +64,11 @@ EMSCRIPTEN_BINDINGS(tslab_report) {
     emscripten::value_object<outcome>("Outcome")
         .field("ok", &outcome::ok)
         .field("value", &outcome::value)
+        .field("error_msg", &outcome::error_msg)
         .field("error", &outcome::error);
     emscripten::function("report", &report);
     emscripten::function("presets", &presets);
+    emscripten::function("messages", &messages);
     emscripten::function("loadProfile", &load_profile);
     emscripten::function("dropProfile", &drop_profile);
     emscripten::function("memoryStats", &memory_stats);

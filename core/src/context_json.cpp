@@ -23,7 +23,8 @@ json row_json(const context_method_row& r) {
     json items = json::array();
     for (const auto& m : r.items) items.push_back(item_json(m));
     return json{{"id", r.id}, {"label", r.label}, {"source", r.source}, {"axis", r.axis}, {"available", r.available},
-                {"active", r.active}, {"reason", r.reason}, {"degree", r.degree}, {"ulysses", r.ulysses}, {"ring", r.ring},
+                {"active", r.active}, {"reason", r.reason}, {"reason_path", r.reason_path},
+                {"reason_msg", r.available ? json(nullptr) : message_json(r.reason_msg)}, {"degree", r.degree}, {"ulysses", r.ulysses}, {"ring", r.ring},
                 {"items", items}, {"bytes", r.bytes}, {"wire_bytes", r.wire_bytes}, {"time_s", r.time_s},
                 {"exposed_s", r.exposed_s}, {"hidden_s", r.time_s - r.exposed_s}, {"attention_s", r.attention_s},
                 {"step_l7_s", r.step_l7_s}, {"step_l7_exposed_s", r.step_l7_exposed_s}, {"step_s", r.step_s},

@@ -73,7 +73,7 @@ context_method_row evaluate(context_method_row row, const json& doc) {
         take_report(row, s, build_report(s, 0));
     } catch (const input_error& e) {
         row.available = false;
-        row.reason = e.what();
+        row.reason = e.what(), row.reason_path = e.path(), row.reason_msg = e.msg();
     }
     return row;
 }
@@ -115,7 +115,8 @@ std::vector<context_method_row> context_methods(const json& doc) {
         row.active = base.parallel.cp > 1 && base.parallel.cp_method == m.name;
         if (base.parallel.cp == 1) {
             row.available = false;
-            row.reason = fmt::format("parallel.cp: 1 splits nothing; {} needs cp ≥ 2", m.label);
+            const input_error why("parallel.cp", msg("context.cp_splits_nothing", {{"method", m.label}}));
+            row.reason = why.what(), row.reason_path = why.path(), row.reason_msg = why.msg();
             rows.push_back(std::move(row));
             continue;
         }

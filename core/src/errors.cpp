@@ -5,10 +5,19 @@
 
 namespace tslab {
 
-input_error::input_error(std::string path, std::string reason)
+input_error::input_error(std::string path, message reason) : input_error(std::move(path), english(reason), std::move(reason)) {}
+
+input_error::input_error(std::string path, std::string reason) : input_error(std::move(path), tslab::msg("text", {{"reason", reason}})) {}
+
+input_error::input_error(std::string path, std::string reason, message m)
     : std::runtime_error((path.empty() ? std::string("$") : path) + ": " + reason),
       path_(path.empty() ? std::string("$") : std::move(path)),
-      reason_(std::move(reason)) {}
+      reason_(std::move(reason)),
+      msg_(std::move(m)) {}
+
+json input_error_json(const input_error& e) {
+    return json{{"path", e.path()}, {"message", e.what()}, {"msg", message_json(e.msg())}};
+}
 
 namespace {
 std::size_t edit_distance(const std::string& a, const std::string& b) {

@@ -148,8 +148,8 @@ void check_spec(const mesh_spec& s) {
 
 }  // namespace
 
-// Defined in mesh_warnings.cpp.
-std::vector<std::string> mesh_warnings(const mesh_layout& m);
+// Defined in mesh_json.cpp.
+std::vector<message> mesh_warnings(const mesh_layout& m);
 
 void validate_mesh_spec(const mesh_spec& s) {
     check_spec(s);
@@ -225,7 +225,8 @@ mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit) {
     if (s.cp == 1) m.dp_cp = m.axes[ax_dp], m.dp_cp.axis = "dp·cp";
     if (s.ep == 1) m.edp = m.dp_cp, m.edp.axis = "edp";
     for (const auto& a : m.axes) m.truncated = m.truncated || (a.size > 1 && a.listed < a.count);
-    m.warnings = mesh_warnings(m);
+    m.warnings_msg = mesh_warnings(m);
+    for (const auto& w : m.warnings_msg) m.warnings.push_back(english(w));
     return m;
 }
 

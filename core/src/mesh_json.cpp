@@ -7,31 +7,31 @@
 
 namespace tslab {
 
-std::vector<std::string> mesh_warnings(const mesh_layout& m) {
-    std::vector<std::string> w;
+std::vector<message> mesh_warnings(const mesh_layout& m) {
+    std::vector<message> w;
+    const auto n = [](std::int64_t v) { return std::to_string(v); };
     const auto& s = m.spec;
     const auto& tp = m.axis("tp");
     if (tp.size > 1 && tp.max_nodes > 1)
-        w.push_back(fmt::format("tp group of {} spans {} nodes: its per-layer {} crosses the NIC", tp.size, tp.max_nodes,
-                                s.sp ? "AllGather/ReduceScatter" : "AllReduce"));
+        w.push_back(msg("mesh.tp_spans_nodes", {{"size", n(tp.size)}, {"nodes", n(tp.max_nodes)},
+                                                {"collective", s.sp ? "AllGather/ReduceScatter" : "AllReduce"}}));
     const auto& ep = m.axis("ep");
     if (ep.size > 1 && ep.max_nodes > 1)
-        w.push_back(fmt::format("ep group spans {} nodes: All-to-All is NIC-bound", ep.max_nodes));
+        w.push_back(msg("mesh.ep_spans_nodes", {{"nodes", n(ep.max_nodes)}}));
     const auto& cp = m.axis("cp");
     const auto& method = cp_method_of(s.cp_method);
     const bool ulysses = method.alltoall && !method.ring;
     if (cp.size > 1 && cp.max_nodes > 1)
-        w.push_back(fmt::format("cp group of {} spans {} nodes: {} crosses the NIC every layer", cp.size, cp.max_nodes,
-                                ulysses ? "its Ulysses All-to-All" : method.allgather ? "the K/V All-Gather" : "the ring K/V exchange"));
+        w.push_back(msg(ulysses ? "mesh.cp_spans_nodes_ulysses" : method.allgather ? "mesh.cp_spans_nodes_allgather" : "mesh.cp_spans_nodes_ring",
+                        {{"size", n(cp.size)}, {"nodes", n(cp.max_nodes)}}));
     if (s.cp > 1 && ulysses && s.heads > 0 && (s.heads % s.tp != 0 || (s.heads / s.tp) % s.cp != 0))
-        w.push_back(fmt::format("cp with Ulysses needs heads divisible by cp: {} heads / tp {} leaves {} per TP rank, not a multiple of cp = {}",
-                                s.heads, s.tp, s.heads / s.tp, s.cp));
+        w.push_back(msg("mesh.ulysses_heads", {{"heads", n(s.heads)}, {"tp", n(s.tp)}, {"per_rank", n(s.heads / s.tp)}, {"cp", n(s.cp)}}));
     const auto& pp = m.axis("pp");
     if (tp.size > 1 && tp.max_nodes > 1 && pp.size > 1 && pp.max_nodes == 1)
-        w.push_back("pp stays inside a node while tp crosses nodes: swap them in the order so the per-layer traffic stays on NVLink");
+        w.push_back(msg("mesh.swap_tp_pp"));
     const std::int64_t slots = m.nodes * s.gpus_per_node;
     if (m.world < slots)
-        w.push_back(fmt::format("the plan uses {} of {} nodes × {} GPUs: {} GPUs sit idle", m.world, m.nodes, s.gpus_per_node, slots - m.world));
+        w.push_back(msg("mesh.idle_gpus", {{"used", n(m.world)}, {"nodes", n(m.nodes)}, {"per_node", n(s.gpus_per_node)}, {"idle", n(slots - m.world)}}));
     return w;
 }
 
@@ -72,6 +72,8 @@ void write_mesh_fields(json_writer& w, const mesh_layout& m) {
     w.field("order", order).field("world", m.world).field("nodes", m.nodes).field("gpus_per_node", m.spec.gpus_per_node);
     write_groups(w, m);
     w.field("warnings", m.warnings);
+    w.key("warnings_msg");
+    write_messages(w, m.warnings_msg);
     write_axes(w, m);
     w.field("truncated", m.truncated);
     if (m.truncated)

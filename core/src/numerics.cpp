@@ -45,7 +45,7 @@ numerics_report describe_numerics(const scenario& s) {
     r.rows = rows_of(p);
     r.fp8_speedup = fp8_speedup(s);
     if (p.gemm != dtype::fp8) {
-        r.notes = fmt::format("{} GEMMs: no FP8 speed-up and no scaling factors", to_string(p.gemm));
+        r.set_notes(msg("numerics.note.no_fp8", {{"gemm", to_string(p.gemm)}}));
         return r;
     }
     for (const auto& t : tensor_list(s.model))
@@ -61,10 +61,10 @@ numerics_report describe_numerics(const scenario& s) {
         r.activation_fp8_bytes += g.m * g.batch * g.k;
     }
     if (r.fp8_speedup == 1.0)
-        r.notes = fmt::format("{} has no FP8 tensor cores: FP8 GEMMs run at the BF16 rate", s.cluster.gpu.name);
+        r.set_notes(msg("numerics.note.no_fp8_cores", {{"gpu", s.cluster.gpu.name}}));
     else
-        r.notes = fmt::format("FP8 GEMMs at {:.2f}× the BF16 rate; scales add {:.2f}% to FP8 activation bytes",
-                              r.fp8_speedup, 100.0 * r.activation_scale_bytes / r.activation_fp8_bytes);
+        r.set_notes(msg("numerics.note.fp8", {{"speedup", fmt::format("{:.2f}", r.fp8_speedup)},
+                                              {"scales", fmt::format("{:.2f}", 100.0 * r.activation_scale_bytes / r.activation_fp8_bytes)}}));
     return r;
 }
 

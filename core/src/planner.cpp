@@ -233,13 +233,12 @@ plan_result run_plan(const scenario& s, const plan_options& o, const plan_progre
     plan_result r = search.result(std::max(0.0, o.max_seconds - seconds()));
     if (!r.progress.done) {
         r.progress.capped = true;
-        r.message = fmt::format("search stopped after {:.1f} s (options.max_seconds = {:g}): {} of {} layouts searched; the result is partial",
-                                seconds(), o.max_seconds, r.progress.groups_done, r.progress.groups_total);
+        r.say(msg("plan.stopped", {{"seconds", fmt::format("{:.1f}", seconds())}, {"max", fmt::format("{:g}", o.max_seconds)},
+                                   {"done", std::to_string(r.progress.groups_done)}, {"total", std::to_string(r.progress.groups_total)}}));
     }
     const auto kept = std::count_if(r.pareto.begin(), r.pareto.end(), [](const plan_entry& e) { return !e.time_from_report; });
     if (kept > 0)
-        r.message += fmt::format("{}{} Pareto plans keep the search's closed-form time (time_from \"search\"): simulating them would pass options.max_seconds = {:g}",
-                                 r.message.empty() ? "" : "; ", kept, o.max_seconds);
+        r.say(msg("plan.pareto_closed_form", {{"kept", std::to_string(kept)}, {"max", fmt::format("{:g}", o.max_seconds)}}));
     return r;
 }
 

@@ -57,6 +57,7 @@ void detail_entry(plan_entry& e, const scenario& base) {
     e.ledgers = r.step.ledgers;
     e.segments = r.step.segments;
     e.bottleneck = r.step.bottleneck;
+    e.bottleneck_msg = r.step.bottleneck_msg;
     const step_ledger* top = &e.ledgers[2];
     for (std::size_t i = 3; i <= 6; ++i)
         if (e.ledgers[i].exposed_s > top->exposed_s) top = &e.ledgers[i];
@@ -101,6 +102,7 @@ json entry_json(const plan_entry& e, bool detailed) {
     j["mfu"] = e.mfu;
     j["bottleneck_ledger"] = e.bottleneck_ledger;
     j["bottleneck"] = e.bottleneck;
+    j["bottleneck_msg"] = messages_json(e.bottleneck_msg);
     json ledgers = json::array();
     for (const auto& l : e.ledgers) ledgers.push_back({{"id", l.id}, {"name", l.name}, {"time_s", l.time_s}, {"exposed_s", l.exposed_s}});
     j["ledgers"] = std::move(ledgers);
@@ -165,14 +167,14 @@ plan_result plan_search::result(double seconds_left) const {
     }
     baseline_result(r);
     if (progress_.capped)
-        r.message = fmt::format("search capped at {} evaluated candidates (options.max_candidates): {} of {} layouts searched; the result is partial",
-                                progress_.evaluated, progress_.groups_done, progress_.groups_total);
+        r.say(msg("plan.capped", {{"evaluated", std::to_string(progress_.evaluated)}, {"done", std::to_string(progress_.groups_done)},
+                                  {"total", std::to_string(progress_.groups_total)}}));
     else if (progress_.evaluated == 0)
-        r.message = fmt::format("no plan of {} GPUs passes the scenario rules (divisibility, batch, schedule preconditions)", gpus_);
+        r.say(msg("plan.no_valid_plan", {{"gpus", std::to_string(gpus_)}}));
     else if (progress_.fitting == 0 && r.closest)
-        r.message = fmt::format("no plan fits in HBM; the closest ({}) needs {:.2f} GiB, {:.2f} GiB over the {:.2f} GiB capacity",
-                                describe(r.closest->choice), r.closest->memory_bytes / GiB, -r.closest->headroom_bytes / GiB,
-                                (r.closest->memory_bytes + r.closest->headroom_bytes) / GiB);  // headroom = capacity − memory
+        r.say(msg("plan.nothing_fits", {{"closest", describe(r.closest->choice)}, {"needs", fmt::format("{:.2f}", r.closest->memory_bytes / GiB)},
+                                        {"over", fmt::format("{:.2f}", -r.closest->headroom_bytes / GiB)},
+                                        {"capacity", fmt::format("{:.2f}", (r.closest->memory_bytes + r.closest->headroom_bytes) / GiB)}}));  // headroom = capacity − memory
     r.pipeline_cache_hits = hits_;
     r.pipeline_cache_misses = misses_;
     r.elapsed_s = elapsed_s_;
@@ -240,6 +242,7 @@ json plan_to_json(const plan_result& r) {
                 {"complete", p.done && !p.capped},
                 {"capped", p.capped},
                 {"message", r.message},
+                {"message_msg", messages_json(r.message_msg)},
                 {"candidates_considered", p.considered},
                 {"candidates_evaluated", p.evaluated},
                 {"candidates_fitting", p.fitting},

@@ -139,10 +139,14 @@ void write_step(json_writer& w, const report& r) {
         w.begin_object();
         w.field("id", l.id).field("name", l.name).field("time_s", l.time_s).field("exposed_s", l.exposed_s);
         w.field("bytes", whole(l.bytes)).field("notes", l.notes);
+        w.key("notes_msg");
+        write_messages(w, l.notes_msg);
         w.end_object();
     }
     w.end_array();
     w.field("bottleneck", st.bottleneck);
+    w.key("bottleneck_msg");
+    write_messages(w, st.bottleneck_msg);
     w.key("ep_overlap").begin_object();
     w.field("pairs", st.ep_overlap.pairs).field("hidden_s", st.ep_overlap.hidden_s).field("sm_share", st.ep_overlap.sm_share);
     w.end_object();

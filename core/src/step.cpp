@@ -24,20 +24,40 @@ axis_comm sum_axes(const std::vector<axis_comm>& comm, std::initializer_list<con
     return a;
 }
 
-// "dp 0.12 s (0.12 exposed), tp 0.3 s (0.3 exposed)": the L5 axes one by one.
-std::string axes_note(const std::vector<axis_comm>& comm) {
-    std::string out;
-    for (const auto& c : comm) {
-        if (c.axis != "dp" && c.axis != "edp" && c.axis != "tp") continue;
-        out += fmt::format("{}{} {:.3g} s ({:.3g} s exposed)", out.empty() ? "" : ", ", c.axis, c.time_s, c.exposed_s);
-    }
-    return out.empty() ? "no dp or tp traffic" : out + " per step, after overlap";
+std::string g3(double v) { return fmt::format("{:.3g}", v); }
+std::string f0(double v) { return fmt::format("{:.0f}", v); }
+std::string f1(double v) { return fmt::format("{:.1f}", v); }
+
+// "dp 0.12 s per step (0.12 s exposed after overlap)", one clause per L5 axis, then the slowest GPU.
+std::vector<message> l5_notes(const std::vector<axis_comm>& comm, double slow_s) {
+    std::vector<message> out;
+    for (const auto& c : comm)
+        if (c.axis == "dp" || c.axis == "edp" || c.axis == "tp")
+            out.push_back(msg("step.note.axis", {{"axis", c.axis}, {"time", g3(c.time_s)}, {"exposed", g3(c.exposed_s)}}));
+    if (out.empty()) out.push_back(msg("step.note.no_axes"));
+    out.push_back(msg("step.note.slowest_gpu", {{"time", g3(slow_s)}}));
+    return out;
 }
 
-// What a host offload costs on the ledger it relieves (offload.hpp).
-std::string offload_note(const std::string& base, double fraction, double seconds) {
-    if (fraction <= 0) return base;
-    return fmt::format("{}; {:.0f}% offloaded to host, {:.3g} s on the host link per step", base, 100 * fraction, seconds);
+// What a host offload costs on the ledger it relieves (offload.hpp): a second clause.
+std::vector<message> offload_note(message base, double fraction, double seconds) {
+    std::vector<message> out{std::move(base)};
+    if (fraction > 0) out.push_back(msg("step.note.offload", {{"percent", f0(100 * fraction)}, {"time", g3(seconds)}}));
+    return out;
+}
+
+// The expert ledger's note: the busiest rank, the exposed all-to-all and what DualPipe's pairs hide.
+std::vector<message> l6_notes(const step_inputs& in, double exposed_s) {
+    std::vector<message> out{msg("step.note.expert", {{"imbalance", fmt::format("{:.3f}", in.expert.imbalance_used)}, {"exposed", g3(exposed_s)}})};
+    const auto& o = in.ep_overlap;
+    if (o.pairs > 0)
+        out.push_back(msg("step.note.expert_overlap", {{"hidden", g3(o.hidden_s)}, {"pairs", fmt::format("{:g}", o.pairs)}, {"sm", f0(100 * o.sm_share)}}));
+    return out;
+}
+
+message l9_note(const reliability_report& rel) {
+    return msg("step.note.reliability", {{"mode", rel.async ? "async" : "sync"}, {"interval", g3(rel.interval_s)}, {"stall", g3(rel.blocking_s)},
+                                         {"mtbf", g3(rel.mtbf_s)}, {"goodput", fmt::format("{:.3f}", rel.goodput)}});
 }
 
 double offload_s(const compute_estimate& c) { return c.offload_optimizer_s + c.offload_activations_s; }
@@ -52,36 +72,34 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     double cp_bytes = 0;
     for (const auto& it : in.context.items) cp_bytes += it.bytes * (it.count_fwd + it.count_bwd);
     const auto& rel = in.reliability;
-    return {
+    std::vector<step_ledger> out{
         {"L1", "model state", c.offload_optimizer_s, c.offload_optimizer_s, model_state(in.memory),
-         offload_note("params, grads, master copy and optimizer states on the most loaded GPU", s.training.offload.optimizer,
-                      c.offload_optimizer_s)},
+         offload_note(msg("step.note.model_state"), s.training.offload.optimizer, c.offload_optimizer_s)},
         {"L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
-         offload_note(fmt::format("kept for backward; recompute {}", to_string(s.training.recompute)), s.training.offload.activations,
+         offload_note(msg("step.note.activation", {{"recompute", to_string(s.training.recompute)}}), s.training.offload.activations,
                       c.offload_activations_s)},
         {"L3", "compute", c.step_compute_s - slow_s - offload_s(c), c.step_compute_s - slow_s - offload_s(c), 0,
-         fmt::format("{:.3g} s recompute, {:.3g} s optimizer; FP8 speed-up {:.2f}×", c.recompute_step_s, c.optimizer_s, c.fp8_speedup)},
+         {msg("step.note.compute", {{"recompute", g3(c.recompute_step_s)}, {"optimizer", g3(c.optimizer_s)}, {"fp8", fmt::format("{:.2f}", c.fp8_speedup)}})}},
         {"L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
-         fmt::format("bubble {:.3g} s, exposed P2P {:.3g} s", in.bubble_s, in.p2p_exposed_s)},
+         {msg("step.note.pipeline", {{"bubble", g3(in.bubble_s)}, {"p2p", g3(in.p2p_exposed_s)}})}},
         {"L5", "collective", l5.time_s + slow_s, l5.exposed_s + slow_s, l5.bytes,
-         fmt::format("{}; {:.3g} s waiting for the slowest GPU", axes_note(in.comm), slow_s)},
+         l5_notes(in.comm, slow_s)},
         {"L6", "expert", ep.time_s + imbalance_s, ep.exposed_s + imbalance_s, ep.bytes,
-         fmt::format("busiest EP rank {:.3f}× the mean; All-to-All exposed {:.3g} s{}", in.expert.imbalance_used, ep.exposed_s,
-                     in.ep_overlap.pairs > 0 ? fmt::format(" ({:.3g} s hidden by {:g} F&B pairs, kernels on {:.0f}% of SMs)",
-                                                           in.ep_overlap.hidden_s, in.ep_overlap.pairs, 100 * in.ep_overlap.sm_share)
-                                            : std::string())},
-        {"L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, fmt::format("method {}", in.context.method)},
-        {"L8", "numerics", 0, 0, in.numerics.weight_scale_bytes, in.numerics.notes},
+         l6_notes(in, ep.exposed_s)},
+        {"L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, {msg("step.note.context", {{"method", in.context.method}})}},
+        {"L8", "numerics", 0, 0, in.numerics.weight_scale_bytes, {in.numerics.notes_msg}},
         {"L9", "reliability", rel.write_s, 0, rel.checkpoint.total(),
-         fmt::format("{} checkpoint every {:.3g} s (stalls {:.3g} s), job MTBF {:.3g} s, goodput {:.3f} (outside step time)",
-                     rel.async ? "async" : "sync", rel.interval_s, rel.blocking_s, rel.mtbf_s, rel.goodput)},
+         {l9_note(rel)}},
     };
+    for (auto& l : out) l.notes = english(l.notes_msg);
+    return out;
 }
 
 // What the scenario's chosen optimisation saves and where it moves the cost, with the ledger it
 // concerns; the sentence for the binding ledger is preferred.
 struct trade {
-    std::string ledger, text;
+    std::string ledger;
+    message text;
 };
 
 // Selective recompute drops only the attention core's s² tensors (Korthikanti et al. arXiv
@@ -92,11 +110,9 @@ trade recompute_trade(const scenario& s, const step_inputs& in, const pipeline_s
     const double saved = activations(memory_ledger(plain, shape)) - activations(in.memory);
     const char* kind = to_string(s.training.recompute);
     if (saved < 0.05 * GiB)  // below what the sentence can show
-        return {"L3", fmt::format("{} recompute saves no activation memory here{}, yet costs +{:.0f}% FLOPs", kind,
-                                  s.training.flash_attention ? " (FlashAttention already keeps no s² attention scores)" : "",
-                                  100 * in.compute.recompute_extra)};
-    return {"L3", fmt::format("{} recompute saves {:.1f} GiB of activations and moves the cost to compute: +{:.0f}% FLOPs", kind,
-                              saved / GiB, 100 * in.compute.recompute_extra)};
+        return {"L3", msg(s.training.flash_attention ? "step.trade.recompute_nothing_flash" : "step.trade.recompute_nothing",
+                          {{"kind", kind}, {"flops", f0(100 * in.compute.recompute_extra)}})};
+    return {"L3", msg("step.trade.recompute", {{"kind", kind}, {"saved", f1(saved / GiB)}, {"flops", f0(100 * in.compute.recompute_extra)}})};
 }
 
 std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const step_result& r) {
@@ -108,51 +124,53 @@ std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const ste
         scenario plain = s;
         plain.parallel.zero = 0;
         const double saved = model_state(memory_ledger(plain, shape)) - model_state(in.memory);
-        out.push_back({"L5", fmt::format("ZeRO-{} saves {:.1f} GiB of model state and moves the cost to the DP network: {:.3g} s exposed on L5",
-                                         s.parallel.zero, saved / GiB, r.ledgers[4].exposed_s)});
+        out.push_back({"L5", msg("step.trade.zero", {{"stage", std::to_string(s.parallel.zero)}, {"saved", f1(saved / GiB)},
+                                                     {"exposed", g3(r.ledgers[4].exposed_s)}})});
     }
     if (s.parallel.pp > 1)
-        out.push_back({"L4", fmt::format("pipeline parallelism splits the layers {} ways and moves the cost to the bubble: {:.0f}% of the step",
-                                         s.parallel.pp, 100 * r.ledgers[3].exposed_s / r.time_s)});
+        out.push_back({"L4", msg("step.trade.pp", {{"ways", std::to_string(s.parallel.pp)}, {"share", f0(100 * r.ledgers[3].exposed_s / r.time_s)}})});
     if (s.parallel.ep > 1)
-        out.push_back({"L6", fmt::format("expert parallelism spreads the experts over {} ranks and moves the cost to All-to-All and the busiest rank: {:.0f}% of the step",
-                                         s.parallel.ep, 100 * r.ledgers[5].exposed_s / r.time_s)});
+        out.push_back({"L6", msg("step.trade.ep", {{"ranks", std::to_string(s.parallel.ep)}, {"share", f0(100 * r.ledgers[5].exposed_s / r.time_s)}})});
     if (s.parallel.cp > 1)
-        out.push_back({"L7", fmt::format("context parallelism splits the sequence {} ways and moves the cost to {} traffic: {:.0f}% of the step",
-                                         s.parallel.cp, s.parallel.cp_method, 100 * r.ledgers[6].exposed_s / r.time_s)});
+        out.push_back({"L7", msg("step.trade.cp", {{"ways", std::to_string(s.parallel.cp)}, {"method", s.parallel.cp_method},
+                                                   {"share", f0(100 * r.ledgers[6].exposed_s / r.time_s)}})});
     if (s.parallel.tp > 1)
-        out.push_back({"L5", fmt::format("tensor parallelism splits each layer {} ways and moves the cost to TP collectives on L5", s.parallel.tp)});
+        out.push_back({"L5", msg("step.trade.tp", {{"ways", std::to_string(s.parallel.tp)}})});
     const double offloaded = offloaded_bytes_of(in.memory);
     if (offloaded > 0)  // offload.hpp: the bytes leave HBM and come back over the host link
         out.push_back({t.offload.optimizer > 0 ? "L1" : "L2",
-                       fmt::format("offload keeps {:.1f} GiB in host memory and moves the cost to the host link: {:.3g} s per step",
-                                   offloaded / GiB, in.compute.offload_optimizer_s + in.compute.offload_activations_s)});
+                       msg("step.trade.offload", {{"host", f1(offloaded / GiB)},
+                                                  {"time", g3(in.compute.offload_optimizer_s + in.compute.offload_activations_s)}})});
     return out;
 }
 
 }  // namespace
 
-std::string bottleneck_sentence(const scenario& s, const step_inputs& in, const step_result& r) {
-    std::string head;
+std::vector<message> bottleneck_sentence(const scenario& s, const step_inputs& in, const step_result& r) {
+    std::vector<message> out;
     std::string binding;
     if (!in.memory.fits) {
         const bool state = model_state(in.memory) >= activations(in.memory);
         binding = state ? "L1" : "L2";
-        head = fmt::format("{} binds first: the most loaded GPU is {:.1f} GiB over its HBM", state ? "L1 model state" : "L2 activation",
-                           -in.memory.headroom_bytes / GiB);
+        out.push_back(msg("step.binds_memory", {{"ledger", binding}, {"name", state ? "model state" : "activation"},
+                                                {"over", f1(-in.memory.headroom_bytes / GiB)}}));
     } else {
         const step_ledger* top = &r.ledgers[2];
         for (std::size_t i = 3; i <= 6; ++i)
             if (r.ledgers[i].exposed_s > top->exposed_s) top = &r.ledgers[i];
         binding = top->id;
-        head = fmt::format("{} {} binds first ({:.0f}% of the step)", top->id, top->name, 100 * top->exposed_s / r.time_s);
+        out.push_back(msg("step.binds_time", {{"ledger", top->id}, {"name", top->name}, {"share", f0(100 * top->exposed_s / r.time_s)}}));
     }
-    const auto trades = trades_of(s, in, r);
-    if (trades.empty()) return head + "; no memory-saving optimisation is chosen";
-    const trade* pick = &trades.front();
-    for (const auto& t : trades)
+    auto trades = trades_of(s, in, r);
+    if (trades.empty()) {
+        out.push_back(msg("step.trade.none"));
+        return out;
+    }
+    trade* pick = &trades.front();
+    for (auto& t : trades)
         if (t.ledger == binding) pick = &t;
-    return head + "; " + pick->text;
+    out.push_back(std::move(pick->text));
+    return out;
 }
 
 double step_time_of(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm,
@@ -195,7 +213,8 @@ step_result assemble_step(const scenario& s, const step_inputs& in) {
     r.hfu = in.compute.hardware_flops_per_gpu / r.time_s / peak;
     r.goodput = in.reliability.goodput;
     r.segments = step_segments(in.compute, in.bubble_s, in.p2p_exposed_s, in.comm, in.expert.imbalance_used, r.time_s);
-    r.bottleneck = bottleneck_sentence(s, in, r);
+    r.bottleneck_msg = bottleneck_sentence(s, in, r);
+    r.bottleneck = english(r.bottleneck_msg);
     r.ep_overlap = in.ep_overlap;
     return r;
 }

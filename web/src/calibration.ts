@@ -1,6 +1,6 @@
 // Calibration bar of the lab shell: pick or drop a profile, validate it, badge + remove, predicted-vs-measured.
 import "./calibration.css";
-import { ScenarioError, type TslabClient } from "./client";
+import { errorText, ScenarioError, type TslabClient } from "./client";
 import { onLangChange, t } from "./i18n";
 import type { LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "./types/calibration";
 import { el } from "./dom";
@@ -146,8 +146,7 @@ export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HT
       message = { kind: "ok", text: () => t("cal.loaded", { file: c.fileName }) };
     } catch (e) {
       if (!(e instanceof Error)) throw e;
-      const text = e.message;
-      message = { kind: "error", text: () => t("cal.bad", { file: file.name }) + text + " " + t("cal.kept", { kept: had ? t("cal.keptPrevious") : "" }) };
+      message = { kind: "error", text: () => t("cal.bad", { file: file.name }) + errorText(e) + " " + t("cal.kept", { kept: had ? t("cal.keptPrevious") : "" }) };
     }
     render();
   };

@@ -9,18 +9,28 @@ import type { Accuracy, AccuracyClass } from "./types/accuracy";
 import type { RlResult, RlSpec } from "./types/rl";
 import type { ContextResult } from "./types/context";
 import type { PlanOptions, PlanResult } from "./types/step";
+import { sayError, type CoreMessage } from "./core_messages";
 
 /** An input error from the core, split into its JSON path ("parallel.tp") and reason. */
 export class ScenarioError extends Error {
   readonly path: string;
   readonly reason: string;
-  constructor(message: string) {
+  /** The reason as a core message id with parameters, for the reader's language (core_messages.ts). */
+  readonly msg: CoreMessage | null;
+  constructor(message: string, msg: CoreMessage | null = null) {
     super(message);
+    this.msg = msg;
     this.name = "ScenarioError";
     const split = splitErrorMessage(message);
     this.path = split.path;
     this.reason = split.reason;
   }
+}
+
+/** An error's text in the reader's language: a core input error from its message id, anything else as it is. */
+export function errorText(e: unknown): string {
+  if (e instanceof ScenarioError) return sayError(e.path, e.msg, e.message);
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** The core words every user-facing error as "path: reason" (ARCHITECTURE.md, "Errors"); "$" is the whole document. */
@@ -90,7 +100,7 @@ export function withCalibration<T extends object>(spec: T, profile: object | str
 /** The facade never throws across the wasm boundary (that leaked its stack): it returns an Outcome, made an Error here. */
 export function call<T>(fn: () => Outcome): T {
   const r = fn();
-  if (!r.ok) throw new ScenarioError(r.error);
+  if (!r.ok) throw new ScenarioError(r.error, r.error_msg ? (JSON.parse(r.error_msg) as CoreMessage) : null);
   return JSON.parse(r.value) as T;
 }
 

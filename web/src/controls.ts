@@ -1,6 +1,7 @@
 // Labelled form controls with an inline error slot, shared by every lab panel.
 import { t, tOr, type MessageKey } from "./i18n";
 import { el } from "./dom";
+import { sayError, type CoreMessage } from "./core_messages";
 
 export interface Choice {
   value: string;
@@ -137,7 +138,7 @@ export function controlForPath(path: string, table: ReadonlyArray<readonly [stri
 
 /** Clears every control's error, then shows err next to the control its path names, or in general() when none does. */
 export function showErrorAt(
-  err: { path: string; message: string } | null,
+  err: { path: string; message: string; msg?: CoreMessage | null } | null,
   controls: ReadonlyMap<string, Control>,
   table: ReadonlyArray<readonly [string, string]>,
   general: (message: string | null) => void,
@@ -145,8 +146,9 @@ export function showErrorAt(
   for (const c of controls.values()) c.setError(null);
   general(null);
   const target = err && controlForPath(err.path, table);
-  if (err && target && controls.has(target)) controls.get(target)!.setError(err.message);
-  else if (err) general(err.message);
+  const text = err && sayError(err.path, err.msg, err.message);
+  if (err && target && controls.has(target)) controls.get(target)!.setError(text);
+  else if (err) general(text);
 }
 
 /** Numbers typed by the user go in as numbers; anything else goes in verbatim so the core names the problem. */

@@ -1,5 +1,5 @@
 // The planner's Web Worker: its own wasm instance behind the same client as the panels (profile included) runs the sliced search.
-import { loadClient, type TslabClient } from "./client";
+import { loadClient, ScenarioError, type TslabClient } from "./client";
 import type { PlannerReply, PlannerRequest } from "./types/step";
 
 /** Combinations per planStep slice: about 10 ms of wasm work (3-6M combinations/s), so progress is smooth and a cancel lands quickly. */
@@ -12,6 +12,7 @@ loadClient().catch(() => undefined);
 
 const post = (reply: PlannerReply) => (self as unknown as Worker).postMessage(reply);
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const msgOf = (e: unknown) => (e instanceof ScenarioError ? e.msg : null);
 
 function loop(client: TslabClient, id: number): void {
   if (running !== id) return;
@@ -26,7 +27,7 @@ function loop(client: TslabClient, id: number): void {
     }
   } catch (e) {
     running = 0;
-    post({ type: "error", id, message: message(e) });
+    post({ type: "error", id, message: message(e), msg: msgOf(e) });
     return;
   }
   setTimeout(() => loop(client, id), 0); // yield so a cancel message is read between slices
@@ -42,7 +43,7 @@ function start(client: TslabClient, msg: Extract<PlannerRequest, { type: "run" }
     post({ type: "progress", id: msg.id, progress });
     loop(client, msg.id);
   } catch (e) {
-    post({ type: "error", id: msg.id, message: message(e) });
+    post({ type: "error", id: msg.id, message: message(e), msg: msgOf(e) });
   }
 }
 
@@ -55,6 +56,6 @@ self.addEventListener("message", (event: MessageEvent<PlannerRequest>) => {
   }
   loadClient().then(
     (client) => start(client, msg),
-    (e: unknown) => post({ type: "error", id: msg.id, message: `wasm: ${message(e)}` }),
+    (e: unknown) => post({ type: "error", id: msg.id, message: `wasm: ${message(e)}`, msg: null }),
   );
 });

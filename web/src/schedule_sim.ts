@@ -1,4 +1,5 @@
 // One pipeline run as the panel shows it: the summary always, the ops for drawing when they fit the drawing cap.
+import type { CoreMessage } from "./core_messages";
 import type { TslabClient } from "./client";
 import type { ScheduleResult, ScheduleSpec } from "./types/pipeline";
 
@@ -20,4 +21,4 @@ export interface ScheduleRequest {
 /** Schedule Worker → page: every result, or the first error with the index of its SPEC. */
 export type ScheduleReply =
   | { id: number; type: "results"; results: ScheduleResult[] }
-  | { id: number; type: "error"; index: number; message: string };
+  | { id: number; type: "error"; index: number; message: string; msg: CoreMessage | null };

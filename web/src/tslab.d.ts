@@ -21,6 +21,8 @@ declare module "*/wasm/tslab.mjs" {
     value: string;
     /** "path: reason" when not ok ("$" is the whole document), else "". */
     error: string;
+    /** The reason of an input error as {"id", "args"} JSON (a core message id, `tslab messages`), else "". */
+    error_msg: string;
   }
 
   /** The embind functions. Each takes JSON text and returns an Outcome holding JSON text. */
@@ -33,6 +35,8 @@ declare module "*/wasm/tslab.mjs" {
     accuracy(): Outcome;
     /** tslab/presets@1 JSON: { schema, models, clusters, gpus }, each a name → object map. */
     presets(): Outcome;
+    /** tslab/messages@1: every core message id with its English template and parameters. */
+    messages(): Outcome;
     /** tslab/collective@1: {op, bytes, ranks, algorithm?, link?, cluster?, ranks_per_node?, overlap?} in;
      *  time_s, alpha_s, beta_s, algbw_Bps, busbw_Bps, algorithm, candidates[] out (byte-identical to `tslab collective`). */
     collective(specJson: string): Outcome;

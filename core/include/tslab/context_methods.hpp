@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tslab/messages.hpp"
 #include "tslab/scenario.hpp"
 
 namespace tslab {
@@ -25,6 +26,8 @@ struct context_method_row {
     std::string id, label, source, axis;  // id "sp" or a cp_method_rows name; axis "tp" or "cp"
     bool available = true, active = false;
     std::string reason;                   // why not available: the scenario rule it breaks, "path: reason"
+    std::string reason_path;              // its path and its reason as a message (messages.hpp)
+    message reason_msg;
     std::int64_t degree = 1, ulysses = 1, ring = 1;
     std::vector<context_method_item> items;
     double bytes = 0, wire_bytes = 0, time_s = 0, exposed_s = 0;  // per layer and micro-batch, summed

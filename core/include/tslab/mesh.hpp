@@ -9,6 +9,7 @@
 
 #include "tslab/json_fields.hpp"
 #include "tslab/json_writer.hpp"
+#include "tslab/messages.hpp"
 #include "tslab/vocabulary.hpp"
 
 namespace tslab {
@@ -61,7 +62,8 @@ struct mesh_layout {
     axis_groups dp_cp, edp;          // gradient-reduction groups of dense and expert parameters
     std::int64_t list_limit = 0;     // most ranks listed per axis
     bool truncated = false;          // some groups were not listed
-    std::vector<std::string> warnings;
+    std::vector<message> warnings_msg;  // messages.hpp
+    std::vector<std::string> warnings;  // their English text
     const axis_groups& axis(const std::string& name) const;
 };
 

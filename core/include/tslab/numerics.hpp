@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tslab/messages.hpp"
 #include "tslab/scenario.hpp"
 
 namespace tslab {
@@ -23,7 +24,9 @@ struct numerics_report {
     double weight_scale_bytes = 0;     // whole model: one fp32 scale per 128×128 weight block
     double activation_scale_bytes = 0; // per layer, micro-batch and rank: one fp32 per 1×128 tile
     double activation_fp8_bytes = 0;   // the FP8 GEMM inputs those scales belong to (same unit)
-    std::string notes;
+    message notes_msg;  // messages.hpp
+    std::string notes;  // its English text
+    void set_notes(message m) { notes = english(m), notes_msg = std::move(m); }
 };
 
 // Ratio of the GPU's dense FP8 and BF16 peaks; 1 when the recipe's gemm is not fp8 or when the

@@ -84,6 +84,7 @@ struct plan_entry {
     double tokens_per_s = 0, mfu = 0;
     std::string bottleneck_ledger;  // the ledger with the most exposed time among L3..L7
     std::string bottleneck;         // the report's sentence
+    std::vector<message> bottleneck_msg;  // its clauses as message ids (messages.hpp)
     std::vector<step_ledger> ledgers;
     double search_memory_bytes = 0;  // the search's own total (memory_bytes is the report's; they agree)
     // Filled by result() for top, pareto and closest: the complete tslab/scenario@1 the plan was
@@ -138,6 +139,8 @@ struct plan_result {
     std::optional<plan_entry> closest;  // when nothing fits: the plan that misses HBM by the least
     plan_baseline baseline;
     std::string message;             // why the result is partial or empty; "" otherwise
+    std::vector<tslab::message> message_msg;  // its clauses as message ids (messages.hpp)
+    void say(tslab::message m) { message_msg.push_back(std::move(m)), message = english(message_msg); }
     std::int64_t pipeline_cache_hits = 0, pipeline_cache_misses = 0;
     double elapsed_s = 0;
 };

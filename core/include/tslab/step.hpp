@@ -10,6 +10,7 @@
 #include "tslab/context.hpp"
 #include "tslab/expert.hpp"
 #include "tslab/memory.hpp"
+#include "tslab/messages.hpp"
 #include "tslab/numerics.hpp"
 #include "tslab/reliability.hpp"
 #include "tslab/scenario.hpp"
@@ -20,7 +21,8 @@ struct step_ledger {
     std::string id;    // "L1".."L9"
     std::string name;  // "model state", "activation", "compute", ...
     double time_s = 0, exposed_s = 0, bytes = 0;
-    std::string notes;
+    std::vector<message> notes_msg;  // clauses, as message ids (messages.hpp)
+    std::string notes;               // their English text, "; "-joined
 };
 
 // Communication of one axis over the step, after overlap (summed from the comm inventory).
@@ -65,7 +67,8 @@ struct step_result {
     double goodput = 1;         // L9: useful / wall time with failures and checkpoints
     std::vector<step_ledger> ledgers;
     std::vector<step_segment> segments;
-    std::string bottleneck;
+    std::vector<message> bottleneck_msg;  // clauses: what binds first, then what the chosen optimisation trades
+    std::string bottleneck;               // their English text
     ep_overlap_report ep_overlap;
 };
 
@@ -83,6 +86,6 @@ std::vector<step_segment> step_segments(const compute_estimate& c, double bubble
 
 // "L4 pipeline binds first (bubble 23% of the step); ..." plus what the scenario's chosen
 // optimisation saves and where it moves the cost. Used by assemble_step.
-std::string bottleneck_sentence(const scenario& s, const step_inputs& in, const step_result& r);
+std::vector<message> bottleneck_sentence(const scenario& s, const step_inputs& in, const step_result& r);
 
 }  // namespace tslab

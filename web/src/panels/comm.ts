@@ -1,5 +1,5 @@
 // Communication panel (ledger L5): one collective timed by collective() with an overlap slider; the step's inventory from report().
-import { ScenarioError, type TslabClient } from "../client";
+import { errorText, ScenarioError, type TslabClient } from "../client";
 import { createForm, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { binaryBytes } from "../format";
 import { onLangChange, t } from "../i18n";
@@ -117,7 +117,7 @@ function inventoryUpdater(client: TslabClient, view: CommView, read: (key: strin
       view.renderInventory(client.report(inventoryScenario(vocabularyOf(client), String(read("scenario")), Number(read("overlap")), a.config)) as CommInReport);
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
-      view.renderInventory(null, e.message);
+      view.renderInventory(null, errorText(e));
     }
   };
 }

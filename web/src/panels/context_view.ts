@@ -1,4 +1,5 @@
 // L7 panel view: the trial, the methods table (bytes, link, hidden/exposed time, memory against HBM, balance) and the zig-zag chart.
+import { sayError } from "../core_messages";
 import { el } from "../dom";
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
@@ -55,7 +56,7 @@ function methodRow(m: ContextMethod, scale: number): HTMLTableRowElement {
   name.append(el("small", "tsl-ctx-source", m.source));
   tr.append(name);
   if (!m.available) {
-    const why = el("td", "tsl-ctx-reason", t("ctx.unavailable") + m.reason);
+    const why = el("td", "tsl-ctx-reason", t("ctx.unavailable") + sayError(m.reason_path, m.reason_msg, m.reason));
     why.colSpan = 6;
     why.dataset.testid = `ctx-reason-${m.id}`;
     tr.append(why);

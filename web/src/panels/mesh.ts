@@ -1,5 +1,5 @@
 // Device mesh panel (ledger L5): degrees, axis order, nodes × GPUs → mesh() drawn by group; TP time from report().
-import { ScenarioError, type TslabClient } from "../client";
+import { errorText, ScenarioError, type TslabClient } from "../client";
 import { createForm, type ControlForm, showErrorAt, type ControlSpec } from "../controls";
 import { onLangChange, type MessageKey } from "../i18n";
 import type { Scenario } from "../report";
@@ -115,7 +115,7 @@ function timeTp(client: TslabClient, view: MeshView, read: (key: string) => stri
     view.setTp({ current, recommended });
   } catch (e) {
     if (!(e instanceof ScenarioError)) throw e;
-    view.setTp(null, e.message);
+    view.setTp(null, errorText(e));
   }
 }
 

@@ -1,4 +1,5 @@
 // Device mesh view: nodes and GPUs in SVG coloured by group, roving keyboard focus, warnings, groups, TP time.
+import { say } from "../core_messages";
 import { duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { LinkClass, MeshAxis, MeshGroup, MeshResult } from "../types/mesh";
@@ -133,7 +134,7 @@ function warnings(m: MeshResult): HTMLElement {
   box.append(el("h4", "", t("mesh.warnings")));
   if (!m.warnings.length) box.append(el("p", "", t("mesh.noWarnings")));
   const ul = el("ul");
-  for (const w of m.warnings) ul.append(el("li", "", w));
+  m.warnings.forEach((w, i) => ul.append(el("li", "", say(m.warnings_msg?.[i], w))));
   if (m.warnings.length) box.append(ul);
   return box;
 }

@@ -1,5 +1,5 @@
 // Pipeline panel (ledger L4): schedule controls → SPEC → wasm schedule() (a Worker for large runs) → read-outs and timelines, compare mode, trial.
-import { ScenarioError } from "../client";
+import { errorText, ScenarioError } from "../client";
 import { controlForPath, createForm, numberOrText, type ControlForm, type ControlSpec } from "../controls";
 import { onLangChange, t } from "../i18n";
 import type { ScheduleResult, ScheduleSpec } from "../types/pipeline";
@@ -99,7 +99,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     const messages = new Map<string, string[]>();
     for (const { side, err } of errs) {
       const target = controlForPath(err.path, errorTargets(side)) ?? "";
-      const text = errs.length > 1 ? `${side.toUpperCase()}: ${err.message}` : err.message;
+      const text = errs.length > 1 ? `${side.toUpperCase()}: ${errorText(err)}` : errorText(err);
       messages.set(target, [...(messages.get(target) ?? []), text]);
     }
     for (const [target, list] of messages) {

@@ -52,7 +52,7 @@ export function createScheduleRunner(client: TslabClient): ScheduleRunner {
         const r = e.data;
         if (r.id !== serial) return;
         busy = false;
-        done(r.type === "results" ? r.results : [{ index: r.index, err: new ScenarioError(r.message) }]);
+        done(r.type === "results" ? r.results : [{ index: r.index, err: new ScenarioError(r.message, r.msg) }]);
       };
       worker.onerror = (e) => id === serial && ((busy = false), done([{ index: 0, err: new ScenarioError(`$: ${e.message || t("lab.scheduleWorkerFailed")}`) }]));
       const req: ScheduleRequest = { id, specs };

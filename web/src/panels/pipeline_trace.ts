@@ -1,5 +1,5 @@
 // The pipeline panel's "download Perfetto trace": run A's schedule as the core's Chrome trace-event JSON, saved as a file.
-import { ScenarioError, type TslabClient } from "../client";
+import { errorText, ScenarioError, type TslabClient } from "../client";
 import { el } from "../dom";
 import { t } from "../i18n";
 import type { ScheduleSpec } from "../types/pipeline";
@@ -29,7 +29,7 @@ export function createTraceButton(client: TslabClient, spec: () => ScheduleSpec)
       hint.textContent = t("share.traceHint");
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
-      hint.textContent = e.message;
+      hint.textContent = errorText(e);
     }
   });
   box.append(button, hint);

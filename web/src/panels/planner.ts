@@ -1,4 +1,5 @@
 // Planner panel: model, cluster and GPU count → a capped search in a Web Worker → top table and Pareto scatter; a pick is applied to every panel.
+import { sayError } from "../core_messages";
 import { createControl, createGroup, numberOrText as num, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { compactCount, duration } from "../format";
 import { onLangChange, t } from "../i18n";
@@ -134,7 +135,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     } else {
       finish();
       const m = /^([A-Za-z_][\w.[\]]*): /.exec(r.message);
-      setError(`${t("plan.status.error")}${r.message}`, m ? m[1] : "");
+      setError(`${t("plan.status.error")}${sayError(m ? m[1] : "$", r.msg, r.message)}`, m ? m[1] : "");
     }
   };
 

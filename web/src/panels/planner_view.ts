@@ -1,4 +1,5 @@
 // Planner panel view: progress bar and status, the top-configurations table and the Pareto scatter (memory vs step time).
+import { sayClauses } from "../core_messages";
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { PlanCandidate, PlanResult } from "../types/step";
@@ -89,7 +90,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       const cell = labelled;
       tr.append(el("th", "", String(i + 1)), el("td", "tsl-plan-cfg", describe(c)), cell("tsl-num", duration(c.time_s), "plan.col.time"),
         cell("tsl-num", binaryBytes(c.memory_bytes), "plan.col.memory"), cell("tsl-num", `${(c.mfu * 100).toFixed(1)}%`, "plan.col.mfu"),
-        cell("tsl-num", Math.round(c.tokens_per_s).toLocaleString("en-US"), "plan.col.tokens"), el("td", "tsl-plan-bn", c.bottleneck));
+        cell("tsl-num", Math.round(c.tokens_per_s).toLocaleString("en-US"), "plan.col.tokens"), el("td", "tsl-plan-bn", sayClauses(c.bottleneck_msg, c.bottleneck)));
       activate(tr, () => pick(c));
       tbody.append(tr);
     });
@@ -156,7 +157,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       status.classList.toggle("tsl-oom", isError);
     },
     render(plan, pick) {
-      message.textContent = plan.message + (plan.top.length === 0 && plan.closest ? ` — ${t("plan.closest")}${describe(plan.closest)}` : "");
+      message.textContent = sayClauses(plan.message_msg, plan.message) + (plan.top.length === 0 && plan.closest ? ` — ${t("plan.closest")}${describe(plan.closest)}` : "");
       message.hidden = plan.message === "";
       message.dataset.capped = String(plan.capped);
       renderTable(plan, pick);

@@ -1,5 +1,6 @@
 // L9 panel: the shared scenario plus this panel's checkpoint and rollout knobs → client.rl() (tslab/rl@1) → the view; two trials.
-import { ScenarioError, type TslabClient } from "../client";
+import { say } from "../core_messages";
+import { errorText, ScenarioError, type TslabClient } from "../client";
 import { createForm, type Control, type ControlSpec } from "../controls";
 import { el } from "../dom";
 import { onLangChange } from "../i18n";
@@ -79,8 +80,8 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     lastError = err;
     controls.forEach((c) => c.setError(null));
     const key = err ? owner.find(([p]) => err.path === p)?.[1] : undefined;
-    if (err && key) controls.get(key)!.setError(err.reason);
-    view.setGeneralError(err && !key ? err.message : null);
+    if (err && key) controls.get(key)!.setError(say(err.msg, err.reason));
+    view.setGeneralError(err && !key ? errorText(err) : null);
   };
   const compute = (): RlResult | null => {
     try {

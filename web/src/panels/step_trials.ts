@@ -1,4 +1,5 @@
 // The step panel's two one-click trials (full recompute on/off, TP 16 across nodes) and the before → after lines they leave.
+import { sayClauses } from "../core_messages";
 import { el } from "../dom";
 import { duration } from "../format";
 import { t, type MessageKey } from "../i18n";
@@ -42,8 +43,8 @@ export function createStepTrials(run: (which: StepTrial) => void): StepTrials {
     if (!shown) return result.replaceChildren();
     const [before, after] = shown;
     result.replaceChildren(
-      row("step.trial.before", before.step.bottleneck, "trial-before"),
-      row("step.trial.after", after.step.bottleneck, "trial-after"),
+      row("step.trial.before", sayClauses(before.step.bottleneck_msg, before.step.bottleneck), "trial-before"),
+      row("step.trial.after", sayClauses(after.step.bottleneck_msg, after.step.bottleneck), "trial-after"),
       row("step.trial.time", `${duration(before.step.time_s)} → ${duration(after.step.time_s)}`, "trial-time", after.step.time_s),
       row("step.trial.batch", t("step.trial.batchHeld", { batch: after.step.global_batch }), "trial-batch", after.step.global_batch),
     );

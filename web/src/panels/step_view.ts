@@ -1,4 +1,5 @@
 // Step panel view: the headline box (MFU, tokens/s, TFLOP/s, bottleneck), the step-time bar and the nine-ledger table.
+import { sayClauses } from "../core_messages";
 import { binaryBytes, duration } from "../format";
 import { t, tOr, type MessageKey } from "../i18n";
 import type { StepInReport, StepSegment } from "../types/step";
@@ -80,7 +81,7 @@ export function createStepView(host: HTMLElement, axes: ReadonlySet<string>): St
     );
     const sentence = el("p", "tsl-step-sentence");
     sentence.append(el("span", "tsl-step-bn-label", `${t("step.bottleneck")}: `));
-    const text = el("span", "", s.bottleneck);
+    const text = el("span", "", sayClauses(s.bottleneck_msg, s.bottleneck));
     text.dataset.testid = "bottleneck";
     sentence.append(text);
     box.replaceChildren(el("h3", "", t("step.headline")), metrics, batchLine(r), sentence);
@@ -135,7 +136,7 @@ export function createStepView(host: HTMLElement, axes: ReadonlySet<string>): St
       th.scope = "row";
       tr.append(th, el("td", "tsl-step-name", l.name), labelled("tsl-num", duration(l.time_s), "step.col.time"),
         labelled("tsl-num", duration(l.exposed_s), "step.col.exposed"), labelled("tsl-num", binaryBytes(l.bytes), "step.col.bytes"),
-        el("td", "tsl-step-notes", l.notes));
+        el("td", "tsl-step-notes", sayClauses(l.notes_msg, l.notes)));
       tbody.append(tr);
     }
     tbl.append(el("thead"), tbody);

@@ -1,4 +1,5 @@
 // Types of tslab/context@1 (`tslab context`, the wasm context()): L7 methods side by side and the causal balance.
+import type { CoreMessage } from "../core_messages";
 
 export interface ContextItem {
   what: string;
@@ -24,6 +25,9 @@ export interface ContextMethod {
   active: boolean;
   /** Why the method cannot run this scenario ("parallel.cp: ..."); empty when available. */
   reason: string;
+  /** The reason's path and its core message id (null when available). */
+  reason_path: string;
+  reason_msg: CoreMessage | null;
   degree: number;
   ulysses: number;
   ring: number;

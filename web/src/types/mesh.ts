@@ -1,4 +1,5 @@
 // Types of the mesh, collective and communication-inventory JSON (tslab/mesh@1, tslab/collective@1, report.mesh/comm).
+import type { CoreMessage } from "../core_messages";
 import type { Report } from "../report";
 
 export type MeshAxis = "tp" | "cp" | "ep" | "dp" | "pp";
@@ -51,8 +52,10 @@ export interface MeshReport {
   nodes: number;
   gpus_per_node: number;
   groups: MeshGroup[];
-  /** Sentences. */
+  /** Sentences, in English. */
   warnings: string[];
+  /** The same sentences as core message ids (core_messages.ts). */
+  warnings_msg: CoreMessage[];
   axes: MeshAxisSummary[];
   truncated: boolean;
   note?: string;

@@ -1,4 +1,5 @@
 // Types of the step-time JSON (report.step, ledgers L1..L9) and of the planner (tslab/plan@1).
+import type { CoreMessage } from "../core_messages";
 import type { Report, Scenario } from "../report";
 import type { CommReport } from "./mesh";
 
@@ -11,6 +12,8 @@ export interface StepLedger {
   exposed_s: number;
   bytes: number;
   notes: string;
+  /** The notes' clauses as core message ids (core_messages.ts). */
+  notes_msg: CoreMessage[];
 }
 
 /** One part of the step-time bar (report.step.segments): seconds and shares that add up to the step time. */
@@ -35,6 +38,8 @@ export interface StepReport {
   gemm_model: string;
   ledgers: StepLedger[];
   bottleneck: string;
+  /** The bottleneck's clauses as core message ids: what binds first, then the chosen trade. */
+  bottleneck_msg: CoreMessage[];
   /** What DualPipe's F&B pairs hide of the EP all-to-all (zeros for other schedules). */
   ep_overlap: { pairs: number; hidden_s: number; sm_share: number };
   segments: StepSegment[];
@@ -77,6 +82,7 @@ export interface PlanCandidate {
   mfu: number;
   bottleneck_ledger: string;
   bottleneck: string;
+  bottleneck_msg: CoreMessage[];
   ledgers?: StepLedger[];
   /** The complete scenario the plan was ranked with: report(scenario) gives its step time. */
   scenario: Scenario;
@@ -97,6 +103,7 @@ export interface PlanResult {
   complete: boolean;
   capped: boolean;
   message: string;
+  message_msg: CoreMessage[];
   candidates_considered: number;
   candidates_evaluated: number;
   candidates_fitting: number;
@@ -127,4 +134,4 @@ export type PlannerRequest =
 export type PlannerReply =
   | { type: "progress"; id: number; progress: { considered: number; evaluated: number; fitting: number; timed: number; layouts_searched: number; layouts_total: number; done: boolean; capped: boolean } }
   | { type: "result"; id: number; plan: PlanResult }
-  | { type: "error"; id: number; message: string };
+  | { type: "error"; id: number; message: string; msg: CoreMessage | null };

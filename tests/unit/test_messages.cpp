@@ -1,0 +1,53 @@
+// The message registry: ids unique and sorted, English rendering, programming errors caught, and the
+// report's English sentences exactly the rendering of the message ids it carries beside them.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "tslab/errors.hpp"
+#include "tslab/messages.hpp"
+#include "tslab/report.hpp"
+#include "tslab/scenario.hpp"
+
+using namespace tslab;
+
+TEST_CASE("the catalog is sorted by id, ids unique, templates non-empty", "[messages]") {
+    const auto c = message_catalog();
+    REQUIRE(c.size() > 40);
+    for (std::size_t i = 1; i < c.size(); ++i) CHECK(c[i - 1].id < c[i].id);
+    for (const auto& t : c) CHECK(!t.en.empty());
+}
+
+TEST_CASE("english() fills every {name} from the message's parameters", "[messages]") {
+    const message m = msg("mesh.ep_spans_nodes", {{"nodes", "4"}});
+    CHECK(english(m) == "ep group spans 4 nodes: All-to-All is NIC-bound");
+    const std::vector<message> clauses{msg("step.note.no_axes"), msg("step.note.slowest_gpu", {{"time", "0.5"}})};
+    CHECK(english(clauses) == "no dp or tp traffic; 0.5 s waiting for the slowest GPU");
+}
+
+TEST_CASE("an unregistered id or a missing parameter is a programming error", "[messages]") {
+    CHECK_THROWS_AS(msg("no.such.id"), std::logic_error);
+    CHECK_THROWS_AS(msg("mesh.ep_spans_nodes"), std::logic_error);  // {nodes} not given
+}
+
+TEST_CASE("an input error keeps \"path: reason\" and its message", "[messages]") {
+    const input_error e("parallel.cp", msg("context.cp_splits_nothing", {{"method", "Ring"}}));
+    CHECK(std::string(e.what()) == "parallel.cp: 1 splits nothing; Ring needs cp ≥ 2");
+    CHECK(e.msg().id == "context.cp_splits_nothing");
+    const json j = input_error_json(e);
+    CHECK(j["msg"]["args"]["method"] == "Ring");
+    CHECK(j["path"] == "parallel.cp");
+}
+
+TEST_CASE("report: each English sentence is the rendering of the message ids beside it", "[messages]") {
+    const json doc = json::parse(R"({"model": "llama3-70b", "cluster": "dgx-h100",
+        "parallel": {"dp": 8, "tp": 8, "pp": 4, "sp": true, "zero": 1}, "training": {"seq_len": 4096, "recompute": "selective"}})");
+    const report r = build_report(parse_scenario(doc), 0);
+    REQUIRE(r.step.bottleneck_msg.size() == 2);
+    CHECK(r.step.bottleneck == english(r.step.bottleneck_msg));
+    CHECK_THAT(r.step.bottleneck, Catch::Contains("binds first"));
+    for (const auto& l : r.step.ledgers) CHECK(l.notes == english(l.notes_msg));
+    REQUIRE(r.mesh.warnings.size() == r.mesh.warnings_msg.size());
+    for (std::size_t i = 0; i < r.mesh.warnings.size(); ++i) CHECK(r.mesh.warnings[i] == english(r.mesh.warnings_msg[i]));
+}

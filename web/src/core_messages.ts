@@ -1,0 +1,39 @@
+// The core's sentences ({id, args} beside each English field of a report) in the reader's language:
+// zh-CN from the catalogs in i18n/core/*.zh.json, English as the core wrote it (its own templates).
+import { lang } from "./i18n";
+import report from "./i18n/core/report.zh.json";
+import input from "./i18n/core/input.zh.json";
+import tools from "./i18n/core/tools.zh.json";
+
+/** One core sentence: a registered id (`tslab messages`) and its parameters, already formatted. */
+export interface CoreMessage {
+  id: string;
+  args: Record<string, string>;
+}
+
+/** Every zh-CN template, by core message id. */
+export const zhCoreMessages: Readonly<Record<string, string>> = { ...report, ...input, ...tools };
+
+function fill(template: string, args: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, k: string) => args[k] ?? whole);
+}
+
+/** The sentence in the current language; `english` is the core's own text of it (the report field). */
+export function say(m: CoreMessage | null | undefined, english: string): string {
+  if (!m || lang() === "en") return english;
+  const zh = zhCoreMessages[m.id];
+  return zh === undefined ? english : fill(zh, m.args);
+}
+
+/** Clauses of one sentence (the bottleneck, a ledger's notes), joined as each language punctuates. */
+export function sayClauses(clauses: readonly CoreMessage[] | null | undefined, english: string): string {
+  if (!clauses?.length || lang() === "en") return english;
+  if (clauses.some((c) => zhCoreMessages[c.id] === undefined)) return english;
+  return clauses.map((c) => fill(zhCoreMessages[c.id], c.args)).join("；");
+}
+
+/** An input error ("path: reason") in the current language: the path stays, the reason is translated. */
+export function sayError(path: string, m: CoreMessage | null | undefined, english: string): string {
+  if (!m || lang() === "en" || zhCoreMessages[m.id] === undefined) return english;
+  return `${path}：${fill(zhCoreMessages[m.id], m.args)}`;
+}
