@@ -61,7 +61,8 @@ void add(check_report& r, const char* kind, std::string probe, double size, doub
 
 check_report check_profile(const calibration_profile& p, const cluster_spec* cl, std::int64_t world) {
     check_report r;
-    r.warnings = calibration_warnings(p, cl, world);
+    r.warnings_msg = calibration_warning_messages(p, cl, world);
+    for (const auto& m : r.warnings_msg) r.warnings.push_back(english(m));
     r.predicted_by = cl ? cl->source : "profile fits";
     for (const auto& c : p.collectives)
         for (const auto& s : c.samples)
@@ -88,7 +89,7 @@ json check_to_json(const check_report& c) {
                         {"predicted_s", r.predicted_s}, {"error_rel", r.error_rel}});
     return json{{"schema", "tslab/validation@1"}, {"predicted_by", c.predicted_by}, {"probes", rows.size()},
                 {"median_abs_error", c.median_abs_error}, {"max_abs_error", c.max_abs_error}, {"rows", std::move(rows)},
-                {"warnings", c.warnings}};
+                {"warnings", c.warnings}, {"warnings_msg", messages_json(c.warnings_msg)}};
 }
 
 std::string validation_json_text(const std::string& profile_text, const std::string& scenario_text) {

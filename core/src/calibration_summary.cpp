@@ -76,7 +76,8 @@ json calibration_summary_to_json(const calibration_profile& p, const cluster_spe
                 {"origin", p.provenance.origin},
                 {"cluster_name", p.provenance.cluster_name},
                 {"job_id", p.provenance.job_id},
-                {"warnings", calibration_warnings(p, cluster, world)}};
+                {"warnings", calibration_warnings(p, cluster, world)},
+                {"warnings_msg", messages_json(calibration_warning_messages(p, cluster, world))}};
 }
 
 std::string calibration_summary_json_text(const std::string& profile_text) {

@@ -39,36 +39,37 @@ std::int64_t largest_group(const calibration_profile& p, link_scope s) {
     return n;
 }
 
-void cluster_warnings(const calibration_profile& p, const cluster_spec& c, std::int64_t world, std::vector<std::string>& out) {
+void cluster_warnings(const calibration_profile& p, const cluster_spec& c, std::int64_t world, std::vector<message>& out) {
+    const auto n = [](std::int64_t v) { return std::to_string(v); };
     const std::string device = p.devices.empty() ? "" : p.devices.front().name;
     const std::string a = gpu_model_token(device), b = gpu_model_token(c.gpu.name);
     if (p.backend == "cuda" && !a.empty() && !b.empty() && a != b)
-        out.push_back(fmt::format("calibration profile measured {} but the cluster's GPU is {}: its figures describe other hardware",
-                                  device, c.gpu.name));
+        out.push_back(msg("calibration.warn.other_gpu", {{"device", device}, {"gpu", c.gpu.name}}));
     const std::int64_t nodes = c.nodes > 0 ? c.nodes : (world > 0 ? (world + c.gpus_per_node - 1) / c.gpus_per_node : 0);
     if (nodes > 1 && p.nodes < 2)
-        out.push_back(fmt::format("calibration profile measured {} node(s) but the cluster has {}: no inter-node fit, the "
-                                  "inter-node link stays the datasheet's", p.nodes, nodes));
+        out.push_back(msg("calibration.warn.one_node", {{"measured", n(p.nodes)}, {"nodes", n(nodes)}}));
     else if (nodes > p.nodes && p.nodes > 1)
-        out.push_back(fmt::format("calibration profile measured {} nodes but the cluster has {}: its inter-node fits are "
-                                  "extrapolated to a larger scale", p.nodes, nodes));
+        out.push_back(msg("calibration.warn.fewer_nodes", {{"measured", n(p.nodes)}, {"nodes", n(nodes)}}));
     const std::int64_t intra = largest_group(p, link_scope::intra);
     if (intra > 0 && intra < c.gpus_per_node)
-        out.push_back(fmt::format("calibration profile's largest intra-node group has {} ranks but the cluster has {} GPUs "
-                                  "per node", intra, c.gpus_per_node));
+        out.push_back(msg("calibration.warn.small_node_group", {{"ranks", n(intra)}, {"per_node", n(c.gpus_per_node)}}));
 }
 
 }  // namespace
 
+std::vector<message> calibration_warning_messages(const calibration_profile& p, const cluster_spec* c, std::int64_t world) {
+    std::vector<message> out;
+    if (!p.complete)
+        out.push_back(p.provenance.stop_reason.empty() ? msg("calibration.warn.incomplete")
+                                                       : msg("calibration.warn.incomplete_why", {{"why", p.provenance.stop_reason}}));
+    if (p.backend == "cpu") out.push_back(msg("calibration.warn.cpu_backend"));
+    if (c) cluster_warnings(p, *c, world, out);
+    return out;
+}
+
 std::vector<std::string> calibration_warnings(const calibration_profile& p, const cluster_spec* c, std::int64_t world) {
     std::vector<std::string> out;
-    if (!p.complete)
-        out.push_back("calibration profile is incomplete" +
-                      (p.provenance.stop_reason.empty() ? std::string{} : " (" + p.provenance.stop_reason + ")") +
-                      ": some probes were not measured");
-    if (p.backend == "cpu")
-        out.push_back("calibration profile was measured with the CPU backend (MPI between processes), not on GPUs");
-    if (c) cluster_warnings(p, *c, world, out);
+    for (const auto& m : calibration_warning_messages(p, c, world)) out.push_back(english(m));
     return out;
 }
 

@@ -55,6 +55,16 @@ constexpr message_template table[] = {
      "{kept} Pareto plans keep the search's closed-form time (time_from \"search\"): simulating them would pass options.max_seconds = {max}"},
     {"plan.no_valid_plan", "no plan of {gpus} GPUs passes the scenario rules (divisibility, batch, schedule preconditions)"},
     {"plan.nothing_fits", "no plan fits in HBM; the closest ({closest}) needs {needs} GiB, {over} GiB over the {capacity} GiB capacity"},
+    // calibration_warnings.cpp: where a profile does not describe the cluster it is applied to.
+    {"calibration.warn.other_gpu", "calibration profile measured {device} but the cluster's GPU is {gpu}: its figures describe other hardware"},
+    {"calibration.warn.one_node",
+     "calibration profile measured {measured} node(s) but the cluster has {nodes}: no inter-node fit, the inter-node link stays the datasheet's"},
+    {"calibration.warn.fewer_nodes",
+     "calibration profile measured {measured} nodes but the cluster has {nodes}: its inter-node fits are extrapolated to a larger scale"},
+    {"calibration.warn.small_node_group", "calibration profile's largest intra-node group has {ranks} ranks but the cluster has {per_node} GPUs per node"},
+    {"calibration.warn.incomplete", "calibration profile is incomplete: some probes were not measured"},
+    {"calibration.warn.incomplete_why", "calibration profile is incomplete ({why}): some probes were not measured"},
+    {"calibration.warn.cpu_backend", "calibration profile was measured with the CPU backend (MPI between processes), not on GPUs"},
     // context_methods.cpp
     {"context.cp_splits_nothing", "1 splits nothing; {method} needs cp ≥ 2"},
 };

@@ -1,4 +1,5 @@
 // Calibration bar of the lab shell: pick or drop a profile, validate it, badge + remove, predicted-vs-measured.
+import { say } from "./core_messages";
 import "./calibration.css";
 import { errorText, ScenarioError, type TslabClient } from "./client";
 import { onLangChange, t } from "./i18n";
@@ -173,13 +174,15 @@ export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HT
   render();
 }
 
-/** The core's warnings for the profile against the shared scenario's cluster; the profile's own if that scenario is invalid. */
+/** The core's warnings for the profile against the shared scenario's cluster (the profile's own if that scenario is invalid), in the reader's language. */
 function warningsFor(client: TslabClient, store: ScenarioStore): string[] {
+  let v: Validation;
   try {
-    return client.validation(store.scenario()).warnings;
+    v = client.validation(store.scenario());
   } catch {
-    return client.validation().warnings;
+    v = client.validation();
   }
+  return v.warnings.map((w, i) => say(v.warnings_msg?.[i], w));
 }
 
 function wireDrop(root: HTMLElement, onFile: (file: File) => void): void {

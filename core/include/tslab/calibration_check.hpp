@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tslab/calibration.hpp"
+#include "tslab/messages.hpp"
 #include "tslab/scenario.hpp"
 
 namespace tslab {
@@ -22,6 +23,7 @@ struct check_report {
     std::vector<probe_check> rows;
     double median_abs_error = 0, max_abs_error = 0;
     std::vector<std::string> warnings;  // calibration_warnings(): the profile against the cluster
+    std::vector<message> warnings_msg;  // the same as message ids
 };
 
 // Without a cluster, each probe is predicted by the profile's own fits (how well the model

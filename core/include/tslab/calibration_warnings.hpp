@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tslab/calibration.hpp"
+#include "tslab/messages.hpp"
 #include "tslab/scenario.hpp"
 
 namespace tslab {
@@ -16,6 +17,8 @@ namespace tslab {
 // fewer nodes than the cluster has (its inter-node fit then extrapolates, or is absent), and
 // intra-node groups smaller than the cluster's gpus_per_node. `world` (0 = unknown) sizes the
 // cluster when cluster.nodes is not set.
+// As message ids (messages.hpp); calibration_warnings() is their English text.
+std::vector<message> calibration_warning_messages(const calibration_profile& p, const cluster_spec* c, std::int64_t world = 0);
 std::vector<std::string> calibration_warnings(const calibration_profile& p, const cluster_spec* c, std::int64_t world = 0);
 
 // The model token of a device name ("H100", "A100", "B200", "MI300X"), upper case; "" when none.

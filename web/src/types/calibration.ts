@@ -1,4 +1,5 @@
 // Types of the calibration JSON the lab reads: the profile's summary and its predicted-vs-measured check.
+import type { CoreMessage } from "../core_messages";
 
 /** One cluster figure a profile replaces (calibration_summary.hpp, `replaces[]`). */
 export type ReplacedFigure =
@@ -45,6 +46,8 @@ export interface Validation {
   rows: ProbeCheck[];
   /** The core's sentences on the profile against the scenario's cluster (GPU model, scale, CPU backend, partial run). */
   warnings: string[];
+  /** The same sentences as core message ids (core_messages.ts). */
+  warnings_msg: CoreMessage[];
 }
 
 /** A profile the client applies to every scenario: its parsed object, summary and file name. */
