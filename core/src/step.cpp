@@ -42,6 +42,10 @@ std::string offload_note(const std::string& base, double fraction, double second
 
 double offload_s(const compute_estimate& c) { return c.offload_optimizer_s + c.offload_activations_s; }
 
+// The parts of step_compute_s that other ledgers own: host offload (L1, L2), the slowest GPU's delay
+// (L5) and the FP8 cast kernels (L8).
+double not_l3_s(const compute_estimate& c) { return c.slowest_gpu_step_s + offload_s(c) + c.fp8_cast_step_s; }
+
 std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     const compute_estimate& c = in.compute;
     // The pp send-recv reaches the step through the simulator (L4); L5 keeps dp, expert dp and tp.
@@ -59,7 +63,7 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
         {"L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
          offload_note(fmt::format("kept for backward; recompute {}", to_string(s.training.recompute)), s.training.offload.activations,
                       c.offload_activations_s)},
-        {"L3", "compute", c.step_compute_s - slow_s - offload_s(c), c.step_compute_s - slow_s - offload_s(c), 0,
+        {"L3", "compute", c.step_compute_s - not_l3_s(c), c.step_compute_s - not_l3_s(c), 0,
          fmt::format("{:.3g} s recompute, {:.3g} s optimizer; FP8 speed-up {:.2f}×", c.recompute_step_s, c.optimizer_s, c.fp8_speedup)},
         {"L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
          fmt::format("bubble {:.3g} s, exposed P2P {:.3g} s", in.bubble_s, in.p2p_exposed_s)},
@@ -71,7 +75,9 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
                                                            in.ep_overlap.hidden_s, in.ep_overlap.pairs, 100 * in.ep_overlap.sm_share)
                                             : std::string())},
         {"L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, fmt::format("method {}", in.context.method)},
-        {"L8", "numerics", 0, 0, in.numerics.weight_scale_bytes, in.numerics.notes},
+        // L8 time: the FP8 cast kernels, bytes / HBM bandwidth (numerics.hpp fp8_cast_of); the step's fp8_cast segment.
+        {"L8", "numerics", c.fp8_cast_step_s, c.fp8_cast_step_s, in.numerics.weight_scale_bytes,
+         c.fp8_cast_step_s > 0 ? fmt::format("{}; FP8 casts {:.3g} s", in.numerics.notes, c.fp8_cast_step_s) : in.numerics.notes},
         {"L9", "reliability", rel.write_s, 0, rel.checkpoint.total(),
          fmt::format("{} checkpoint every {:.3g} s (stalls {:.3g} s), job MTBF {:.3g} s, goodput {:.3f} (outside step time)",
                      rel.async ? "async" : "sync", rel.interval_s, rel.blocking_s, rel.mtbf_s, rel.goodput)},
@@ -168,9 +174,10 @@ std::vector<step_segment> step_segments(const compute_estimate& c, double bubble
     std::vector<step_segment> out;
     auto add = [&](const char* id, const char* ledger, double t) { out.push_back({id, ledger, t, time_s > 0 ? t / time_s : 0}); };
     // The slowest GPU's delay (sync.hpp) is waiting at the step's collectives: its own L5 segment.
-    add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s - c.slowest_gpu_step_s - offload_s(c));
+    add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s - not_l3_s(c));
     add("recompute", "L3", c.recompute_step_s);
     add("optimizer", "L3", c.optimizer_s);
+    add("fp8_cast", "L8", c.fp8_cast_step_s);  // m × Σ layers cast bytes / HBM bandwidth (compute.hpp)
     add("offload_optimizer", "L1", c.offload_optimizer_s);
     add("offload_activations", "L2", c.offload_activations_s);
     // The pp send-recv reaches the step through the simulator: it is the p2p segment, not an axis.
