@@ -3,6 +3,7 @@
 
 #include "tslab/memory.hpp"
 #include "tslab/errors.hpp"
+#include "tslab/expert_section.hpp"
 #include "tslab/report.hpp"
 
 using namespace tslab;
@@ -194,4 +195,6 @@ TEST_CASE("redundant expert replicas: R/ep per GPU × params per expert × (weig
     // No replicas: no item (the list stays as before); replicas are not checkpointed.
     for (const auto& it : none.memory.items) REQUIRE(it.id != "redundant_experts");
     REQUIRE(checkpoint_state_bytes_of(two.memory) == Approx(checkpoint_state_bytes_of(none.memory)));
+    // The expert section reports the same bytes (one stage: the last is the busiest).
+    REQUIRE(expert_section_of(two.input, two.mesh, two.compute, two.step).redundant_bytes == Approx(expected));
 }
