@@ -100,16 +100,24 @@ std::vector<candidate> hierarchical(collective_op op, const group_topology& g, d
     return {};
 }
 
+// Pairwise All-to-All with `nic` bytes leaving the node and `nvl` bytes staying on NVLink per rank:
+// n−1 rounds at the slowest hop's latency; the two links run concurrently, so the slower share binds.
+cost pairwise_cost(const group_topology& g, double nic, double nvl, const comm_links& l) {
+    const link_spec& slow = g.nodes > 1 ? l.inter : l.intra;
+    return {g.ranks - 1, nic + nvl, static_cast<double>(g.ranks - 1) * slow.latency_s,
+            std::max(nic / l.inter.bandwidth_Bps, nvl / l.intra.bandwidth_Bps), {}};
+}
+
 // All-to-All: of the S bytes a rank sends, (m−1)/m go to other nodes over the NIC and (g−1)/n stay
-// on NVLink; the two links run concurrently, so the slower share binds. NCCL issues it as grouped
-// point-to-point sends (pairwise); MPICH may also pick Bruck.
+// on NVLink (pairwise_cost). NCCL issues it as grouped point-to-point sends (pairwise); MPICH may
+// also pick Bruck.
 std::vector<candidate> alltoall(const group_topology& g, double S, const comm_links& l, collective_library lib) {
     const std::int64_t n = g.ranks, m = g.nodes, k = g.per_node;
     const link_spec& slow = m > 1 ? l.inter : l.intra;
     const double nic = m > 1 ? share(m) * S : 0.0;
     const double nvl = static_cast<double>(k - 1) / static_cast<double>(n) * S;
-    cost pw{n - 1, share(n) * S, static_cast<double>(n - 1) * slow.latency_s,
-            std::max(nic / l.inter.bandwidth_Bps, nvl / l.intra.bandwidth_Bps), {}};
+    cost pw = pairwise_cost(g, nic, nvl, l);
+    pw.wire = share(n) * S;
     if (lib == collective_library::nccl) return {{algo::pairwise, pw}};
     // Bruck: ⌈log2 n⌉ rounds of S/2 each, all on the slowest link (Bruck et al. 1997).
     const std::int64_t lg = ceil_log2(n);
@@ -211,6 +219,15 @@ collective_estimate estimate_collective(collective_op op, double bytes, const gr
     for (const auto& c : cs) list += (list.empty() ? "" : ", ") + std::string(to_string(c.a));
     throw input_error("algorithm", fmt::format("{} does not apply to {} on {} ranks ({} link, {} algorithms); choose one of {}", to_string(*forced),
                                                describe(op).name, g.ranks, to_string(g.link()), to_string(lib), list));
+}
+
+collective_estimate estimate_alltoall_split(double bytes, double network_bytes, double nvlink_bytes, const group_topology& g,
+                                            const comm_links& l) {
+    check_inputs(bytes, g, l);
+    // NVLink may carry more than `bytes`: node-limited routing forwards inside the node what arrived once over the network.
+    if (!(network_bytes >= 0) || !(nvlink_bytes >= 0))
+        throw input_error("bytes", fmt::format("network {:g} and NVLink {:g} bytes must not be negative", network_bytes, nvlink_bytes));
+    return finish(collective_op::alltoall, g, bytes, {algo::pairwise, pairwise_cost(g, network_bytes, nvlink_bytes, l)});
 }
 
 }  // namespace tslab

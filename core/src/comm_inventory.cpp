@@ -6,6 +6,7 @@
 
 #include "tslab/context.hpp"
 #include "tslab/dp_overlap.hpp"
+#include "tslab/expert_dispatch.hpp"
 
 namespace tslab {
 
@@ -140,16 +141,22 @@ void add_pp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
           s.training.overlap.pp, S, neighbours(m.axis("pp")));
 }
 
-// MoE: dispatch and combine, forward and backward, payload tokens × top_k × hidden × bytes.
+// MoE: dispatch and combine, forward and backward. Payloads and their NVLink / network split are
+// the expert section's (expert_dispatch.hpp: FP8 dispatch with 1×128 scales under fp8 GEMMs, BF16
+// combine; node-limited routing, DeepSeek-V3 arXiv 2412.19437 section 2.1.2, moves bytes from the
+// network to NVLink): pairwise All-to-All time (n−1)·α + max(network / B_inter, NVLink / B_intra).
 void add_ep(builder& b, const scenario& s, const mesh_layout& m, const step_facts& f) {
     const auto& p = s.parallel;
     if (!s.model.is_moe() || p.ep < 2) return;
-    const double tokens = f.tokens / static_cast<double>(p.sp ? p.tp : 1);
-    const double S = tokens * static_cast<double>(s.model.moe.top_k * s.model.hidden) * f.act;
+    const dispatch_split d = dispatch_split_of(s, m);
     const double n = 2 * f.m * f.moe_layers, ov = s.training.overlap.ep;
     const group_topology g = topology_of(m.axis("ep"));
-    b.add("ep dispatch All-to-All, forward + backward", collective_op::alltoall, "ep", "MoE layer/micro-batch", n, ov, S, g);
-    b.add("ep combine All-to-All, forward + backward", collective_op::alltoall, "ep", "MoE layer/micro-batch", n, ov, S, g);
+    if (n <= 0 || d.dispatch_bytes <= 0) return;
+    const char* per = "MoE layer/micro-batch";
+    b.out.items.push_back({"ep dispatch All-to-All, forward + backward", "ep", per, n, ov,
+                           estimate_alltoall_split(d.dispatch_bytes, d.dispatch_network_bytes, d.dispatch_nvlink_bytes, g, b.links)});
+    b.out.items.push_back({"ep combine All-to-All, forward + backward", "ep", per, n, ov,
+                           estimate_alltoall_split(d.combine_bytes, d.combine_network_bytes, d.combine_nvlink_bytes, g, b.links)});
 }
 
 // The ranks of one sub-group of the cp axis: `size` consecutive members (Ulysses inside USP).

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "tslab/activation.hpp"
+#include "tslab/numerics.hpp"
 #include "tslab/offload.hpp"
 #include "tslab/params.hpp"
 #include "tslab/sync.hpp"
@@ -22,6 +23,7 @@ using D = double;
 // Forward time of one layer: GEMMs at their efficiency, memory-bound bytes at HBM bandwidth.
 struct layer_time {
     D gemm = 0, core = 0, memory = 0, core_memory = 0, expert = 0;
+    D cast = 0;  // FP8 cast kernels of the forward GEMM inputs (numerics.hpp fp8_cast_of), HBM-bound
 };
 
 layer_time time_layer(const scenario& s, bool moe_layer) {
@@ -36,6 +38,9 @@ layer_time time_layer(const scenario& s, bool moe_layer) {
     }
     t.memory = w.memory_bytes / g.hbm_bandwidth_Bps;
     t.core_memory = w.core_memory_bytes / g.hbm_bandwidth_Bps;
+    // bytes read + written / HBM bandwidth (a calibration profile's 2 × device copy rate replaces
+    // the preset's, scenario.cpp), only when FP8 GEMMs actually run.
+    if (fp8_casts_active(s)) t.cast = fp8_cast_of(w.gemms, active_scaling(s.training.precision)).bytes / g.hbm_bandwidth_Bps;
     return t;
 }
 
@@ -43,6 +48,7 @@ layer_time time_layer(const scenario& s, bool moe_layer) {
 // part), extra forward of recompute.
 struct pass_times {
     D fwd = 0, bwd = 0, wgrad = 0, rec = 0, gemm = 0, memory = 0, expert = 0;  // expert: fwd+bwd+rec
+    D cast = 0;  // forward FP8 casts (the recompute forward's casts stay in rec)
 };
 
 // Flash's backward recomputes S: 5 core GEMMs against the forward's 2 (Dao, arXiv 2307.08691 section 3.1.2).
@@ -51,13 +57,14 @@ D core_backward(const scenario& s, D core_fwd) { return (s.training.flash_attent
 void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) {
     const D dense = t.gemm - t.core;
     const D core_bwd = core_backward(s, t.core);
-    p.fwd += count * (t.gemm + t.memory);
+    p.fwd += count * (t.gemm + t.memory + t.cast);
+    p.cast += count * t.cast;
     p.gemm += count * t.gemm;
     p.memory += count * t.memory;
     p.bwd += count * (2 * dense + core_bwd + 2 * t.memory);  // backward kernels touch twice the bytes
     p.wgrad += count * dense;                                // weight-gradient GEMMs = forward FLOPs
     const bool full = s.training.recompute == recompute_kind::full;
-    if (full) p.rec += count * (t.gemm + t.memory);
+    if (full) p.rec += count * (t.gemm + t.memory + t.cast);
     p.expert += count * t.expert * (full ? 4 : 3);
     if (s.training.recompute == recompute_kind::selective && !s.training.flash_attention)
         p.rec += count * (t.core + t.core_memory);
@@ -172,6 +179,8 @@ compute_estimate estimate_compute_time(const scenario& s, const param_counts& co
     e.step_compute_s = m * (e.fwd_s + e.bwd_s + e.recompute_s) + e.optimizer_s + e.offload_optimizer_s + e.offload_activations_s;
     e.expert_step_s = k * m * p.expert;
     e.recompute_step_s = m * e.recompute_s;
+    e.fp8_cast_s = k * (p.cast + mtp.cast);
+    e.fp8_cast_step_s = m * e.fp8_cast_s;
     e.slowest_gpu_step_s = e.step_compute_s * (1 - 1 / k);
     return e;
 }

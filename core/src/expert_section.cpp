@@ -7,35 +7,10 @@
 
 #include "tslab/expert.hpp"
 #include "tslab/expert_routing.hpp"
+#include "tslab/memory.hpp"
 #include "tslab/params.hpp"
 
 namespace tslab {
-
-dispatch_split dispatch_split_of(const scenario& s, std::int64_t ep_nodes, std::int64_t ranks_per_node) {
-    dispatch_split d;
-    if (!s.model.is_moe()) return d;
-    const moe_layer_traffic t = moe_traffic(s);
-    const double ep = static_cast<double>(s.parallel.ep), g = static_cast<double>(std::max<std::int64_t>(1, ranks_per_node));
-    const double N = static_cast<double>(std::max<std::int64_t>(1, ep_nodes)), k = static_cast<double>(s.model.moe.top_k);
-    d.ep_nodes = ep_nodes, d.ranks_per_node = ranks_per_node, d.node_limit = s.training.moe.node_limit;
-    d.tokens = t.tokens;
-    d.dispatch_bytes = t.dispatch_bytes, d.combine_bytes = t.combine_bytes;
-    const double same_node = (g - 1) / ep, other_node = (ep - g) / ep;  // shares of a rank's pairs
-    double net = other_node, nvl = same_node;                            // in pair units
-    if (d.node_limit > 0 && N > 1) {
-        const double reached = std::min({static_cast<double>(d.node_limit), N, k}) * (N - 1) / N;  // remote nodes per token
-        net = std::min(other_node, reached / k);
-        nvl = same_node + other_node * (g - 1) / g;
-    }
-    d.dispatch_network_bytes = t.dispatch_bytes * net, d.dispatch_nvlink_bytes = t.dispatch_bytes * nvl;
-    d.combine_network_bytes = t.combine_bytes * net, d.combine_nvlink_bytes = t.combine_bytes * nvl;
-    d.network_bytes_unlimited = (t.dispatch_bytes + t.combine_bytes) * other_node;
-    d.formula = d.node_limit > 0 && N > 1
-                    ? fmt::format("network = tokens × min(M={}, N={}, k={})·(N−1)/N × hidden × element; NVLink = pairs × ((g−1)/ep + (ep−g)/ep·(g−1)/g), g = {}",
-                                  d.node_limit, ep_nodes, s.model.moe.top_k, ranks_per_node)
-                    : fmt::format("network = pairs × (ep−g)/ep; NVLink = pairs × (g−1)/ep, ep = {}, g = {} per node", s.parallel.ep, ranks_per_node);
-    return d;
-}
 
 namespace {
 
@@ -60,17 +35,18 @@ void fill_loads(expert_section& e, const scenario& s, const expert_report& x, do
     e.busiest_rank = std::max_element(e.rank_pairs.begin(), e.rank_pairs.end()) - e.rank_pairs.begin();
 }
 
-// One replica holds one expert's weights and gradients on every MoE layer of the stage.
+// The memory ledger's redundant_experts item for the last stage (memory.hpp redundant_expert_bytes):
+// its own experts are E/ep per MoE layer, each per_expert elements ÷ etp.
 void fill_redundant_bytes(expert_section& e, const scenario& s, const compute_estimate& c) {
     double per_expert = 0;
     for (const auto& t : tensor_list(s.model))
         if (t.expert) per_expert += static_cast<double>(t.rows * t.cols) / static_cast<double>(s.parallel.etp);
+    const double local = per_expert * static_cast<double>(e.experts / e.ep) * static_cast<double>(c.stage_moe_layers);
+    e.redundant_bytes = redundant_expert_bytes(s, local);
     const auto& p = s.training.precision;
-    const double bytes = static_cast<double>(dtype_bytes(p.params) + dtype_bytes(p.grads));
-    const double slots = static_cast<double>(e.redundant_experts) / static_cast<double>(e.ep);
-    e.redundant_bytes = slots * per_expert * static_cast<double>(c.stage_moe_layers) * bytes;
-    e.redundant_formula = fmt::format("{:g} slots per GPU × {:.4g} expert params (÷ etp) × {} MoE layers × ({} + {}) B (params + grads; optimizer states stay with the owner)",
-                                      slots, per_expert, c.stage_moe_layers, dtype_bytes(p.params), dtype_bytes(p.grads));
+    e.redundant_formula = fmt::format("{} replicas / {} experts × {:.4g} local expert params ({:.4g} per expert ÷ etp × {} MoE layers × {} experts) × ({} + {}) B (weights + grads; master and optimizer states stay with the owner)",
+                                      e.redundant_experts, e.experts, local, per_expert, c.stage_moe_layers, e.experts / e.ep,
+                                      dtype_bytes(p.params), dtype_bytes(p.grads));
 }
 
 }  // namespace
@@ -93,8 +69,7 @@ expert_section expert_section_of(const scenario& s, const mesh_layout& m, const 
     e.imbalance_s = c.expert_step_s * (e.imbalance_used - 1);
     e.busiest_share = st.time_s > 0 ? e.expert_busiest_s / st.time_s : 0;
     fill_redundant_bytes(e, s, c);
-    const axis_groups& a = m.axis("ep");
-    e.dispatch = dispatch_split_of(s, a.max_nodes, std::min(a.size, a.max_per_node));
+    e.dispatch = dispatch_split_of(s, m);
     return e;
 }
 

@@ -96,6 +96,14 @@ double optimizer_state_elems(optimizer_kind o, bool matrix, double rows, double 
     return 0;
 }
 
+double redundant_expert_bytes(const scenario& s, double local_expert_elems) {
+    const std::int64_t R = s.training.moe.redundant_experts;
+    if (R <= 0 || !s.model.is_moe()) return 0;
+    const auto& p = s.training.precision;
+    return static_cast<double>(R) / static_cast<double>(s.model.moe.experts) * local_expert_elems *
+           static_cast<double>(dtype_bytes(p.params) + dtype_bytes(p.grads));
+}
+
 model_state_bytes zero_model_state(const precision_spec& p, int zero, double params, double state_elems, double n) {
     model_state_bytes b;
     b.params = static_cast<double>(dtype_bytes(p.params)) * params / (zero >= 3 ? n : 1.0);
@@ -136,7 +144,9 @@ double item_bytes(const memory_report& m, std::initializer_list<const char*> ids
 
 }  // namespace
 
-double model_state_bytes_of(const memory_report& m) { return item_bytes(m, {"params", "grads", "master_params", "optimizer_states"}); }
+double model_state_bytes_of(const memory_report& m) {
+    return item_bytes(m, {"params", "grads", "master_params", "optimizer_states", "redundant_experts"});
+}
 double offloaded_bytes_of(const memory_report& m) { return item_bytes(m, {"offloaded"}); }
 double activation_bytes_of(const memory_report& m) { return item_bytes(m, {"activations_layers", "activations_other"}); }
 double checkpoint_state_bytes_of(const memory_report& m) { return item_bytes(m, {"params", "master_params", "optimizer_states"}); }
@@ -177,6 +187,7 @@ rank_state rank_state_of(const scenario& s, const rank_shards& st) {
     r.dense = zero_model_state(t.precision, p.zero, st.dense, st.dense_states, r.nd);
     r.expert = zero_model_state(t.precision, p.zero, st.expert, st.expert_states, r.ne);
     r.keep = 1 - t.offload.optimizer;
+    r.redundant = redundant_expert_bytes(s, st.expert);
     return r;
 }
 

@@ -62,6 +62,13 @@ void model_state_items(ledger_ctx& c, const rank_state& m) {
         return state_formula(dtype_bytes(prec.optimizer), st.dense_states, st.expert_states, z, 1, nd, ne,
                              fmt::format("{} state elems", to_string(c.s.training.optimizer)));
     });
+    // Listed only when the scenario asks for replicas (the item list stays as it was otherwise).
+    const std::int64_t R = c.s.training.moe.redundant_experts;
+    if (R > 0 && c.s.model.is_moe())
+        c.add("redundant_experts", m.redundant, [&] {
+            return fmt::format("{} replicas / {} experts × {:.4g} local expert params × ({} + {}) B (weights + grads; master and optimizer states stay with the owner)",
+                               R, c.s.model.moe.experts, st.expert, dtype_bytes(prec.params), dtype_bytes(prec.grads));
+        });
 }
 
 void activation_items(ledger_ctx& c, const rank_activation& a, double inflight) {

@@ -33,6 +33,7 @@ constexpr message_template table[] = {
     {"step.note.expert", "busiest EP rank {imbalance}× the mean; All-to-All exposed {exposed} s"},
     {"step.note.expert_overlap", "{hidden} s hidden by {pairs} F&B pairs, kernels on {sm}% of SMs"},
     {"step.note.context", "method {method}"},
+    {"step.note.fp8_casts", "FP8 casts {time} s"},
     {"step.note.reliability", "{mode} checkpoint every {interval} s (stalls {stall} s), job MTBF {mtbf} s, goodput {goodput} (outside step time)"},
     // numerics.cpp: the L8 note.
     {"numerics.note.no_fp8", "{gemm} GEMMs: no FP8 speed-up and no scaling factors"},

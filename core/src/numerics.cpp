@@ -38,6 +38,27 @@ double block_scale_bytes(double rows, double cols, double block_rows, double blo
     return 4.0 * std::ceil(rows / block_rows) * std::ceil(cols / block_cols);
 }
 
+const scaling_desc& active_scaling(const precision_spec& p) {
+    for (const auto& d : scaling_rows)
+        if (p.gemm == dtype::fp8 ? d.fp8 && d.promote_every > 0 : !d.fp8) return d;
+    return scaling_rows.front();
+}
+
+fp8_cast fp8_cast_of(const std::vector<gemm_call>& gemms, const scaling_desc& d) {
+    fp8_cast c;
+    if (!d.fp8) return c;
+    for (const auto& g : gemms) {
+        if (!g.fp8) continue;
+        c.elems += g.m * g.batch * g.k;
+        c.scales += g.batch * (d.act_rows <= 0 || d.act_cols <= 0 ? 1 : std::ceil(g.m / d.act_rows) * std::ceil(g.k / d.act_cols));
+    }
+    const double amax = d.act_rows <= 0 ? 2 : 0;  // per-tensor current scaling: one more read for the amax
+    c.bytes = c.elems * (2 + 1 + amax) + c.scales * d.scale_bytes;
+    return c;
+}
+
+bool fp8_casts_active(const scenario& s) { return s.training.precision.gemm == dtype::fp8 && s.cluster.gpu.flops_fp8 > 0; }
+
 numerics_report describe_numerics(const scenario& s) {
     const precision_spec& p = s.training.precision;
     numerics_report r;

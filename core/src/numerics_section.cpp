@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "tslab/gemm_rate.hpp"
+#include "tslab/numerics.hpp"
 #include "tslab/params.hpp"
 
 namespace tslab {
@@ -20,6 +21,7 @@ namespace {
 
 struct stage_gemms {
     double act_elems = 0, act_scales = 0;  // one layer's FP8-eligible A operands (the larger layer kind)
+    double cast_bytes = 0;                 // their cast kernels' bytes (numerics.hpp fp8_cast_of)
     double eligible_bf16_s = 0;            // per step, busiest stage
 };
 
@@ -30,14 +32,11 @@ stage_gemms stage_gemms_of(const scenario& s, const compute_estimate& c, const s
     const double m = static_cast<double>(c.microbatches);
     for (const auto& [is_moe, count] : {std::pair{false, c.stage_layers - c.stage_moe_layers}, std::pair{true, c.stage_moe_layers}}) {
         if (count <= 0) continue;
-        double elems = 0, scales = 0;
-        for (const auto& call : layer_forward_work(s, is_moe).gemms) {
-            if (!call.fp8) continue;
-            g.eligible_bf16_s += 3 * m * static_cast<double>(count) * gemm_time_s(s.cluster.gpu, dtype::bf16, call);
-            elems += call.m * call.batch * call.k;
-            scales += call.batch * block_scale_count(call.m, call.k, d.act_rows, d.act_cols);
-        }
-        if (elems > g.act_elems) g.act_elems = elems, g.act_scales = scales;
+        const auto gemms = layer_forward_work(s, is_moe).gemms;
+        for (const auto& call : gemms)
+            if (call.fp8) g.eligible_bf16_s += 3 * m * static_cast<double>(count) * gemm_time_s(s.cluster.gpu, dtype::bf16, call);
+        const fp8_cast cast = fp8_cast_of(gemms, d);
+        if (cast.elems > g.act_elems) g.act_elems = cast.elems, g.act_scales = cast.scales, g.cast_bytes = cast.bytes;
     }
     return g;
 }
@@ -58,9 +57,7 @@ scaling_row row_of(const scenario& s, const compute_estimate& c, const scaling_d
     const auto& p = s.training.precision;
     scaling_row r;
     r.name = d.name, r.label = d.label, r.source = d.source, r.accumulate = d.accumulate, r.promote_every = d.promote_every;
-    // The scenario runs the BF16 row, or with FP8 GEMMs the blockwise one: recipe_rows' fp8-mixed is
-    // DeepSeek-V3's recipe (1×128 / 128×128 tiles, promotion every 128).
-    r.current = p.gemm == dtype::fp8 ? d.fp8 && d.promote_every > 0 : !d.fp8;
+    r.current = &active_scaling(p) == &d;  // numerics.hpp: the row the step's cast term uses
     r.storage = dtype_label(p.params);
     r.gemm_input = d.fp8 ? "fp8 e4m3" : "bf16";
     r.reduction = dtype_label(p.reduce_dtype());
@@ -73,8 +70,7 @@ scaling_row row_of(const scenario& s, const compute_estimate& c, const scaling_d
     r.gemm_input_bytes = g.act_elems;
     r.activation_scale_bytes = g.act_scales * d.scale_bytes;
     r.input_bytes_saved = 2 * g.act_elems - (g.act_elems + r.activation_scale_bytes);
-    const double amax = d.act_rows <= 0 ? 2 : 0;  // per-tensor current scaling reads the tensor once more for amax
-    r.cast_bytes = g.act_elems * (2 + 1 + amax) + r.activation_scale_bytes;
+    r.cast_bytes = g.cast_bytes;  // the bytes compute_time.cpp times when this row is the scenario's
     r.cast_s = r.cast_bytes / s.cluster.gpu.hbm_bandwidth_Bps;
     r.weight_scale_bytes = weight_scales(s, d);
     if (r.available) r.gemm_s = g.eligible_bf16_s / speedup, r.gemm_saved_s = g.eligible_bf16_s - r.gemm_s;
@@ -126,7 +122,10 @@ void write_numerics_section(json_writer& w, const numerics_section& n) {
     w.field("adam_state_bytes", o.adam_state_bytes).field("muon_state_bytes", o.muon_state_bytes);
     w.field("group", o.group).field("bytes_per_elem", o.bytes_per_elem);
     w.field("gather_whole_bytes", o.whole_bytes).field("gather_owned_max_bytes", o.owned_max_bytes);
-    w.field("gather_owned_mean_bytes", o.dense.owned_mean_elems * o.bytes_per_elem);
+    w.field("gather_owned_mean_bytes", (o.dense.owned_mean_elems + o.expert.owned_mean_elems) * o.bytes_per_elem);
+    // The expert part of the gathers above: Σ m·(n−1)/n over the expert-DP group (optimizer_comm.hpp).
+    w.field("expert_group", o.expert_group).field("gather_expert_whole_bytes", o.expert.whole_elems * o.bytes_per_elem);
+    w.field("gather_expert_owned_max_bytes", o.expert.owned_max_elems * o.bytes_per_elem);
     w.end_object();
     w.end_object();
 }

@@ -53,6 +53,23 @@ std::vector<double> stage_dense_matrices(const scenario& s) {
     return out;
 }
 
+// One stage's routed-expert matrices in buffer order: per MoE layer its E/ep local experts, each
+// expert's matrices split over ETP (the shard NS orthogonalises, as TP shards are for dense ones).
+std::vector<double> stage_expert_matrices(const scenario& s) {
+    const auto& p = s.parallel;
+    if (!s.model.is_moe()) return {};
+    const std::int64_t stage = (s.model.layers + p.pp - 1) / p.pp;
+    const std::int64_t moe = std::min(stage, moe_layer_count(s.model)), local = s.model.moe.experts / p.ep;
+    const auto list = tensor_list(s.model);
+    std::vector<double> out;
+    for (std::int64_t l = 0; l < moe; ++l)
+        for (std::int64_t e = 0; e < local; ++e)
+            for (const auto& t : list)
+                if (t.site == tensor_site::layer && t.matrix() && t.expert)
+                    out.push_back(static_cast<double>(t.rows * t.cols) / static_cast<double>(p.etp));
+    return out;
+}
+
 }  // namespace
 
 optimizer_compare optimizer_compare_of(const scenario& s) {
@@ -71,8 +88,11 @@ optimizer_compare optimizer_compare_of(const scenario& s) {
     o.group = s.parallel.zero >= 1 ? s.parallel.dp * s.parallel.cp : 1;
     o.bytes_per_elem = static_cast<double>(dtype_bytes(s.training.precision.grads));
     o.dense = muon_gather_elems(stage_dense_matrices(s), o.group);
-    o.whole_bytes = o.dense.whole_elems * o.bytes_per_elem;
-    o.owned_max_bytes = o.dense.owned_max_elems * o.bytes_per_elem;
+    const auto& q = s.parallel;
+    if (q.zero >= 1 && s.model.is_moe()) o.expert_group = q.dp * q.cp * q.tp / (q.ep * q.etp);
+    o.expert = muon_gather_elems(stage_expert_matrices(s), o.expert_group);
+    o.whole_bytes = (o.dense.whole_elems + o.expert.whole_elems) * o.bytes_per_elem;
+    o.owned_max_bytes = (o.dense.owned_max_elems + o.expert.owned_max_elems) * o.bytes_per_elem;
     return o;
 }
 

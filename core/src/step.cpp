@@ -55,12 +55,22 @@ std::vector<message> l6_notes(const step_inputs& in, double exposed_s) {
     return out;
 }
 
+std::vector<message> l8_notes(const numerics_report& n, double cast_s) {
+    std::vector<message> out{n.notes_msg};
+    if (cast_s > 0) out.push_back(msg("step.note.fp8_casts", {{"time", g3(cast_s)}}));
+    return out;
+}
+
 message l9_note(const reliability_report& rel) {
     return msg("step.note.reliability", {{"mode", rel.async ? "async" : "sync"}, {"interval", g3(rel.interval_s)}, {"stall", g3(rel.blocking_s)},
                                          {"mtbf", g3(rel.mtbf_s)}, {"goodput", fmt::format("{:.3f}", rel.goodput)}});
 }
 
 double offload_s(const compute_estimate& c) { return c.offload_optimizer_s + c.offload_activations_s; }
+
+// The parts of step_compute_s that other ledgers own: host offload (L1, L2), the slowest GPU's delay
+// (L5) and the FP8 cast kernels (L8).
+double not_l3_s(const compute_estimate& c) { return c.slowest_gpu_step_s + offload_s(c) + c.fp8_cast_step_s; }
 
 std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     const compute_estimate& c = in.compute;
@@ -78,7 +88,7 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
         {"L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
          offload_note(msg("step.note.activation", {{"recompute", to_string(s.training.recompute)}}), s.training.offload.activations,
                       c.offload_activations_s)},
-        {"L3", "compute", c.step_compute_s - slow_s - offload_s(c), c.step_compute_s - slow_s - offload_s(c), 0,
+        {"L3", "compute", c.step_compute_s - not_l3_s(c), c.step_compute_s - not_l3_s(c), 0,
          {msg("step.note.compute", {{"recompute", g3(c.recompute_step_s)}, {"optimizer", g3(c.optimizer_s)}, {"fp8", fmt::format("{:.2f}", c.fp8_speedup)}})}},
         {"L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
          {msg("step.note.pipeline", {{"bubble", g3(in.bubble_s)}, {"p2p", g3(in.p2p_exposed_s)}})}},
@@ -87,7 +97,8 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
         {"L6", "expert", ep.time_s + imbalance_s, ep.exposed_s + imbalance_s, ep.bytes,
          l6_notes(in, ep.exposed_s)},
         {"L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, {msg("step.note.context", {{"method", in.context.method}})}},
-        {"L8", "numerics", 0, 0, in.numerics.weight_scale_bytes, {in.numerics.notes_msg}},
+        // L8 time: the FP8 cast kernels, bytes / HBM bandwidth (numerics.hpp fp8_cast_of); the step's fp8_cast segment.
+        {"L8", "numerics", c.fp8_cast_step_s, c.fp8_cast_step_s, in.numerics.weight_scale_bytes, l8_notes(in.numerics, c.fp8_cast_step_s)},
         {"L9", "reliability", rel.write_s, 0, rel.checkpoint.total(),
          {l9_note(rel)}},
     };
@@ -186,9 +197,10 @@ std::vector<step_segment> step_segments(const compute_estimate& c, double bubble
     std::vector<step_segment> out;
     auto add = [&](const char* id, const char* ledger, double t) { out.push_back({id, ledger, t, time_s > 0 ? t / time_s : 0}); };
     // The slowest GPU's delay (sync.hpp) is waiting at the step's collectives: its own L5 segment.
-    add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s - c.slowest_gpu_step_s - offload_s(c));
+    add("compute", "L3", c.step_compute_s - c.recompute_step_s - c.optimizer_s - not_l3_s(c));
     add("recompute", "L3", c.recompute_step_s);
     add("optimizer", "L3", c.optimizer_s);
+    add("fp8_cast", "L8", c.fp8_cast_step_s);  // m × Σ layers cast bytes / HBM bandwidth (compute.hpp)
     add("offload_optimizer", "L1", c.offload_optimizer_s);
     add("offload_activations", "L2", c.offload_activations_s);
     // The pp send-recv reaches the step through the simulator: it is the p2p segment, not an axis.

@@ -55,6 +55,29 @@ test("node-limited routing cuts the network bytes; the skew slider moves the bus
   expect(await value(page, "ex-pairs"), "DualPipe pairs chunks").toBeGreaterThan(0);
 });
 
+test("a pasted per-expert histogram sets the loads: a skewed one raises the slowest rank's time", async ({ page }) => {
+  await openL6(page);
+  await paceTrial(page); // deepseek-v3: 256 routed experts over EP 64
+  const box = page.locator(`${panel} [data-control="histogram"] textarea`);
+  await page.locator(`${panel} [data-control="redundant"] input`).fill("0");
+  await box.fill(Array(256).fill("100").join(", "));
+  await expect.poll(() => value(page, "ex-imbalance")).toBeCloseTo(1, 6);
+  await expect(page.locator(`${panel} [data-control="routing"] select`)).toHaveValue("histogram");
+  const even = await value(page, "ex-busiest-s");
+  // Experts 0-3 (all on rank 0) get 10× the load of the others.
+  await box.fill([...Array(4).fill("1000"), ...Array(252).fill("100")].join(" "));
+  await expect.poll(() => value(page, "ex-busiest-s")).toBeGreaterThan(even);
+  expect(await value(page, "ex-imbalance")).toBeGreaterThan(1.5);
+  // Bad entries and lengths: the core's message, next to the box.
+  const error = page.locator(`${panel} [data-control="histogram"] .tsl-error`);
+  await box.fill("5, lots, 3");
+  await expect(error).toContainText("histogram[1]");
+  await box.fill("5, 3");
+  await expect(error).toContainText("model.moe.experts = 256");
+  await box.fill(Array(256).fill("1").join(","));
+  await expect(error).toBeHidden();
+});
+
 test("bad input is named at its control", async ({ page }) => {
   await openL6(page);
   await paceTrial(page);

@@ -3,6 +3,7 @@
 
 #include "tslab/memory.hpp"
 #include "tslab/errors.hpp"
+#include "tslab/expert_section.hpp"
 #include "tslab/report.hpp"
 
 using namespace tslab;
@@ -171,4 +172,29 @@ TEST_CASE("planner path: a class is as loaded as its most loaded member, whateve
     const memory_report full = memory_ledger(s, shape, false, &tensors);
     REQUIRE(full.stage == 4);
     CHECK(fast == full.total_bytes);
+}
+
+TEST_CASE("redundant expert replicas: R/ep per GPU × params per expert × (weight + grad) bytes", "[memory][expert]") {
+    // DeepSeek-V3 (arXiv 2412.19437 section 4.2): 256 routed experts of SwiGLU width 2048 on hidden
+    // 7168, so 3 × 7168 × 2048 = 44,040,192 params per expert and layer; 61 layers, the first 3 dense:
+    // 58 MoE layers. EP 64, pp 1, R = 128 redundant slots → 2 replicas per GPU per MoE layer.
+    // bf16-mixed: 2 B weights + 2 B grads (trained copies; master and optimizer states stay with the
+    // owner, memory.hpp). 2 × 44,040,192 × 58 × 4 = 20,434,649,088 B.
+    auto v3 = [](std::int64_t redundant) {
+        return build_report(parse_scenario(
+            {{"model", "deepseek-v3"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 64}, {"ep", 64}}},
+             {"training", {{"seq_len", 4096}, {"global_batch", 64}, {"moe", {{"routing", {{"kind", "zipf"}, {"skew", 1.0}}},
+                                                                                {"redundant_experts", redundant}}}}}}));
+    };
+    const report none = v3(0), two = v3(128);
+    const double expected = 2.0 * 44040192 * 58 * 4;
+    REQUIRE(expected == 20434649088.0);
+    REQUIRE(item(two, "redundant_experts") == Approx(expected));
+    REQUIRE(two.memory.total_bytes - none.memory.total_bytes == Approx(expected));
+    REQUIRE(model_state_bytes_of(two.memory) - model_state_bytes_of(none.memory) == Approx(expected));
+    // No replicas: no item (the list stays as before); replicas are not checkpointed.
+    for (const auto& it : none.memory.items) REQUIRE(it.id != "redundant_experts");
+    REQUIRE(checkpoint_state_bytes_of(two.memory) == Approx(checkpoint_state_bytes_of(none.memory)));
+    // The expert section reports the same bytes (one stage: the last is the busiest).
+    REQUIRE(expert_section_of(two.input, two.mesh, two.compute, two.step).redundant_bytes == Approx(expected));
 }

@@ -3,6 +3,8 @@
 
 #include "tslab/compute.hpp"
 #include "tslab/numerics.hpp"
+#include "tslab/numerics_section.hpp"
+#include "tslab/report.hpp"
 
 using namespace tslab;
 
@@ -57,4 +59,43 @@ TEST_CASE("Block scaling: one fp32 per 1×128 activation tile and per 128×128 w
     // Weight scales of Llama 3 8B: per layer qkv 4096×6144, out 4096×4096, up 4096×28672, down 14336×4096.
     const double per_layer = 4 * (32.0 * 48 + 32.0 * 32 + 32.0 * 224 + 112.0 * 32);
     CHECK(r.weight_scale_bytes == Approx(32 * per_layer));
+}
+
+TEST_CASE("FP8 cast kernels: bytes read + written / HBM bandwidth, a named step term only under FP8", "[numerics]") {
+    // Llama 3 8B (arXiv 2407.21783 Table 3: 32 layers, hidden 4096, FFN 14336, 8 KV heads of 128):
+    // the FP8 GEMM inputs of one layer for 4096 tokens are QKV (K = 4096), attention output
+    // (K = 4096), MLP up (K = 4096) and down (K = 14336): 4096 × 26,624 = 109,051,904 elements.
+    // DeepSeek-V3 blockwise scaling (arXiv 2412.19437 section 3.3.1): one fp32 per 1×128 tile,
+    // 4096 × 208 = 851,968 scales. Cast: read bf16 (2 B), write fp8 (1 B) + scales (4 B):
+    // 3 × 109,051,904 + 4 × 851,968 = 330,563,584 B per layer and micro-batch.
+    auto run = [](const char* recipe, const char* cluster) {
+        return build_report(parse_scenario({{"model", "llama3-8b"}, {"cluster", {{"preset", cluster}, {"gpu_speed_cv", 0}}},
+                                            {"training", {{"seq_len", 4096}, {"global_batch", 4}, {"precision", recipe}}}}));
+    };
+    const double per_layer = 3.0 * 109051904 + 4.0 * 851968;
+    REQUIRE(per_layer == 330563584.0);
+    const auto gemms = layer_forward_work(run("fp8-mixed", "dgx-h100").input, false).gemms;
+    REQUIRE(fp8_cast_of(gemms, active_scaling(run("fp8-mixed", "dgx-h100").input.training.precision)).bytes == per_layer);
+    const report r = run("fp8-mixed", "dgx-h100");
+    // H100 SXM5 HBM3: 3.35 TB/s (NVIDIA H100 datasheet, the preset's hbm_bandwidth_Bps); 32 layers.
+    const double per_microbatch = 32 * per_layer / 3.35e12;  // 3.1576e-3 s
+    REQUIRE(r.compute.fp8_cast_s == Approx(per_microbatch));
+    REQUIRE(r.compute.microbatches == 4);
+    double seg = -1, l8 = -1;
+    for (const auto& g : r.step.segments)
+        if (g.id == "fp8_cast") {
+            seg = g.time_s;
+            REQUIRE(g.ledger == "L8");
+        }
+    for (const auto& l : r.step.ledgers)
+        if (l.id == "L8") l8 = l.time_s;
+    REQUIRE(seg == Approx(4 * per_microbatch));
+    REQUIRE(l8 == Approx(4 * per_microbatch));
+    // The numerics section's current row reports the same cast bytes.
+    const numerics_section n = numerics_section_of(r.input, r.compute);
+    for (const auto& row : n.rows)
+        if (row.current) REQUIRE(row.cast_bytes == Approx(per_layer));
+    // BF16 GEMMs, or FP8 asked of a GPU without FP8 tensor cores (A100): no cast term.
+    REQUIRE(run("bf16-mixed", "dgx-h100").compute.fp8_cast_step_s == 0);
+    REQUIRE(run("fp8-mixed", "dgx-a100-80gb").compute.fp8_cast_step_s == 0);
 }

@@ -39,3 +39,27 @@ TEST_CASE("Adam keeps two moments, Muon one on hidden matrices", "[optimizer_com
     REQUIRE(o.whole_bytes == Approx(12 * L * h * h * 7.0 / 8.0 * 2));
     REQUIRE(o.owned_max_bytes < o.whole_bytes / 8);
 }
+
+TEST_CASE("Muon's gather covers the expert matrices over the expert-DP group", "[optimizer_comm]") {
+    // DeepSeek-V3 (arXiv 2412.19437 section 4.2): 256 routed experts, SwiGLU width 2048 on hidden
+    // 7168: gate+up 7168 × 4096 and down 2048 × 7168, 44,040,192 elements per expert and layer.
+    // pp 4: the last stage holds 16 layers, all MoE. ep 8 → 32 local experts per layer; dp 32, ZeRO-1:
+    // the expert-DP group is dp·cp·tp/(ep·etp) = 4 (Megatron-Core's expert data parallel).
+    const scenario s = parse_scenario({{"model", "deepseek-v3"}, {"parallel", {{"dp", 32}, {"ep", 8}, {"pp", 4}, {"zero", 1}}},
+                                       {"training", {{"global_batch", 128}, {"optimizer", "muon"}}}});
+    const optimizer_compare o = optimizer_compare_of(s);
+    REQUIRE(o.group == 32);
+    REQUIRE(o.expert_group == 4);
+    // Whole gather (Moonlight arXiv 2502.16982 section 2.3, the naive variant): (n − 1)/n of every
+    // local expert matrix, 16 × 32 × 44,040,192 × 3/4 = 16,911,433,728 elements, bf16 grads (2 B).
+    const double expert_elems = 16.0 * 32 * 44040192;
+    REQUIRE(o.expert.whole_elems == Approx(expert_elems * 3 / 4));
+    REQUIRE(o.whole_bytes == Approx((o.dense.whole_elems + 16911433728.0) * 2));
+    // Slice-local (Distributed Muon): the 4 slices hold 128 experts each, cut no matrix, gather nothing.
+    REQUIRE(o.expert.owned_max_elems == Approx(0).margin(1));
+    REQUIRE(o.owned_max_bytes == Approx(o.dense.owned_max_elems * 2));
+    // Without ZeRO nothing is sharded: no gather.
+    const scenario plain = parse_scenario({{"model", "deepseek-v3"}, {"parallel", {{"dp", 32}, {"ep", 8}, {"pp", 4}}},
+                                           {"training", {{"global_batch", 128}, {"optimizer", "muon"}}}});
+    REQUIRE(optimizer_compare_of(plain).expert.whole_elems == 0);
+}

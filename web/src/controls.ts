@@ -19,13 +19,15 @@ export type ControlSpec =
   | { kind: "select"; key: string; labelKey: MessageKey; choices: Choice[] }
   | { kind: "number"; key: string; labelKey: MessageKey; min: number; max: number; placeholder?: string }
   | { kind: "range"; key: string; labelKey: MessageKey; min: number; max: number; step: number; show: (v: number) => string }
-  | { kind: "check"; key: string; labelKey: MessageKey };
+  | { kind: "check"; key: string; labelKey: MessageKey }
+  /** A multi-line text box (pasted lists); its text goes to the field as is, the core says what is wrong with it. */
+  | { kind: "text"; key: string; labelKey: MessageKey; rows: number; placeholder?: string };
 
 export interface Control {
   spec: ControlSpec;
   field: HTMLElement;
-  input: HTMLInputElement | HTMLSelectElement;
-  /** The raw value: string for select/number, number for range, boolean for check. */
+  input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+  /** The raw value: string for select/number/text, number for range, boolean for check. */
   read(): string | number | boolean;
   write(v: string | number | boolean): void;
   setError(message: string | null): void;
@@ -34,7 +36,14 @@ export interface Control {
 
 let serial = 0;
 
-function makeInput(spec: ControlSpec): HTMLInputElement | HTMLSelectElement {
+function makeInput(spec: ControlSpec): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
+  if (spec.kind === "text") {
+    const a = document.createElement("textarea");
+    a.rows = spec.rows;
+    a.spellcheck = false;
+    if (spec.placeholder) a.placeholder = spec.placeholder;
+    return a;
+  }
   if (spec.kind === "select") {
     const s = document.createElement("select");
     for (const c of spec.choices) s.add(new Option(choiceText(c), c.value));

@@ -6,6 +6,7 @@ export type MemoryItemId =
   | "grads"
   | "master_params"
   | "optimizer_states"
+  | "redundant_experts"
   | "activations_layers"
   | "activations_other"
   | "comm_buffers"

@@ -70,6 +70,13 @@ collective_estimate estimate_collective(collective_op op, double bytes, const gr
                                         std::optional<collective_algorithm> forced = std::nullopt,
                                         collective_library lib = collective_library::mpich);
 
+// NCCL's pairwise All-to-All of `bytes` per rank when the caller knows how many of them cross the
+// network and how many stay on NVLink (node-limited MoE dispatch, expert_dispatch.hpp): n−1 rounds,
+// time (n−1)·α_slowest + max(network / B_inter, nvlink / B_intra); the wire bytes are their sum
+// (NVLink may exceed `bytes`: what crossed the network once is forwarded to several ranks).
+collective_estimate estimate_alltoall_split(double bytes, double network_bytes, double nvlink_bytes, const group_topology& g,
+                                            const comm_links& l);
+
 // The CLI and wasm query. SPEC: {op, bytes, ranks, algorithm?, link?: {bandwidth_Bps, latency_s} |
 // "intra_node" | "inter_node", cluster?: preset name or object (default "dgx-h100"),
 // ranks_per_node?, overlap?} -> JSON text (time_s, alpha_s, beta_s, algbw_Bps, busbw_Bps, algorithm...).

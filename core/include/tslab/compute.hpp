@@ -57,6 +57,10 @@ struct compute_estimate {
     double optimizer_s = 0;     // memory-bound optimizer step, once per step
     double expert_step_s = 0;   // the routed-expert part of step_compute_s (L6 scales it by imbalance)
     double recompute_step_s = 0;  // m × recompute_s
+    // FP8 cast (quantise) kernels of the forward GEMM inputs, HBM-bound (numerics.hpp fp8_cast_of):
+    // per micro-batch (inside fwd_s and the chunk F costs) and per step, m × fp8_cast_s. 0 unless
+    // fp8_casts_active. bytes / hbm_bandwidth_Bps per layer, summed over the busiest stage's layers.
+    double fp8_cast_s = 0, fp8_cast_step_s = 0;
     double step_compute_s = 0;  // m × (fwd + bwd + recompute) + optimizer, busiest stage
     double offload_optimizer_s = 0, offload_activations_s = 0;  // host-link time per step (offload.hpp)
     double slowest_gpu_step_s = 0;  // the part of step_compute_s that is the slowest GPU's delay (sync.hpp)

@@ -1,6 +1,6 @@
 // The report's `expert` section (L6 panel): per-EP-rank loads before and after redundant experts,
 // the busiest rank's share of the step, and the dispatch/combine bytes split into NVLink and
-// network parts with node-limited routing. Every number the expert panel shows comes from here.
+// network parts with node-limited routing (expert_dispatch.hpp). Every number the expert panel shows comes from here.
 #pragma once
 
 #include <cstdint>
@@ -8,30 +8,13 @@
 #include <vector>
 
 #include "tslab/compute.hpp"
+#include "tslab/expert_dispatch.hpp"
 #include "tslab/json_writer.hpp"
 #include "tslab/mesh.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/step.hpp"
 
 namespace tslab {
-
-// Per MoE layer, micro-batch and rank, forward (backward moves the same again). A rank's pairs go
-// 1/ep to itself, (g−1)/ep to the other ranks of its node and (ep−g)/ep to other nodes, g = EP ranks
-// per node. Plain All-to-All: every remote-node pair crosses the network. Node-limited (DeepEP,
-// DeepSeek-V3 arXiv 2412.19437 sections 2.1.2 and 3.2.2): a token crosses the network once per
-// remote node it reaches, at most min(M, N, top_k)·(N−1)/N of them on average over N nodes, and is
-// forwarded over NVLink to the other (g−1)/g ranks it targets inside that node.
-struct dispatch_split {
-    std::int64_t ep_nodes = 1, ranks_per_node = 1, node_limit = 0;
-    double tokens = 0;  // tokens entering the layer on this rank
-    double dispatch_bytes = 0, combine_bytes = 0;  // all pairs (expert.hpp moe_traffic)
-    double dispatch_nvlink_bytes = 0, dispatch_network_bytes = 0;
-    double combine_nvlink_bytes = 0, combine_network_bytes = 0;
-    double network_bytes_unlimited = 0;  // dispatch + combine network bytes without the node limit
-    std::string formula;
-};
-
-dispatch_split dispatch_split_of(const scenario& s, std::int64_t ep_nodes, std::int64_t ranks_per_node);
 
 struct expert_section {
     bool moe = false;

@@ -12,8 +12,8 @@
 namespace tslab {
 
 struct memory_item {
-    std::string id;  // params, grads, master_params, optimizer_states, activations_layers,
-                     // activations_other, comm_buffers, offloaded
+    std::string id;  // params, grads, master_params, optimizer_states, redundant_experts,
+                     // activations_layers, activations_other, comm_buffers, offloaded
     double bytes = 0;
     std::string formula;
 };
@@ -40,12 +40,23 @@ model_state_bytes zero_model_state(const precision_spec& p, int zero, double par
 // Muon 1 on matrices, Adafactor rows + cols for a factored matrix).
 double optimizer_state_elems(optimizer_kind o, bool matrix, double rows, double cols, double copies);
 
+// Redundant expert replicas on one GPU (training.moe.redundant_experts = R slots over the EP group,
+// R/ep per GPU, EPLB-style placement, expert_routing.hpp). `local_expert_elems` is the GPU's own
+// routed-expert elements (E/ep experts × its MoE layers, ÷ etp), so one replica is local/(E/ep) of
+// them and the R/ep replicas hold R/E × local elements. Convention: DeepSeek-V3 (arXiv 2412.19437
+// section 3.4) deploys redundant experts for inference, weights only; trained here, a replica also
+// keeps its gradient buffer (reduced into the owner's before the update), while master weights and
+// optimizer states stay with the owner, which alone updates the expert. Not ZeRO-sharded.
+// bytes = R/E × local_expert_elems × (params + grads bytes per element).
+double redundant_expert_bytes(const scenario& s, double local_expert_elems);
+
 // `formulas` false leaves every item's formula text empty (the planner's numbers-only pass);
 // `tensors`, when given, is tensor_list(s.model) computed once by the caller.
 memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool formulas = true,
                             const std::vector<tensor_entry>* tensors = nullptr);
 
-// Sums of the report's items: model state (params, grads, master_params, optimizer_states) and
+// Sums of the report's items: model state (params, grads, master_params, optimizer_states,
+// redundant_experts) and
 // activations (activations_layers, activations_other), the L1 and L2 bytes.
 double model_state_bytes_of(const memory_report& m);
 double offloaded_bytes_of(const memory_report& m);  // the "offloaded" item: host memory, not HBM
@@ -76,6 +87,7 @@ struct rank_state {
     model_state_bytes dense, expert;
     double nd = 1, ne = 1;  // ZeRO groups: dp·cp (dense) and expert-DP dp·cp·tp/(ep·etp)
     double keep = 1;        // fraction of master copy and optimizer states left in HBM
+    double redundant = 0;   // redundant expert replicas' weights and grads (redundant_expert_bytes)
     double params() const { return dense.params + expert.params; }
     double grads() const { return dense.grads + expert.grads; }
     double master() const { return (dense.master + expert.master) * keep; }
@@ -85,7 +97,8 @@ struct rank_state {
         double t = params();
         t += grads();
         t += master();
-        return t + optimizer();
+        t += optimizer();
+        return t + redundant;
     }
 };
 rank_state rank_state_of(const scenario& s, const rank_shards& st);

@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "tslab/compute.hpp"
 #include "tslab/messages.hpp"
 #include "tslab/scenario.hpp"
+#include "tslab/vocabulary.hpp"
 
 namespace tslab {
 
@@ -37,5 +39,23 @@ struct numerics_report {
 double block_scale_bytes(double rows, double cols, double block_rows, double block_cols);
 
 numerics_report describe_numerics(const scenario& s);
+
+// The scaling row the scenario's recipe runs: with FP8 GEMMs the blockwise one (recipe_rows'
+// fp8-mixed is DeepSeek-V3's: 1×128 / 128×128 tiles), else the BF16 row.
+const scaling_desc& active_scaling(const precision_spec& p);
+
+// The FP8 cast (quantise) kernels of one layer's forward GEMMs, one micro-batch, one rank: each
+// FP8-eligible GEMM's A operand (activations, m·batch × k) is read in bf16 (2 B) and written in
+// fp8 (1 B) with one fp32 scale per tile; per-tensor current scaling reads it once more for the
+// amax (2 B). bytes = elems·(2 + 1 + amax) + scales·scale_bytes. Memory-bound: the step times them
+// at the HBM bandwidth (compute_time.cpp), the numerics section reports them (numerics_section.cpp).
+struct fp8_cast {
+    double elems = 0, scales = 0, bytes = 0;
+};
+fp8_cast fp8_cast_of(const std::vector<gemm_call>& gemms, const scaling_desc& d);
+
+// Whether the step pays for casts: FP8 GEMMs on a GPU with FP8 tensor cores (else the GEMMs run
+// in BF16 and nothing is quantised).
+bool fp8_casts_active(const scenario& s);
 
 }  // namespace tslab

@@ -51,7 +51,8 @@ struct step_inputs {
 };
 
 // One disjoint part of the step time, as the step bar draws it: the parts add up to time_s.
-// Ids, in order: compute (forward and backward), recompute, optimizer (L3); dp, edp, tp (L5); ep
+// Ids, in order: compute (forward and backward), recompute, optimizer (L3); fp8_cast (L8, the FP8
+// cast kernels); offload_optimizer (L1), offload_activations (L2); dp, edp, tp (L5); ep
 // (L6); cp (L7); bubble, p2p (L4); expert_imbalance (L6, the busiest expert rank's excess).
 struct step_segment {
     std::string id, ledger;

@@ -14,7 +14,33 @@ import { runReportPanel } from "./report_runner";
 import "./expert.css";
 
 const plan = ["model", "cluster", "dp", "ep", "pp", "schedule"];
-const routing = ["routing", "skew", "redundant", "node_limit", "comm_sms"];
+const routing = ["routing", "skew", "histogram", "redundant", "node_limit", "comm_sms"];
+const kindPath = "training.moe.routing.kind", histogramPath = "training.moe.routing.histogram";
+/** The routing_rows kind (core vocabulary.hpp) whose loads are training.moe.routing.histogram. */
+const histogramKind = "histogram";
+
+/** The pasted loads as the scenario's array: numbers where a token reads as one, else the token itself, so the core names the bad entry. */
+function histogramOf(text: string): unknown[] | undefined {
+  const tokens = text.split(/[\s,;]+/).filter((x) => x !== "");
+  if (tokens.length === 0) return undefined;
+  return tokens.map((x) => (Number.isFinite(Number(x)) ? Number(x) : x));
+}
+
+/** A pasted histogram selects kind "histogram"; clearing it removes the loads (the kind stays for the select to change). */
+function histogramField(): ScenarioField {
+  return {
+    spec: { kind: "text", key: "histogram", labelKey: "ex.histogram", rows: 3, placeholder: "120, 80, 64, 10, …" },
+    paths: [histogramPath],
+    show: (s) => {
+      const h = valueAt(s, histogramPath);
+      return Array.isArray(h) ? h.join(", ") : "";
+    },
+    changes: (x) => {
+      const h = histogramOf(String(x));
+      return h ? [[kindPath, histogramKind], [histogramPath, h]] : [[histogramPath, undefined]];
+    },
+  };
+}
 
 /** The routing controls: each edits one training.moe field; a field the scenario leaves out shows the core's default. */
 function routingFields(client: TslabClient): ScenarioField[] {
@@ -23,9 +49,12 @@ function routingFields(client: TslabClient): ScenarioField[] {
   const field = (spec: ScenarioField["spec"], path: string, show = (x: unknown) => String(x ?? ""), put = (x: unknown): unknown => x): ScenarioField =>
     ({ spec, paths: [path], show: (s) => show(at(path)(s)) as string, changes: (x) => [[path, put(x)]] });
   return [
-    field({ kind: "select", key: "routing", labelKey: "ex.kind", choices: choicesOf(v.routing_kinds) }, "training.moe.routing.kind"),
+    // Another kind than histogram drops the pasted loads (the core refuses loads with another kind).
+    { ...field({ kind: "select", key: "routing", labelKey: "ex.kind", choices: choicesOf(v.routing_kinds) }, kindPath),
+      changes: (x) => (x === histogramKind ? [[kindPath, x]] : [[kindPath, x], [histogramPath, undefined]]) },
     field({ kind: "range", key: "skew", labelKey: "ex.skew", min: 0, max: 1.5, step: 0.1, show: (x) => x.toFixed(1) }, "training.moe.routing.skew",
       (x) => String(Number(x ?? 1)), Number),
+    histogramField(),
     field({ kind: "number", key: "redundant", labelKey: "ex.redundant", min: 0, max: 65536 }, "training.moe.redundant_experts", undefined, (x) => num(x as string)),
     field({ kind: "number", key: "node_limit", labelKey: "ex.node_limit", min: 0, max: 1024 }, "training.moe.node_limit", undefined, (x) => num(x as string)),
     field({ kind: "number", key: "comm_sms", labelKey: "ex.comm_sms", min: 0, max: 1024 }, "training.moe.comm_sms", undefined, (x) => num(x as string)),
@@ -53,6 +82,11 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const view = createExpertView(results, () => runTrial());
 
   const run = runReportPanel<ExpertInReport>({ client, store }, "expert", form, controls, fields, errorTargets, view);
+  // A pasted histogram also sets the kind; the panel's own edits leave its controls as typed, so show the kind here
+  // (this listener runs after the binding's, which has already edited the scenario).
+  form.addEventListener("input", (e) => {
+    if ((e.target as HTMLElement).closest('[data-control="histogram"]')) controls.get("routing")!.write(fields.get("routing")!.show(store.scenario()));
+  });
 
   /** Three reports of one plan: uniform, skewed, skewed with one redundant expert per GPU; the last one stays. */
   function runTrial(): void {

@@ -11,6 +11,7 @@ const colors: Record<MemoryItemId, string> = {
   grads: "#4f7269",
   master_params: "#8aa79f",
   optimizer_states: "#a45d36",
+  redundant_experts: "#6b8f5e",
   activations_layers: "#d08352",
   activations_other: "#e2b98f",
   comm_buffers: "#9a7752",

@@ -85,6 +85,10 @@ export interface NumericsSection {
     gather_whole_bytes: number;
     gather_owned_max_bytes: number;
     gather_owned_mean_bytes: number;
+    /** ZeRO-1 group of the expert matrices (expert-DP dp·cp·tp/(ep·etp)) and their part of the gathers above. */
+    expert_group: number;
+    gather_expert_whole_bytes: number;
+    gather_expert_owned_max_bytes: number;
   };
 }
 

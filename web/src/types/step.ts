@@ -18,7 +18,7 @@ export interface StepLedger {
 
 /** One part of the step-time bar (report.step.segments): seconds and shares that add up to the step time. */
 export interface StepSegment {
-  /** "compute", "recompute", "optimizer", "bubble", "p2p", a collective named by its axis ("dp", "edp", "tp" on L5, "ep" L6, "cp" L7), "expert_imbalance" */
+  /** "compute", "recompute", "optimizer", "bubble", "p2p", a collective named by its axis ("dp", "edp", "tp" on L5, "ep" L6, "cp" L7), "expert_imbalance", "fp8_cast" (L8) */
   id: string;
   ledger: LedgerId;
   time_s: number;

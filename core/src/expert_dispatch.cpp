@@ -1,0 +1,43 @@
+// Dispatch/combine bytes of one MoE layer by link, with node-limited routing (expert_dispatch.hpp).
+#include "tslab/expert_dispatch.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tslab/expert.hpp"
+
+namespace tslab {
+
+dispatch_split dispatch_split_of(const scenario& s, std::int64_t ep_nodes, std::int64_t ranks_per_node) {
+    dispatch_split d;
+    if (!s.model.is_moe()) return d;
+    const moe_layer_traffic t = moe_traffic(s);
+    const double ep = static_cast<double>(s.parallel.ep), g = static_cast<double>(std::max<std::int64_t>(1, ranks_per_node));
+    const double N = static_cast<double>(std::max<std::int64_t>(1, ep_nodes)), k = static_cast<double>(s.model.moe.top_k);
+    d.ep_nodes = ep_nodes, d.ranks_per_node = ranks_per_node, d.node_limit = s.training.moe.node_limit;
+    d.tokens = t.tokens;
+    d.dispatch_bytes = t.dispatch_bytes, d.combine_bytes = t.combine_bytes;
+    const double same_node = (g - 1) / ep, other_node = (ep - g) / ep;  // shares of a rank's pairs
+    double net = other_node, nvl = same_node;                            // in pair units
+    if (d.node_limit > 0 && N > 1) {
+        const double reached = std::min({static_cast<double>(d.node_limit), N, k}) * (N - 1) / N;  // remote nodes per token
+        net = std::min(other_node, reached / k);
+        nvl = same_node + other_node * (g - 1) / g;
+    }
+    d.dispatch_network_bytes = t.dispatch_bytes * net, d.dispatch_nvlink_bytes = t.dispatch_bytes * nvl;
+    d.combine_network_bytes = t.combine_bytes * net, d.combine_nvlink_bytes = t.combine_bytes * nvl;
+    d.network_bytes_unlimited = (t.dispatch_bytes + t.combine_bytes) * other_node;
+    d.formula = d.node_limit > 0 && N > 1
+                    ? fmt::format("network = tokens × min(M={}, N={}, k={})·(N−1)/N × hidden × element; NVLink = pairs × ((g−1)/ep + (ep−g)/ep·(g−1)/g), g = {}",
+                                  d.node_limit, ep_nodes, s.model.moe.top_k, ranks_per_node)
+                    : fmt::format("network = pairs × (ep−g)/ep; NVLink = pairs × (g−1)/ep, ep = {}, g = {} per node", s.parallel.ep, ranks_per_node);
+    return d;
+}
+
+dispatch_split dispatch_split_of(const scenario& s, const mesh_layout& m) {
+    const axis_groups& a = m.axis("ep");
+    return dispatch_split_of(s, a.max_nodes, std::min(a.size, a.max_per_node));
+}
+
+}  // namespace tslab
