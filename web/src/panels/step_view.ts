@@ -134,7 +134,7 @@ export function createStepView(host: HTMLElement, axes: ReadonlySet<string>): St
       tr.dataset.exposed = String(l.exposed_s);
       const th = el("th", "", l.id);
       th.scope = "row";
-      tr.append(th, el("td", "tsl-step-name", l.name), labelled("tsl-num", duration(l.time_s), "step.col.time"),
+      tr.append(th, el("td", "tsl-step-name", tOr(`ledger.${l.id}`, l.name)), labelled("tsl-num", duration(l.time_s), "step.col.time"),
         labelled("tsl-num", duration(l.exposed_s), "step.col.exposed"), labelled("tsl-num", binaryBytes(l.bytes), "step.col.bytes"),
         el("td", "tsl-step-notes", sayClauses(l.notes_msg, l.notes)));
       tbody.append(tr);
