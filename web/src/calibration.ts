@@ -3,7 +3,7 @@ import "./calibration.css";
 import { ScenarioError, type TslabClient } from "./client";
 import { onLangChange, t } from "./i18n";
 import type { LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "./types/calibration";
-import { el } from "./dom";
+import { el, scrollFrame } from "./dom";
 import type { ScenarioStore } from "./state";
 
 type Message = { kind: "ok" | "error"; text: () => string } | null;
@@ -37,8 +37,7 @@ function detailsBody(c: LoadedCalibration, v: Validation): HTMLElement[] {
   for (const f of c.summary.replaces) list.append(el("li", "", figureText(f)));
   if (!c.summary.replaces.length) list.append(el("li", "", t("cal.replacesNone")));
   out.push(list, el("p", "tsl-cal-by", t("cal.predictedBy", { by: v.predicted_by })));
-  const wrap = el("div", "tsl-cal-scroll");
-  wrap.tabIndex = 0; // a scrollable region must be reachable by keyboard
+  const wrap = scrollFrame(el("div", "tsl-cal-scroll"), t("cal.bar"));
   const table = el("table", "tsl-cal-table");
   table.dataset.testid = "calibration-table";
   const head = el("tr");

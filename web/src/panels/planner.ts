@@ -180,4 +180,6 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   });
 }
 
-export const plannerPanel: Panel = { id: "planner", titleKey: "panel.planner", mount };
+export const plannerPanel: Panel = { id: "planner", titleKey: "panel.planner", mount,
+  headline: [{ value: '[data-testid="plan-status"]' }, { value: '[data-testid="plan-row"]:first-child .tsl-plan-cfg' },
+    { value: '[data-testid="plan-row"]:first-child td:nth-of-type(2)' }] };
