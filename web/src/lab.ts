@@ -160,6 +160,10 @@ async function mountLab(root: HTMLElement, index: number): Promise<void> {
 /** Starts the lab's language handling at once (the shell's static text), the wasm only when the lab is about to be seen. */
 function prepare(root: HTMLElement): void {
   const toggle = root.querySelector<HTMLButtonElement>("[data-tsl-lang]")!;
+  // The button's name is its visible text (WCAG 2.5.3, label in name); the longer sentence describes it.
+  const hint = root.querySelector<HTMLElement>("[data-tsl-lang-hint]")!;
+  hint.id = `${root.id}-lang-hint`;
+  toggle.setAttribute("aria-describedby", hint.id);
   toggle.addEventListener("click", () => {
     const next = lang() === "en" ? "zh-CN" : "en";
     rememberLang(next);
@@ -168,6 +172,7 @@ function prepare(root: HTMLElement): void {
   const sync = (l: Lang) => {
     root.lang = l;
     toggle.setAttribute("aria-pressed", String(l === "en"));
+    toggle.lang = l === "en" ? "zh-CN" : "en"; // the label names the other language, in that language
     applyI18n(root);
   };
   onLangChange(sync);
