@@ -23,8 +23,9 @@ function headlineText(results: HTMLElement, items: readonly HeadlineItem[]): str
  */
 export function mountSummary(body: HTMLElement, items: readonly HeadlineItem[]): HTMLElement | null {
   const form = body.querySelector<HTMLElement>(".tsl-form");
-  const results = body.querySelector<HTMLElement>(".tsl-results") ?? body;
-  if (!form || !items.length) return null;
+  // The results are the form's sibling (.tsl-results, .tsl-pipe-results): observing them never sees the summary's own writes.
+  const results = form?.nextElementSibling;
+  if (!form || !(results instanceof HTMLElement) || !items.length) return null;
   const summary = el("p", "tsl-summary");
   summary.dataset.testid = "summary";
   summary.setAttribute("aria-live", "polite");
@@ -34,7 +35,7 @@ export function mountSummary(body: HTMLElement, items: readonly HeadlineItem[]):
     const text = headlineText(results, items);
     // Only a change is written: an unchanged headline is not announced again.
     if (summary.textContent !== text) summary.textContent = text;
-    summary.hidden = !text;
+    if (summary.hidden !== !text) summary.hidden = !text;
   };
   new MutationObserver(sync).observe(results, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["hidden"] });
   sync();
