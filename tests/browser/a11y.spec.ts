@@ -103,7 +103,7 @@ async function phoneLayout(page: Page, id: string): Promise<string[]> {
     const tab = bar.querySelector<HTMLElement>('[aria-selected="true"]')!.getBoundingClientRect();
     if (tab.left < b.left - 1 || tab.right > b.right + 1) out.push("active tab scrolled out of the bar");
     if (document.documentElement.scrollWidth > vw) out.push(`page ${document.documentElement.scrollWidth} px wide`);
-    const form = body.querySelector<HTMLElement>(".tsl-form")!;
+    const form = body.querySelector<HTMLElement>(":scope > form")!;
     form.scrollIntoView({ block: "start", behavior: "instant" });
     const top = form.getBoundingClientRect().top;
     const s = body.querySelector<HTMLElement>(".tsl-summary")!.getBoundingClientRect();
@@ -183,7 +183,7 @@ test("each panel's headline is in one polite live region after its controls, and
     await expect(live).toHaveCount(1);
     await expect(live).toHaveAttribute("aria-live", "polite");
     // The summary closes the form, just after the inputs that drive it.
-    expect(await live.evaluate((s) => s.parentElement!.matches("form.tsl-form") && s === s.parentElement!.lastElementChild)).toBe(true);
+    expect(await live.evaluate((s) => s.parentElement!.matches("form") && s === s.parentElement!.lastElementChild)).toBe(true);
   }
   // The step panel: the summary repeats the view's step time and MFU, and changes when recompute does.
   await page.locator("#tsl-tab-step").click();

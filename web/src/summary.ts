@@ -9,7 +9,9 @@ function headlineText(results: HTMLElement, items: readonly HeadlineItem[]): str
   const parts: string[] = [];
   for (const item of items) {
     const value = results.querySelector(item.value);
-    if (!value || value.closest("[hidden]")) continue;
+    // Hidden inside the results (a closed trial box) is left out; the panel's own hidden tab is not the view's state.
+    const hidden = value?.closest("[hidden]");
+    if (!value || (hidden && results.contains(hidden))) continue;
     const label = item.labelled ? textOf(value.previousElementSibling) : "";
     const line = [item.tag ?? "", label, textOf(value)].filter(Boolean).join(" ");
     if (line) parts.push(line);
@@ -22,7 +24,7 @@ function headlineText(results: HTMLElement, items: readonly HeadlineItem[]): str
  * controls are in view, see lab.css) and keeps it equal to the view's headline: the text is copied, never recomputed.
  */
 export function mountSummary(body: HTMLElement, items: readonly HeadlineItem[]): HTMLElement | null {
-  const form = body.querySelector<HTMLElement>(".tsl-form");
+  const form = body.querySelector<HTMLElement>(":scope > form");
   // The results are the form's sibling (.tsl-results, .tsl-pipe-results): observing them never sees the summary's own writes.
   const results = form?.nextElementSibling;
   if (!form || !(results instanceof HTMLElement) || !items.length) return null;

@@ -28,7 +28,7 @@ function curve(r: RlResult, chosen: number): SVGSVGElement {
   const lo = Math.log2(pts[0].gpus), hi = Math.log2(pts[pts.length - 1].gpus);
   const x = (g: number) => L + ((Math.log2(g) - lo) / (hi - lo || 1)) * (W - L - R);
   const y = (v: number) => T + (1 - v / top) * (H - T - B);
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tsl-rel-curve", role: "img" });
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tsl-rel-curve", role: "img", "aria-label": t("rel.curve") });
   s.dataset.testid = "rel-curve";
   s.append(svg("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "tsl-rel-axis" }));
   s.append(svg("line", { x1: L, y1: y(bubble), x2: W - R, y2: y(bubble), class: "tsl-rel-bubble" }));
