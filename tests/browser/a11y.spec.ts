@@ -108,7 +108,6 @@ async function phoneLayout(page: Page, id: string): Promise<string[]> {
     const top = form.getBoundingClientRect().top;
     const s = body.querySelector<HTMLElement>(".tsl-summary")!.getBoundingClientRect();
     if (s.top - top > vh || s.bottom > vh + 1 || s.height === 0) out.push(`summary ${(s.top - top).toFixed(0)} px below the controls' top (bottom at ${s.bottom.toFixed(0)} of ${vh})`);
-    window.scrollTo({ top: 0, behavior: "instant" });
     return out;
   });
 }
@@ -124,7 +123,12 @@ for (const vp of viewports) {
       for (const id of ids) {
         await openPanel(page, id);
         const problems = [...await axeFindings(page), ...(await smallText(page, minPx)).map((s) => `small text: ${s}`)];
-        if (vp.name === "phone") problems.push(...await phoneLayout(page, id));
+        if (vp.name === "phone") {
+          problems.push(...await phoneLayout(page, id));
+          // What a phone reader sees at the controls: the form's top and the summary at the bottom.
+          await page.screenshot({ path: `${shots}/a11y-${id}-phone-${lang}-view.png` });
+          await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+        }
         if (problems.length) findings[id] = problems;
         await page.locator(lab).screenshot({ path: `${shots}/a11y-${id}-${vp.name}-${lang}.png` });
       }

@@ -38,8 +38,12 @@ function curve(r: RlResult, chosen: number): SVGSVGElement {
     c.append(svg("title", {}));
     c.lastChild!.textContent = `${p.gpus} GPUs: ${pct(p.failure_loss)}`;
     s.append(c);
-    if ((Math.log2(p.gpus) - lo) % 2 === 0 || p.gpus === chosen) {
-      const label = svg("text", { x: x(p.gpus), y: H - 12, class: "tsl-rel-tick" });
+    // Every other power of two is labelled, and the chosen count; a label next to the chosen one would run into it (12 px text).
+    const nextToChosen = Math.abs(Math.log2(p.gpus) - Math.log2(chosen)) === 1;
+    if (((Math.log2(p.gpus) - lo) % 2 === 0 && !nextToChosen) || p.gpus === chosen) {
+      // The ends are anchored inside the drawing so their labels are not cut at its edge.
+      const anchor = p === pts[0] ? "start" : p === pts[pts.length - 1] ? "end" : "middle";
+      const label = svg("text", { x: x(p.gpus), y: H - 16, class: "tsl-rel-tick", style: `text-anchor: ${anchor}` });
       label.textContent = compactCount(p.gpus);
       s.append(label);
     }
