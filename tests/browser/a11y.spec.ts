@@ -201,13 +201,32 @@ test("each panel's headline is in one polite live region after its controls, and
   await expect(summary).toContainText(await time());
 });
 
-test("phone: the step ledger table scrolls in a named, focusable frame, not the page", async ({ page }) => {
+test("phone: every table and the Pareto scatter sit in named, focusable frames; a frame scrolls by keyboard, the page never sideways", async ({ page }) => {
+  test.setTimeout(60_000);
   await page.setViewportSize({ width: 390, height: 844 });
-  await openLab(page, "en");
-  await openPanel(page, "comm");
-  const frame = page.locator(`${lab} [data-panel="comm"] .tsl-frame`).first();
-  await expect(frame).toHaveAttribute("tabindex", "0");
-  await expect(frame).toHaveAttribute("role", "region");
-  expect((await frame.getAttribute("aria-label"))!.length).toBeGreaterThan(0);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const ids = await openLab(page, "en");
+  let frames = 0;
+  for (const id of ids) {
+    await openPanel(page, id);
+    const found = await page.locator(`${lab} [data-panel="${id}"]`).evaluate((body) => {
+      const bad: string[] = [];
+      for (const t of body.querySelectorAll("table")) if (!t.closest(".tsl-frame")) bad.push(`table outside a frame: ${t.className}`);
+      const list = [...body.querySelectorAll<HTMLElement>(".tsl-frame")];
+      for (const f of list) {
+        if (f.tabIndex !== 0 || f.getAttribute("role") !== "region" || !f.getAttribute("aria-label")) bad.push(`frame ${f.className}`);
+        if (f.getBoundingClientRect().right > window.innerWidth) bad.push(`frame ${f.className} wider than the screen`);
+      }
+      return { bad, count: list.length };
+    });
+    expect(found.bad, id).toEqual([]);
+    frames += found.count;
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), id).toBeLessThanOrEqual(390);
+  }
+  expect(frames).toBeGreaterThan(5);
+  // The scatter is drawn at its own 480 px: on a phone it is wider than its frame, and arrow keys scroll it.
+  const scatter = page.locator(`${lab} [data-panel="planner"] .tsl-plan-frame`);
+  expect(await scatter.evaluate((f) => f.scrollWidth > f.clientWidth)).toBe(true);
+  await scatter.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(() => scatter.evaluate((f) => f.scrollLeft)).toBeGreaterThan(0);
 });

@@ -49,7 +49,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
   pct.dataset.testid = "plan-pct";
   const status = el("p", "tsl-plan-status");
   status.dataset.testid = "plan-status";
-  // Not a live region of its own: the panel's summary repeats this line and announces it (summary.ts).
+  status.setAttribute("aria-live", "polite");
   const message = el("p", "tsl-plan-message");
   message.dataset.testid = "plan-message";
   message.hidden = true;
