@@ -4,7 +4,7 @@ import "./calibration.css";
 import { errorText, ScenarioError, type TslabClient } from "./client";
 import { onLangChange, t } from "./i18n";
 import type { LoadedCalibration, ProbeCheck, ReplacedFigure, Validation } from "./types/calibration";
-import { el } from "./dom";
+import { el, scrollFrame } from "./dom";
 import type { ScenarioStore } from "./state";
 
 type Message = { kind: "ok" | "error"; text: () => string } | null;
@@ -38,8 +38,7 @@ function detailsBody(c: LoadedCalibration, v: Validation): HTMLElement[] {
   for (const f of c.summary.replaces) list.append(el("li", "", figureText(f)));
   if (!c.summary.replaces.length) list.append(el("li", "", t("cal.replacesNone")));
   out.push(list, el("p", "tsl-cal-by", t("cal.predictedBy", { by: v.predicted_by })));
-  const wrap = el("div", "tsl-cal-scroll");
-  wrap.tabIndex = 0; // a scrollable region must be reachable by keyboard
+  const wrap = scrollFrame(el("div", "tsl-cal-scroll"), t("cal.bar"));
   const table = el("table", "tsl-cal-table");
   table.dataset.testid = "calibration-table";
   const head = el("tr");
@@ -72,6 +71,9 @@ async function readProfile(file: File): Promise<string> {
 
 interface Bar {
   input: HTMLInputElement;
+  /** The hidden descriptions of the pick and remove buttons (aria-describedby). */
+  pickDesc: HTMLElement;
+  removeDesc: HTMLElement;
   pick: HTMLButtonElement;
   hint: HTMLElement;
   badge: HTMLElement;
@@ -103,25 +105,34 @@ function buildBar(uid: string, host: HTMLElement): Bar {
   const warn = el("ul", "tsl-cal-warn tsl-cal-warnings");
   warn.dataset.testid = "calibration-warnings";
   warn.setAttribute("role", "status");
-  row.append(pick, input, hint, badge, remove);
+  // Names are the visible text (WCAG 2.5.3); the longer sentences describe the buttons.
+  const describe = (button: HTMLElement, key: string) => {
+    const d = el("span");
+    d.id = `${uid}-cal-${key}`;
+    d.hidden = true;
+    button.setAttribute("aria-describedby", d.id);
+    return d;
+  };
+  const pickDesc = describe(pick, "pick-desc"), removeDesc = describe(remove, "remove-desc");
+  row.append(pick, input, hint, badge, remove, pickDesc, removeDesc);
   host.append(row, warn, note, details);
   host.hidden = false;
-  return { input, pick, hint, badge, warn, remove, details, note };
+  return { input, pickDesc, removeDesc, pick, hint, badge, warn, remove, details, note };
 }
 
 /** Builds the bar in host, wires drag-and-drop on root, and redraws the panels under stage on every change. */
 export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HTMLElement, client: TslabClient, store: ScenarioStore): void {
-  const { input, pick, hint, badge, warn, remove, details, note } = buildBar(root.id || "tsl", host);
+  const { input, pickDesc, removeDesc, pick, hint, badge, warn, remove, details, note } = buildBar(root.id || "tsl", host);
   let message: Message = null;
   const render = () => {
     const c = client.calibration();
     pick.textContent = t("cal.pick");
-    pick.setAttribute("aria-label", t("cal.pickLabel"));
+    pickDesc.textContent = t("cal.pickLabel");
     hint.textContent = c ? "" : `${t("cal.drop")} · ${t("cal.none")}`;
     hint.hidden = !!c;
     badge.hidden = remove.hidden = details.hidden = !c;
     remove.textContent = t("cal.remove");
-    remove.setAttribute("aria-label", t("cal.removeLabel"));
+    removeDesc.textContent = t("cal.removeLabel");
     note.hidden = !message;
     note.className = `tsl-cal-msg${message?.kind === "error" ? " tsl-cal-error" : ""}`;
     note.setAttribute("role", message?.kind === "error" ? "alert" : "status");

@@ -16,3 +16,12 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   return e;
 }
+
+/** Makes `wrap` the frame a wide table scrolls in (lab.css): a named region the keyboard can focus and scroll sideways. */
+export function scrollFrame<T extends HTMLElement>(wrap: T, name: string): T {
+  wrap.classList.add("tsl-frame");
+  wrap.tabIndex = 0;
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", name);
+  return wrap;
+}

@@ -9,7 +9,16 @@ import { LabPropError, propsOf, type PanelId } from "./props";
 import type { Scenario } from "./report";
 import { createShareBar } from "./share_bar";
 import { createStore, startingScenario } from "./state";
+import { mountSummary } from "./summary";
 import { fragmentParams, stateKey } from "./share";
+
+/** Scrolls the tab bar sideways (never the page) so the tab is in view: on a phone the bar is one scrolling row. */
+function revealTab(bar: HTMLElement, tab: HTMLElement): void {
+  const b = bar.getBoundingClientRect(), r = tab.getBoundingClientRect();
+  const left = r.left - b.left + bar.scrollLeft, right = left + r.width;
+  if (left < bar.scrollLeft) bar.scrollLeft = left;
+  else if (right > bar.scrollLeft + bar.clientWidth) bar.scrollLeft = right - bar.clientWidth;
+}
 
 type Tabs = { select(id: string): void; active(): string };
 
@@ -40,19 +49,21 @@ function buildTabs(uid: string, list: readonly Panel[], tabBar: HTMLElement, sta
       e.tab.setAttribute("aria-selected", String(on));
       e.tab.tabIndex = on ? 0 : -1;
       e.body.hidden = !on;
-      if (on && focus) e.tab.focus();
+      if (on && focus) e.tab.focus({ preventScroll: true });
+      if (on) revealTab(tabBar, e.tab);
     });
     onSelect();
   };
   entries.forEach((e) => e.tab.addEventListener("click", () => select(e.index, false)));
-  // WAI-ARIA tabs pattern: arrows move between tabs, Tab moves into the panel.
+  // WAI-ARIA tabs pattern (automatic activation): arrows move to the next/previous tab, Home/End to the first/last, Tab moves into the panel.
   tabBar.addEventListener("keydown", (ev) => {
     const cur = entries.findIndex((e) => e.tab === document.activeElement);
     if (cur < 0) return;
-    const step = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
-    if (!step) return;
+    const n = entries.length;
+    const next: Record<string, number> = { ArrowRight: (cur + 1) % n, ArrowLeft: (cur - 1 + n) % n, Home: 0, End: n - 1 };
+    if (!(ev.key in next) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     ev.preventDefault();
-    select((cur + step + entries.length) % entries.length, true);
+    select(next[ev.key], true);
   });
   return {
     entries,
@@ -111,7 +122,10 @@ async function mountLab(root: HTMLElement, index: number): Promise<void> {
     });
     let link: ReturnType<typeof labLink> | undefined;
     const tabs = buildTabs(root.id, list, tabBar, stage, () => link?.changed());
-    tabs.entries.forEach((e, i) => list[i].mount(e.body, { client, store }));
+    tabs.entries.forEach((e, i) => {
+      list[i].mount(e.body, { client, store });
+      mountSummary(e.body, list[i].headline);
+    });
     mountCalibration(root, root.querySelector<HTMLElement>("[data-tsl-cal]")!, stage, client, store);
     link = labLink(index, stage, store, initial, props.start, tabs.active);
     const share = createShareBar(store, link.flush);
@@ -146,6 +160,10 @@ async function mountLab(root: HTMLElement, index: number): Promise<void> {
 /** Starts the lab's language handling at once (the shell's static text), the wasm only when the lab is about to be seen. */
 function prepare(root: HTMLElement): void {
   const toggle = root.querySelector<HTMLButtonElement>("[data-tsl-lang]")!;
+  // The button's name is its visible text (WCAG 2.5.3, label in name); the longer sentence describes it.
+  const hint = root.querySelector<HTMLElement>("[data-tsl-lang-hint]")!;
+  hint.id = `${root.id}-lang-hint`;
+  toggle.setAttribute("aria-describedby", hint.id);
   toggle.addEventListener("click", () => {
     const next = lang() === "en" ? "zh-CN" : "en";
     rememberLang(next);
@@ -154,6 +172,7 @@ function prepare(root: HTMLElement): void {
   const sync = (l: Lang) => {
     root.lang = l;
     toggle.setAttribute("aria-pressed", String(l === "en"));
+    toggle.lang = l === "en" ? "zh-CN" : "en"; // the label names the other language, in that language
     applyI18n(root);
   };
   onLangChange(sync);

@@ -1,7 +1,7 @@
 // The model's measured error on the published runs closest to the step's class (dense/MoE, GPU
 // generation), shown by the step result, with the whole accuracy table one click away.
 import type { TslabClient } from "../client";
-import { el } from "../dom";
+import { el, scrollFrame } from "../dom";
 import { t } from "../i18n";
 import type { Scenario } from "../report";
 import type { Accuracy, AccuracyClass } from "../types/accuracy";
@@ -41,7 +41,7 @@ export function createAccuracyNote(client: TslabClient): AccuracyNote {
   };
   const drawTable = (a: Accuracy) => {
     details.querySelector(".tsl-table-scroll")?.remove();
-    const wrap = el("div", "tsl-table-scroll");
+    const wrap = scrollFrame(el("div", "tsl-table-scroll"), t("step.accuracy.table"));
     const tbl = el("table", "tsl-table");
     const head = el("tr");
     for (const k of ["step.accuracy.run", "step.accuracy.layout", "step.accuracy.published", "step.accuracy.predicted", "step.accuracy.error"] as const)

@@ -195,4 +195,6 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const commPanel: Panel = { id: "comm", titleKey: "panel.comm", mount };
+export const commPanel: Panel = { id: "comm", titleKey: "panel.comm", mount,
+  headline: [{ value: '[data-testid="algorithm"]' }, { value: '[data-testid="comm-time"] strong', labelled: true },
+    { value: '[data-testid="exposed"] strong', labelled: true }] };

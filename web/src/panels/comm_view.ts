@@ -2,7 +2,7 @@
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { CollectiveResult, CommInReport } from "../types/mesh";
-import { el } from "../dom";
+import { el, scrollFrame } from "../dom";
 import { createStatusLines, createTrialBox } from "./view_parts";
 
 export interface CommView {
@@ -104,7 +104,7 @@ function candidates(c: CollectiveResult): HTMLElement {
     t("comm.col.time"), t("comm.col.wire")], rows, (i) => i > 0);
   tb.dataset.testid = "candidates";
   tb.querySelectorAll("tbody tr").forEach((tr, i) => tr.classList.toggle("tsl-chosen", sorted[i].algorithm === c.algorithm));
-  const wrap = el("div", "tsl-tablewrap");
+  const wrap = scrollFrame(el("div", "tsl-tablewrap"), tb.caption?.textContent ?? "");
   wrap.append(tb);
   return wrap;
 }
@@ -133,7 +133,7 @@ function inventory(r: CommInReport): HTMLElement {
     return td;
   });
   foot.append(th, ...cells);
-  const wrap = el("div", "tsl-tablewrap tsl-inventory");
+  const wrap = scrollFrame(el("div", "tsl-tablewrap tsl-inventory"), t("comm.inventory"));
   wrap.append(tb, el("p", "tsl-units", `${t("comm.inv.note")} ${c.source} · ${r.scenario.model} · world ${r.scenario.world}`));
   return wrap;
 }

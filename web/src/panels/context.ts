@@ -106,4 +106,6 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const contextPanel: Panel = { id: "context", titleKey: "panel.context", mount };
+export const contextPanel: Panel = { id: "context", titleKey: "panel.context", mount,
+  headline: [{ value: "tr:has(.tsl-ctx-badge-active) th b" }, { value: 'tr:has(.tsl-ctx-badge-active) [data-testid^="ctx-mem-"]' },
+    { value: "tr:has(.tsl-ctx-badge-active) .tsl-ctx-badge:not(.tsl-ctx-badge-active)" }] };

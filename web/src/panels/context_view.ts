@@ -1,6 +1,6 @@
 // L7 panel view: the trial, the methods table (bytes, link, hidden/exposed time, memory against HBM, balance) and the zig-zag chart.
 import { sayError } from "../core_messages";
-import { el } from "../dom";
+import { el, scrollFrame } from "../dom";
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { ContextMethod, ContextResult } from "../types/context";
@@ -89,7 +89,9 @@ function methodsTable(r: ContextResult): HTMLElement {
   const scale = Math.max(...r.methods.filter((m) => m.available).map((m) => Math.max(m.memory_bytes, m.capacity_bytes)), 1) * 1.05;
   for (const m of r.methods) body.append(methodRow(m, scale));
   table.append(thead, body);
-  box.append(table);
+  const frame = scrollFrame(el("div", "tsl-tablewrap"), t("ctx.table"));
+  frame.append(table);
+  box.append(frame);
   return box;
 }
 

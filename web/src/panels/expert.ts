@@ -110,4 +110,6 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   run.compute();
 }
 
-export const expertPanel: Panel = { id: "expert", titleKey: "panel.expert", mount };
+export const expertPanel: Panel = { id: "expert", titleKey: "panel.expert", mount,
+  headline: [{ value: '[data-testid="ex-imbalance"]', labelled: true }, { value: '[data-testid="ex-balanced"]', labelled: true },
+    { value: '[data-testid="ex-busiest-s"]', labelled: true }, { value: ".tsl-ex-body > .tsl-ex-caption:only-child" }] };

@@ -1,5 +1,5 @@
 // L6 panel view: per-EP-rank load bars (static vs with redundant experts), the busiest-rank figures, dispatch bytes by link, the overlap box and the trial table.
-import { el } from "../dom";
+import { el, scrollFrame } from "../dom";
 import { binaryBytes, bothUnits, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { ExpertInReport } from "../types/expert";
@@ -134,7 +134,9 @@ export function createExpertView(root: HTMLElement, onTrial: () => void) {
   const box = createTrialBox<ExpertTrialRow[]>({ testid: "ex-trial", labelKey: "ex.trial", hintKey: "ex.trial.hint" }, onTrial, result, (rows) => {
     const lesson = el("p", "tsl-ex-lesson", t("ex.trial.lesson"));
     lesson.dataset.testid = "ex-lesson";
-    result.append(lesson, trialTable(rows));
+    const frame = scrollFrame(el("div", "tsl-tablewrap"), t("ex.trial"));
+    frame.append(trialTable(rows));
+    result.append(lesson, frame);
   });
   root.append(box.element, ...status.elements, body);
   let last: ExpertInReport | null = null;

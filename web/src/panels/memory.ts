@@ -81,4 +81,5 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const memoryPanel: Panel = { id: "memory", titleKey: "panel.memory", mount };
+export const memoryPanel: Panel = { id: "memory", titleKey: "panel.memory", mount,
+  headline: [{ value: '[data-testid="fit-status"] .tsl-badge' }, { value: '[data-testid="fit-status"] .tsl-status-main' }] };

@@ -2,7 +2,7 @@
 import { bothUnits, gb, gib, paramCount } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { MemoryItemId, Report } from "../report";
-import { el } from "../dom";
+import { el, scrollFrame } from "../dom";
 import { createStatusLines, createTrialBox } from "./view_parts";
 
 /** Palette from the course page: greens for model state, rust and sand for activations. */
@@ -104,7 +104,7 @@ function bars(r: Report): HTMLElement {
 
 function ledger(r: Report): HTMLElement {
   const m = r.memory;
-  const wrap = el("div", "tsl-ledger");
+  const wrap = scrollFrame(el("div", "tsl-ledger"), t("mem.ledger"));
   const table = el("table");
   table.dataset.testid = "ledger";
   table.createCaption().textContent = t("mem.ledger");

@@ -193,4 +193,6 @@ function meshValues(v: Vocabulary, axes: readonly MeshAxis[], s: Shared): Record
   return out;
 }
 
-export const meshPanel: Panel = { id: "mesh", titleKey: "panel.mesh", mount };
+export const meshPanel: Panel = { id: "mesh", titleKey: "panel.mesh", mount,
+  headline: [{ value: '[data-testid="tp-recommended"] strong', labelled: true }, { value: '[data-testid="tp-current"] strong', labelled: true },
+    { value: ".tsl-tp-none" }] };

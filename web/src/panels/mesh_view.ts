@@ -3,7 +3,7 @@ import { say } from "../core_messages";
 import { duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { LinkClass, MeshAxis, MeshGroup, MeshResult } from "../types/mesh";
-import { el, svg } from "../dom";
+import { el, svg, scrollFrame } from "../dom";
 import { createStatusLines, createTrialBox } from "./view_parts";
 
 /** At most this many GPUs are drawn; the tables still count every group. */
@@ -140,7 +140,7 @@ function warnings(m: MeshResult): HTMLElement {
 }
 
 function table(captionKey: string, heads: string[], rows: (string | Node)[][]): HTMLElement {
-  const wrap = el("div", "tsl-tablewrap");
+  const wrap = scrollFrame(el("div", "tsl-tablewrap"), captionKey);
   const tb = el("table", "tsl-l5-table");
   tb.createCaption().textContent = captionKey;
   const head = tb.createTHead().insertRow();

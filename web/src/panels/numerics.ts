@@ -58,4 +58,5 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   run.compute();
 }
 
-export const numericsPanel: Panel = { id: "numerics", titleKey: "panel.numerics", mount };
+export const numericsPanel: Panel = { id: "numerics", titleKey: "panel.numerics", mount,
+  headline: [{ value: '[data-current="true"] h4' }, { value: '[data-testid="nu-speedup"]', labelled: true }] };

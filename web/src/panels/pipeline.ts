@@ -163,4 +163,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const pipelinePanel: Panel = { id: "pipeline", titleKey: "panel.pipeline", mount };
+export const pipelinePanel: Panel = { id: "pipeline", titleKey: "panel.pipeline", mount,
+  headline: [{ value: '[data-testid="pipe-bubble-a"] dd', tag: "A", labelled: true }, { value: '[data-testid="pipe-makespan-a"] dd', labelled: true },
+    { value: '[data-testid="pipe-bubble-b"] dd', tag: "B", labelled: true }, { value: '[data-testid="pipe-makespan-b"] dd', labelled: true },
+    { value: '[data-testid="pipe-one-stage"]' }] };

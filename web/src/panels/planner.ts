@@ -181,4 +181,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   });
 }
 
-export const plannerPanel: Panel = { id: "planner", titleKey: "panel.planner", mount };
+export const plannerPanel: Panel = { id: "planner", titleKey: "panel.planner", mount,
+  // The fastest plan (empty until a search ends); the search's progress is the status line's own live region.
+  headline: [{ value: '[data-testid="plan-row"]:first-child .tsl-plan-cfg' }, { value: '[data-testid="plan-row"]:first-child td:nth-of-type(2)' },
+    { value: '[data-testid="plan-message"]' }] };

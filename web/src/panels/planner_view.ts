@@ -3,7 +3,7 @@ import { sayClauses } from "../core_messages";
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
 import type { PlanCandidate, PlanResult } from "../types/step";
-import { el, svg } from "../dom";
+import { el, svg, scrollFrame } from "../dom";
 
 /** "DP 8 · TP 2 · PP 4 · ZeRO 1": the axes of a candidate that are not 1 (DP and TP always). */
 export function describe(c: PlanCandidate): string {
@@ -95,7 +95,9 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       tbody.append(tr);
     });
     tbl.append(cap, thead, tbody);
-    table.replaceChildren(tbl);
+    const frame = scrollFrame(el("div", "tsl-tablewrap"), t("plan.top"));
+    frame.append(tbl);
+    table.replaceChildren(frame);
   }
 
   function renderScatter(plan: PlanResult, pick: (c: PlanCandidate) => void): void {
@@ -141,7 +143,9 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       activate(c, () => pick(p));
       root.append(c);
     }
-    scatter.replaceChildren(el("h3", "", t("plan.pareto")), root);
+    const frame = scrollFrame(el("div", "tsl-plan-frame"), t("plan.pareto"));
+    frame.append(root);
+    scatter.replaceChildren(el("h3", "", t("plan.pareto")), frame);
   }
 
   return {

@@ -125,4 +125,6 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const reliabilityPanel: Panel = { id: "reliability", titleKey: "panel.reliability", mount };
+export const reliabilityPanel: Panel = { id: "reliability", titleKey: "panel.reliability", mount,
+  headline: [{ value: '[data-testid="rel-goodput"]', labelled: true }, { value: '[data-testid="rel-loss"]', labelled: true },
+    { value: '[data-testid="rel-iteration"]', labelled: true }] };

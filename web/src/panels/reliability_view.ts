@@ -28,7 +28,7 @@ function curve(r: RlResult, chosen: number): SVGSVGElement {
   const lo = Math.log2(pts[0].gpus), hi = Math.log2(pts[pts.length - 1].gpus);
   const x = (g: number) => L + ((Math.log2(g) - lo) / (hi - lo || 1)) * (W - L - R);
   const y = (v: number) => T + (1 - v / top) * (H - T - B);
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tsl-rel-curve", role: "img" });
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tsl-rel-curve", role: "img", "aria-label": t("rel.curve") });
   s.dataset.testid = "rel-curve";
   s.append(svg("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "tsl-rel-axis" }));
   s.append(svg("line", { x1: L, y1: y(bubble), x2: W - R, y2: y(bubble), class: "tsl-rel-bubble" }));
@@ -38,8 +38,12 @@ function curve(r: RlResult, chosen: number): SVGSVGElement {
     c.append(svg("title", {}));
     c.lastChild!.textContent = `${p.gpus} GPUs: ${pct(p.failure_loss)}`;
     s.append(c);
-    if ((Math.log2(p.gpus) - lo) % 2 === 0 || p.gpus === chosen) {
-      const label = svg("text", { x: x(p.gpus), y: H - 12, class: "tsl-rel-tick" });
+    // Every other power of two is labelled, and the chosen count; a label next to the chosen one would run into it (12 px text).
+    const nextToChosen = Math.abs(Math.log2(p.gpus) - Math.log2(chosen)) === 1;
+    if (((Math.log2(p.gpus) - lo) % 2 === 0 && !nextToChosen) || p.gpus === chosen) {
+      // The ends are anchored inside the drawing so their labels are not cut at its edge.
+      const anchor = p === pts[0] ? "start" : p === pts[pts.length - 1] ? "end" : "middle";
+      const label = svg("text", { x: x(p.gpus), y: H - 16, class: "tsl-rel-tick", style: `text-anchor: ${anchor}` });
       label.textContent = compactCount(p.gpus);
       s.append(label);
     }

@@ -100,4 +100,6 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const stepPanel: Panel = { id: "step", titleKey: "panel.step", mount };
+export const stepPanel: Panel = { id: "step", titleKey: "panel.step", mount,
+  headline: [{ value: '[data-testid="step-time"]', labelled: true }, { value: '[data-testid="step-mfu"]', labelled: true },
+    { value: '[data-testid="step-tokens"]', labelled: true }] };

@@ -3,7 +3,7 @@ import { sayClauses } from "../core_messages";
 import { binaryBytes, duration } from "../format";
 import { t, tOr, type MessageKey } from "../i18n";
 import type { StepInReport, StepSegment } from "../types/step";
-import { el } from "../dom";
+import { el, scrollFrame } from "../dom";
 import { createStatusLines } from "./view_parts";
 
 /** Communication segments: the L5 collectives and any segment named after a mesh axis (EP on L6, CP on L7). */
@@ -141,7 +141,7 @@ export function createStepView(host: HTMLElement, axes: ReadonlySet<string>): St
     }
     tbl.append(el("thead"), tbody);
     tbl.tHead!.append(head);
-    const wrap = el("div", "tsl-step-scroll");
+    const wrap = scrollFrame(el("div", "tsl-step-scroll"), t("step.ledgers"));
     wrap.append(tbl);
     table.replaceChildren(el("h3", "", t("step.ledgers")), wrap, el("p", "tsl-step-gemm", `${t("step.gemm")}${r.step.gemm_model}`));
   }
