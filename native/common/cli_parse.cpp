@@ -44,12 +44,13 @@ std::vector<std::string> owners_of(const CLI::App& root, const std::string& flag
 input_error extras_error(const CLI::App& root, const CLI::App& app) {
     const std::vector<std::string> left = app.remaining();
     const std::string first = left.empty() ? std::string("arguments") : left.front();
-    const std::string see = "see " + full_name(app) + " --help";
-    if (first.size() < 2 || first[0] != '-') return input_error(first, "unexpected argument for " + app.get_name() + "; " + see);
+    message_args args = {{"command", app.get_name()}, {"full", full_name(app)}};
+    if (first.size() < 2 || first[0] != '-') return input_error(first, msg("cli.unexpected_argument", std::move(args)));
     const std::string flag = first.substr(0, first.find('='));
     const std::vector<std::string> owners = owners_of(root, flag);
-    const std::string note = owners.empty() ? "" : " (an option of " + alternatives(owners) + "; options follow their command)";
-    return input_error(flag, "unknown option for " + app.get_name() + note + "; " + see);
+    if (owners.empty()) return input_error(flag, msg("cli.unknown_option", std::move(args)));
+    args.emplace_back("owners", alternatives(owners));
+    return input_error(flag, msg("cli.unknown_option_owners", std::move(args)));
 }
 
 // No command given, or a word that names none: "frobnicate: unknown command; expected one of ...".
@@ -57,10 +58,12 @@ input_error command_error(const CLI::App& root) {
     std::vector<std::string> names;
     for (const CLI::App* sub : all_subcommands(root)) names.push_back(sub->get_name());
     const std::vector<std::string> left = root.remaining();
-    const std::string expected = "expected one of " + alternatives(names) + "; see " + root.get_name() + " --help";
-    if (left.empty() || left.front().empty() || left.front()[0] == '-') return input_error("command", "missing; " + expected);
+    message_args args = {{"commands", alternatives(names)}, {"root", root.get_name()}};
+    if (left.empty() || left.front().empty() || left.front()[0] == '-') return input_error("command", msg("cli.command_missing", std::move(args)));
     const std::string near = closest_name(left.front(), names);
-    return input_error(left.front(), "unknown command; " + (near.empty() ? "" : "did you mean " + near + "? ") + expected);
+    if (near.empty()) return input_error(left.front(), msg("cli.unknown_command", std::move(args)));
+    args.emplace_back("near", near);
+    return input_error(left.front(), msg("cli.unknown_command_near", std::move(args)));
 }
 
 // The app whose name an ExtrasError carries: the root or one of its subcommands.
@@ -100,14 +103,14 @@ input_error parse_error(const CLI::App& root, const CLI::ParseError& e) {
     // ValidationError reads "--format: expected json or table, got \"yaml\"": split it there.
     const auto colon = what.find(": ");
     if (dynamic_cast<const CLI::ValidationError*>(&e) && colon != std::string::npos && what[0] == '-')
-        return input_error(what.substr(0, colon), what.substr(colon + 2));
+        return input_error(what.substr(0, colon), msg("cli.invalid_value", {{"detail", what.substr(colon + 2)}}));
     const CLI::App& app = command_of(root);
     // ArgumentMismatch reads "--format: 1 required json|table missing".
     if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && colon != std::string::npos && what[0] == '-')
-        return input_error(what.substr(0, colon), "needs a value; see " + full_name(app) + " --help");
+        return input_error(what.substr(0, colon), msg("cli.needs_value", {{"full", full_name(app)}}));
     if (&app == &root && dynamic_cast<const CLI::RequiredError*>(&e) && !all_subcommands(root).empty())
         return command_error(root);
-    return input_error(app.get_name(), what + "; see " + full_name(app) + " --help");
+    return input_error(app.get_name(), msg("cli.parse_error", {{"detail", what}, {"full", full_name(app)}}));
 }
 
 }  // namespace tslab::native
