@@ -9,6 +9,15 @@ namespace tslab::native {
 
 namespace {
 
+// The message of the last failed one_of / whole_number check: CLI11 carries only its English text,
+// so parse_error() finds the message again by that text.
+thread_local message last_check;
+
+std::string failed(message m) {
+    last_check = std::move(m);
+    return english(last_check);
+}
+
 std::vector<const CLI::App*> all_subcommands(const CLI::App& root) {
     return root.get_subcommands([](const CLI::App*) { return true; });
 }
@@ -79,7 +88,7 @@ CLI::Validator one_of(const std::vector<std::string>& allowed) {
     auto check = [allowed](std::string& v) -> std::string {
         for (const auto& a : allowed)
             if (v == a) return {};
-        return fmt::format("expected {}, got \"{}\"", alternatives(allowed), v);
+        return failed(msg("cli.expected_one_of", {{"allowed", alternatives(allowed)}, {"value", v}}));
     };
     return CLI::Validator(check, "");
 }
@@ -88,10 +97,13 @@ CLI::Validator whole_number(std::int64_t lo, std::int64_t hi) {
     auto check = [lo, hi](std::string& v) -> std::string {
         std::int64_t x = 0;
         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-        if (ec == std::errc::result_out_of_range) return fmt::format("{} is out of range [{}, {}]", v, lo, hi);
+        const auto out_of_range = [&](std::string value) {
+            return failed(msg("cli.out_of_range", {{"value", std::move(value)}, {"lo", fmt::format("{}", lo)}, {"hi", fmt::format("{}", hi)}}));
+        };
+        if (ec == std::errc::result_out_of_range) return out_of_range(v);
         if (ec != std::errc() || end != v.data() + v.size() || v.empty())
-            return fmt::format("expected a whole number, got \"{}\"", v);
-        if (x < lo || x > hi) return fmt::format("{} is out of range [{}, {}]", x, lo, hi);
+            return failed(msg("cli.expected_whole_number", {{"value", v}}));
+        if (x < lo || x > hi) return out_of_range(fmt::format("{}", x));
         return {};
     };
     return CLI::Validator(check, "");
@@ -102,8 +114,11 @@ input_error parse_error(const CLI::App& root, const CLI::ParseError& e) {
     const std::string what = e.what();
     // ValidationError reads "--format: expected json or table, got \"yaml\"": split it there.
     const auto colon = what.find(": ");
-    if (dynamic_cast<const CLI::ValidationError*>(&e) && colon != std::string::npos && what[0] == '-')
-        return input_error(what.substr(0, colon), msg("cli.invalid_value", {{"detail", what.substr(colon + 2)}}));
+    if (dynamic_cast<const CLI::ValidationError*>(&e) && colon != std::string::npos && what[0] == '-') {
+        const std::string detail = what.substr(colon + 2);
+        if (!last_check.id.empty() && english(last_check) == detail) return input_error(what.substr(0, colon), last_check);
+        return input_error(what.substr(0, colon), msg("cli.invalid_value", {{"detail", detail}}));
+    }
     const CLI::App& app = command_of(root);
     // ArgumentMismatch reads "--format: 1 required json|table missing".
     if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && colon != std::string::npos && what[0] == '-')
