@@ -107,6 +107,13 @@ constexpr message_template table[] = {
     {"cli.input_too_large", "more than {limit} bytes: over the input limit (--max-input-bytes)"},
     {"cli.empty_file_name", "an empty file name"},
     {"cli.cannot_open", "cannot open file"},
+    // native/cli/calibration_path.cpp: a profile named by path in cluster.calibration.
+    {"cli.no_such_file", "no such file"},
+    {"cli.not_regular_file", "not a regular file"},
+    {"cli.file_too_large", "{size} bytes exceed the input limit of {limit} bytes (--max-input-bytes)"},
+    {"cli.empty_profile_name", "an empty file name; give the path of a tslab/calibration@1 file"},
+    {"cli.profile_reason", "{reason}"},
+    {"cli.in_profile_file", "{path}: {reason}"},
     {"cli.unexpected_argument", "unexpected argument for {command}; see {full} --help"},
     {"cli.unknown_option", "unknown option for {command}; see {full} --help"},
     {"cli.unknown_option_owners", "unknown option for {command} (an option of {owners}; options follow their command); see {full} --help"},
