@@ -27,7 +27,7 @@ namespace {
 std::unique_ptr<tslab::plan_search> current;
 
 tslab::plan_search& active() {
-    if (!current) throw tslab::input_error("plan", "no search in progress; call planStart first");
+    if (!current) throw tslab::input_error("plan", tslab::msg("plan.no_search"));
     return *current;
 }
 
@@ -49,7 +49,7 @@ tslab::wasm::outcome plan_start(const std::string& scenario_json, const std::str
 tslab::wasm::outcome plan_step(double budget) {
     return tslab::wasm::guarded([&] {
         if (!(budget >= 1 && budget <= 1e12))  // also NaN and ±Infinity: no cast of those to an integer
-            throw tslab::input_error("budget", fmt::format("{} is not a number of combinations in [1, 1e12]", budget));
+            throw tslab::input_error("budget", tslab::msg("plan.budget_range", {{"budget", fmt::format("{}", budget)}}));
         active().advance(static_cast<std::int64_t>(budget));
         return tslab::plan_progress_json(active().progress()).dump();
     });

@@ -15,10 +15,12 @@ constexpr double max_bytes = 1e15;  // a petabyte: any larger message or memory 
 constexpr double max_time = 1e6;    // seconds
 constexpr double max_rate = 1e20;   // bytes or FLOPs per second
 
+inline std::string num(double v) { return fmt::format("{:g}", v); }
+
 inline std::string at(const std::string& path, std::size_t i) { return fmt::format("{}[{}]", path, i); }
 
 inline void require(const field_reader& r, const char* key) {
-    if (!r.has(key)) throw input_error(r.path_of(key), "missing required field");
+    if (!r.has(key)) throw input_error(r.path_of(key), msg("calibration.missing_field"));
 }
 
 // A required non-negative number; a negative value gets its own message.
@@ -26,7 +28,7 @@ inline double need(field_reader& r, const char* key, double hi) {
     require(r, key);
     const json* v = r.raw(key);
     if (v->is_number() && v->get<double>() < 0)
-        throw input_error(r.path_of(key), fmt::format("must not be negative, got {:g}", v->get<double>()));
+        throw input_error(r.path_of(key), msg("calibration.negative", {{"value", num(v->get<double>())}}));
     return r.number(key, 0, 0, hi);
 }
 
@@ -34,21 +36,21 @@ inline std::int64_t need_int(field_reader& r, const char* key, std::int64_t lo, 
     require(r, key);
     const json* v = r.raw(key);
     if (v->is_number() && v->get<double>() < 0)
-        throw input_error(r.path_of(key), fmt::format("must not be negative, got {:g}", v->get<double>()));
+        throw input_error(r.path_of(key), msg("calibration.negative", {{"value", num(v->get<double>())}}));
     return r.integer(key, 0, lo, hi);
 }
 
 inline const json& need_array(field_reader& r, const char* key) {
     require(r, key);
     const json* v = r.raw(key);
-    if (!v->is_array()) throw input_error(r.path_of(key), "expected an array");
+    if (!v->is_array()) throw input_error(r.path_of(key), msg("calibration.expected_array"));
     return *v;
 }
 
 inline std::vector<double> numbers(const json& arr, const std::string& path) {
     std::vector<double> out;
     for (std::size_t i = 0; i < arr.size(); ++i) {
-        if (!arr[i].is_number()) throw input_error(at(path, i), "expected a number");
+        if (!arr[i].is_number()) throw input_error(at(path, i), msg("calibration.expected_number"));
         out.push_back(arr[i].get<double>());
     }
     return out;

@@ -11,14 +11,14 @@ namespace tslab {
 namespace detail {
 
 fit_summary parse_fit(const json* obj, const std::string& path, std::size_t samples) {
-    if (!obj) throw input_error(path, "missing required field");
+    if (!obj) throw input_error(path, msg("calibration.missing_field"));
     field_reader r(*obj, path);
     fit_summary f;
     f.method = r.text("method", f.method);
     f.rel_residuals = numbers(need_array(r, "rel_residuals"), r.path_of("rel_residuals"));
     if (f.rel_residuals.size() != samples)
         throw input_error(r.path_of("rel_residuals"),
-                          fmt::format("has {} entries for {} samples", f.rel_residuals.size(), samples));
+                          msg("calibration.residuals_count", {{"entries", fmt::format("{}", f.rel_residuals.size())}, {"samples", fmt::format("{}", samples)}}));
     f.rms_rel = need(r, "rms_rel", max_rate);
     f.max_abs_rel = need(r, "max_abs_rel", max_rate);
     f.outliers = need_int(r, "outliers", 0, static_cast<std::int64_t>(samples));
@@ -43,10 +43,10 @@ collective_sample parse_collective_sample(const json& obj, const std::string& pa
     s.time_min_s = need(r, "time_min_s", max_time);
     s.time_max_s = need(r, "time_max_s", max_time);
     r.finish();
-    if (s.time_s <= 0) throw input_error(r.path_of("time_s"), "must be positive");
+    if (s.time_s <= 0) throw input_error(r.path_of("time_s"), msg("calibration.must_be_positive"));
     if (s.time_min_s > s.time_s || s.time_s > s.time_max_s)
-        throw input_error(r.path_of("time_s"), fmt::format("median {:g} s lies outside [time_min_s {:g}, time_max_s {:g}]",
-                                                           s.time_s, s.time_min_s, s.time_max_s));
+        throw input_error(r.path_of("time_s"), msg("calibration.median_outside",
+                                                   {{"median", num(s.time_s)}, {"min", num(s.time_min_s)}, {"max", num(s.time_max_s)}}));
     return s;
 }
 
@@ -83,7 +83,7 @@ calibration_profile parse_calibration(const json& doc, const std::string& path) 
     require(r, "schema");
     const std::string schema = r.text("schema", "");
     if (schema != "tslab/calibration@1")
-        throw input_error(r.path_of("schema"), fmt::format("\"{}\" is not supported; expected tslab/calibration@1", schema));
+        throw input_error(r.path_of("schema"), msg("calibration.schema_unsupported", {{"schema", schema}}));
     calibration_profile p;
     detail::parse_identity(r, p);
     const json& cols = need_array(r, "collectives");
@@ -91,8 +91,10 @@ calibration_profile parse_calibration(const json& doc, const std::string& path) 
         const std::string cp = at(r.path_of("collectives"), i);
         collective_fit c = parse_collective(cols[i], cp);
         if (const collective_fit* dup = p.find(c.op, c.ranks, c.scope))
-            throw input_error(cp, fmt::format("duplicate entry for {} × {} ranks × {} (also at index {})",
-                                              describe(c.op).name, c.ranks, to_string(c.scope), dup - p.collectives.data()));
+            throw input_error(cp, msg("calibration.duplicate_entry", {{"op", describe(c.op).name},
+                                                                    {"ranks", fmt::format("{}", c.ranks)},
+                                                                    {"scope", to_string(c.scope)},
+                                                                    {"index", fmt::format("{}", dup - p.collectives.data())}}));
         p.collectives.push_back(std::move(c));
     }
     require(r, "gemm");

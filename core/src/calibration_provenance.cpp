@@ -16,9 +16,9 @@ std::vector<std::string> strings(field_reader& r, const char* key) {
     std::vector<std::string> out;
     const json* v = r.raw(key);
     if (!v) return out;
-    if (!v->is_array()) throw input_error(r.path_of(key), "expected an array of strings");
+    if (!v->is_array()) throw input_error(r.path_of(key), msg("calibration.expected_string_array"));
     for (std::size_t i = 0; i < v->size(); ++i) {
-        if (!(*v)[i].is_string()) throw input_error(at(r.path_of(key), i), "expected a string");
+        if (!(*v)[i].is_string()) throw input_error(at(r.path_of(key), i), msg("calibration.expected_string"));
         out.push_back((*v)[i].get<std::string>());
     }
     return out;
@@ -52,11 +52,11 @@ provenance_info parse_provenance(const json& obj, const std::string& path) {
     p.inputs = strings(r, "inputs");
     if (const json* env = r.object("nccl_env"))
         for (auto it = env->begin(); it != env->end(); ++it) {
-            if (!it.value().is_string()) throw input_error(r.path_of("nccl_env") + "." + it.key(), "expected a string");
+            if (!it.value().is_string()) throw input_error(r.path_of("nccl_env") + "." + it.key(), msg("calibration.expected_string"));
             p.nccl_env.emplace_back(it.key(), it.value().get<std::string>());
         }
     if (const json* clocks = r.raw("clocks")) {
-        if (!clocks->is_array()) throw input_error(r.path_of("clocks"), "expected an array");
+        if (!clocks->is_array()) throw input_error(r.path_of("clocks"), msg("calibration.expected_array"));
         for (std::size_t i = 0; i < clocks->size(); ++i) p.clocks.push_back(parse_clock((*clocks)[i], at(r.path_of("clocks"), i)));
     }
     r.finish();

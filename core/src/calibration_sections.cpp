@@ -18,7 +18,7 @@ gemm_sample parse_gemm_sample(const json& obj, const std::string& path) {
     g.sm_clock_mhz = r.number("sm_clock_mhz", 0, 0, 1e5);
     g.power_w = r.number("power_w", 0, 0, 1e5);
     r.finish();
-    if (g.time_s <= 0) throw input_error(r.path_of("time_s"), "must be positive");
+    if (g.time_s <= 0) throw input_error(r.path_of("time_s"), msg("calibration.must_be_positive"));
     return g;
 }
 
@@ -61,7 +61,7 @@ gemm_section parse_gemm(const json* obj, const std::string& path) {
     for (std::size_t i = 0; i < curves.size(); ++i) {
         const std::string cp = at(r.path_of("curves"), i);
         gemm_curve c = parse_gemm_curve(curves[i], cp, g.samples);
-        if (g.curve(c.dtype)) throw input_error(cp + ".dtype", "duplicate curve for " + c.dtype);
+        if (g.curve(c.dtype)) throw input_error(cp + ".dtype", msg("calibration.duplicate_curve", {{"dtype", c.dtype}}));
         g.curves.push_back(std::move(c));
     }
     r.finish();
@@ -95,7 +95,7 @@ void parse_identity(field_reader& r, calibration_profile& p) {
     p.ranks = need_int(r, "ranks", 1, 1 << 24);
     p.nodes = need_int(r, "nodes", 1, 1 << 24);
     if (p.nodes > p.ranks)
-        throw input_error(r.path_of("nodes"), fmt::format("{} nodes exceed {} ranks", p.nodes, p.ranks));
+        throw input_error(r.path_of("nodes"), msg("calibration.nodes_exceed_ranks", {{"nodes", fmt::format("{}", p.nodes)}, {"ranks", fmt::format("{}", p.ranks)}}));
     const json& devices = need_array(r, "devices");
     for (std::size_t i = 0; i < devices.size(); ++i) {
         field_reader d(devices[i], at(r.path_of("devices"), i));
@@ -110,7 +110,7 @@ void parse_identity(field_reader& r, calibration_profile& p) {
     require(r, "software");
     const json* sw = r.object("software");
     for (auto it = sw->begin(); it != sw->end(); ++it) {
-        if (!it.value().is_string()) throw input_error(r.path_of("software") + "." + it.key(), "expected a version string");
+        if (!it.value().is_string()) throw input_error(r.path_of("software") + "." + it.key(), msg("calibration.expected_version_string"));
         p.software.emplace_back(it.key(), it.value().get<std::string>());
     }
 }

@@ -21,18 +21,21 @@ comm_links links_of(const cluster_spec& c) {
 
 namespace {
 
+std::string num(double v) { return fmt::format("{:g}", v); }
+std::string num(std::int64_t v) { return fmt::format("{}", v); }
+
 json parse_json_text(const std::string& text) {
     return parse_json(text);
 }
 
 collective_op parse_op(field_reader& r) {
-    if (!r.has("op")) throw input_error("op", "missing; expected one of allreduce, reducescatter, allgather, alltoall, broadcast, reduce, sendrecv");
+    if (!r.has("op")) throw input_error("op", msg("collective.op_missing"));
     const std::string name = r.text("op", "");
     if (auto op = collective_from_name(name)) return *op;
     std::vector<std::string> names;
     for (const auto& d : collective_table()) names.emplace_back(d.name);
     const std::string near = closest_name(name, names);
-    throw input_error("op", fmt::format("unknown collective \"{}\"{}", name, near.empty() ? "" : fmt::format("; did you mean {}?", near)));
+    throw input_error("op", near.empty() ? msg("collective.unknown_op", {{"name", name}}) : msg("collective.unknown_op_near", {{"name", name}, {"near", near}}));
 }
 
 std::optional<collective_algorithm> parse_algorithm(field_reader& r) {
@@ -40,7 +43,8 @@ std::optional<collective_algorithm> parse_algorithm(field_reader& r) {
     const std::string name = r.text("algorithm", "");
     if (auto a = algorithm_from_name(name)) return a;
     const std::string near = closest_name(name, algorithm_names());
-    throw input_error("algorithm", fmt::format("unknown algorithm \"{}\"{}", name, near.empty() ? "" : fmt::format("; did you mean {}?", near)));
+    throw input_error("algorithm", near.empty() ? msg("collective.unknown_algorithm", {{"name", name}})
+                                     : msg("collective.unknown_algorithm_near", {{"name", name}, {"near", near}}));
 }
 
 link_spec parse_link_object(const json& obj) {
@@ -49,10 +53,10 @@ link_spec parse_link_object(const json& obj) {
     l.bandwidth_Bps = r.number("bandwidth_Bps", 0, -1e300, 1e16);
     l.latency_s = r.number("latency_s", 0, -1e300, 10);
     r.finish();
-    if (!(l.bandwidth_Bps > 0)) throw input_error("link.bandwidth_Bps", fmt::format("{:g} must be positive: a link without bandwidth never delivers", l.bandwidth_Bps));
+    if (!(l.bandwidth_Bps > 0)) throw input_error("link.bandwidth_Bps", msg("collective.bandwidth_not_positive", {{"value", num(l.bandwidth_Bps)}}));
     if (l.bandwidth_Bps < 1e3)  // as cluster links (scenario.cpp): 5e-324 B/s made every time infinite
-        throw input_error("link.bandwidth_Bps", fmt::format("{:g} is below 1e3 B/s: a link that slow never delivers", l.bandwidth_Bps));
-    if (l.latency_s < 0) throw input_error("link.latency_s", fmt::format("{:g} must not be negative", l.latency_s));
+        throw input_error("link.bandwidth_Bps", msg("collective.bandwidth_too_low", {{"value", num(l.bandwidth_Bps)}}));
+    if (l.latency_s < 0) throw input_error("link.latency_s", msg("collective.value_negative", {{"value", num(l.latency_s)}}));
     return l;
 }
 
@@ -80,14 +84,14 @@ void place_group(query& q, const json* link, std::int64_t per_node, const cluste
     if (link) {
         const std::string tier = link->is_string() ? link->get<std::string>() : "";
         if (tier != "intra_node" && tier != "inter_node")
-            throw input_error("link", "expected {bandwidth_Bps, latency_s} or a tier name: intra_node | inter_node");
+            throw input_error("link", msg("collective.link_not_spec", {{"shape", "{bandwidth_Bps, latency_s}"}}));
         q.g = group_topology::flat(n, tier == "intra_node" ? link_class::intra : link_class::inter);
         q.link_name = tier == "intra_node" ? "intra" : "inter";
         return;
     }
     const std::int64_t k = per_node > 0 ? per_node : c.gpus_per_node;
     if (n > k && n % k != 0)
-        throw input_error("ranks", fmt::format("{} is not a multiple of ranks_per_node = {}: a group spanning nodes fills each node alike", n, k));
+        throw input_error("ranks", msg("collective.ranks_not_multiple", {{"ranks", num(n)}, {"per_node", num(k)}}));
     q.g = n <= k ? group_topology::flat(n, link_class::intra) : group_topology{n, n / k, k};
     q.link_name = to_string(q.g.link());
 }
@@ -97,17 +101,17 @@ query parse_query(const json& spec) {
     query q;
     q.op = parse_op(r);
     q.bytes = r.number("bytes", 0, -1e300, 1e18);
-    if (!(q.bytes > 0)) throw input_error("bytes", fmt::format("{:g} must be positive", q.bytes));
+    if (!(q.bytes > 0)) throw input_error("bytes", msg("collective.value_not_positive", {{"value", num(q.bytes)}}));
     q.g.ranks = r.integer("ranks", 0, -(1 << 20), 1 << 20);
-    if (q.g.ranks < 2) throw input_error("ranks", fmt::format("{} must be at least 2: a collective needs a peer", q.g.ranks));
+    if (q.g.ranks < 2) throw input_error("ranks", msg("collective.ranks_below_two", {{"ranks", num(q.g.ranks)}}));
     q.algorithm = parse_algorithm(r);
     const std::string lib = r.text("library", "mpich");
     if (auto l = library_from_name(lib)) q.library = *l;
-    else throw input_error("library", fmt::format("unknown algorithm set \"{}\"; expected mpich or nccl", lib));
+    else throw input_error("library", msg("collective.unknown_library", {{"name", lib}}));
     const json* cluster = r.raw("cluster");
     const json* link = r.raw("link");
     const std::int64_t per_node = r.integer("ranks_per_node", 0, 1, 1024);
-    if (per_node > 0 && link) throw input_error("ranks_per_node", "applies only without link: the group then sits on the cluster's nodes");
+    if (per_node > 0 && link) throw input_error("ranks_per_node", msg("collective.per_node_with_link"));
     q.overlap = r.number("overlap", 0, 0, 1);
     r.finish();
     const scenario s = parse_scenario(json{{"cluster", cluster ? *cluster : json("dgx-h100")}});

@@ -164,15 +164,18 @@ collective_estimate finish(collective_op op, const group_topology& g, double S, 
     return e;
 }
 
+std::string num(double v) { return fmt::format("{:g}", v); }
+std::string num(std::int64_t v) { return fmt::format("{}", v); }
+
 void check_inputs(double S, const group_topology& g, const comm_links& l) {
-    if (!(S > 0)) throw input_error("bytes", fmt::format("{:g} must be positive", S));
-    if (g.ranks < 2) throw input_error("ranks", fmt::format("{} must be at least 2: a collective needs a peer", g.ranks));
+    if (!(S > 0)) throw input_error("bytes", msg("collective.value_not_positive", {{"value", num(S)}}));
+    if (g.ranks < 2) throw input_error("ranks", msg("collective.ranks_below_two", {{"ranks", num(g.ranks)}}));
     if (g.nodes < 1 || g.per_node < 1 || g.nodes * g.per_node < g.ranks)
-        throw input_error("ranks_per_node", fmt::format("{} nodes × {} ranks per node cannot hold {} ranks", g.nodes, g.per_node, g.ranks));
+        throw input_error("ranks_per_node", msg("collective.nodes_cannot_hold", {{"nodes", num(g.nodes)}, {"per_node", num(g.per_node)}, {"ranks", num(g.ranks)}}));
     const std::pair<const char*, const link_spec*> links[] = {{"link.intra_node", &l.intra}, {"link.inter_node", &l.inter}};
     for (const auto& [path, link] : links) {
-        if (!(link->bandwidth_Bps > 0)) throw input_error(path, fmt::format("bandwidth_Bps {:g} must be positive", link->bandwidth_Bps));
-        if (!(link->latency_s >= 0)) throw input_error(path, fmt::format("latency_s {:g} must not be negative", link->latency_s));
+        if (!(link->bandwidth_Bps > 0)) throw input_error(path, msg("collective.link_bandwidth_not_positive", {{"value", num(link->bandwidth_Bps)}}));
+        if (!(link->latency_s >= 0)) throw input_error(path, msg("collective.link_latency_negative", {{"value", num(link->latency_s)}}));
     }
 }
 
@@ -217,8 +220,12 @@ collective_estimate estimate_collective(collective_op op, double bytes, const gr
         if (c.a == *forced) return finish(op, g, bytes, c);
     std::string list;
     for (const auto& c : cs) list += (list.empty() ? "" : ", ") + std::string(to_string(c.a));
-    throw input_error("algorithm", fmt::format("{} does not apply to {} on {} ranks ({} link, {} algorithms); choose one of {}", to_string(*forced),
-                                               describe(op).name, g.ranks, to_string(g.link()), to_string(lib), list));
+    throw input_error("algorithm", msg("collective.algorithm_not_applicable", {{"algorithm", to_string(*forced)},
+                                                                          {"op", describe(op).name},
+                                                                          {"ranks", num(g.ranks)},
+                                                                          {"link", to_string(g.link())},
+                                                                          {"library", to_string(lib)},
+                                                                          {"choices", list}}));
 }
 
 collective_estimate estimate_alltoall_split(double bytes, double network_bytes, double nvlink_bytes, const group_topology& g,

@@ -5,7 +5,9 @@
 
 namespace tslab {
 
-input_error::input_error(std::string path, message reason) : input_error(std::move(path), english(reason), std::move(reason)) {}
+// The message is copied, not moved: the order in which arguments are evaluated is unspecified, and
+// english() must read the message before it is moved from.
+input_error::input_error(std::string path, message reason) : input_error(std::move(path), english(reason), message(reason)) {}
 
 input_error::input_error(std::string path, std::string reason) : input_error(std::move(path), tslab::msg("text", {{"reason", reason}})) {}
 

@@ -32,14 +32,13 @@ void check_schedule_request(const schedule_request& q) {
     // ZB-V has no precondition beyond m ≥ 1: the authors' handcrafted generator pads m up to the
     // 2p − 1 micro-batches of its steady state and drops the padding (pipeline_schedule_zbv.cpp).
     if (q.extra_warmup != 0 && describe(q.kind).chunks != chunks_rule::vpp)
-        throw input_error("extra_warmup", "extra warm-up micro-batches (Kimi K2) apply to the interleaved schedule only");
+        throw input_error("extra_warmup", msg("schedule.extra_warmup_interleaved_only"));
     const double ops = schedule_work_estimate(q);
     if (ops > static_cast<double>(max_schedule_ops))
         throw input_error(q.microbatches == 1 ? "ranks" : "microbatches",
-                          fmt::format("{} with ranks {} · m {} · vpp {} needs {:.4g} ops{}, over the cap of {} ops",
-                                      to_string(q.kind), q.ranks, q.microbatches, q.vpp, ops,
-                                      q.kind == schedule_kind::zbv && q.microbatches < 2 * q.ranks - 1 ? " (ZB-V generates at least 2·ranks − 1 micro-batches)" : "",
-                                      max_schedule_ops));
+                          msg(q.kind == schedule_kind::zbv && q.microbatches < 2 * q.ranks - 1 ? "schedule.ops_over_cap_zbv" : "schedule.ops_over_cap",
+                              {{"schedule", to_string(q.kind)}, {"ranks", fmt::format("{}", q.ranks)}, {"m", fmt::format("{}", q.microbatches)},
+                               {"vpp", fmt::format("{}", q.vpp)}, {"ops", fmt::format("{:.4g}", ops)}, {"cap", fmt::format("{}", max_schedule_ops)}}));
 }
 
 pipeline_schedule generate_schedule(const schedule_request& q) {

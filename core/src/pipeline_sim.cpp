@@ -25,7 +25,14 @@ struct site {
     std::int64_t r;
     std::size_t i;
     bool b_half = false;
-    std::string str() const { return describe(o, r, i) + (b_half ? " (backward half)" : ""); }
+    // The message `id` about this op: "rank 1 op 3 (F micro-batch 2 stage 1): ...", with "_half" for
+    // the backward half of an FB op when the registry words that variant.
+    message says(std::string id, message_args more = {}, bool has_half = true) const {
+        message_args args = {{"rank", fmt::format("{}", r)}, {"index", fmt::format("{}", i)}, {"kind", to_string(o.kind)},
+                             {"microbatch", fmt::format("{}", o.microbatch)}, {"stage", fmt::format("{}", o.stage)}};
+        for (auto& a : more) args.push_back(std::move(a));
+        return msg(b_half && has_half ? id + "_half" : id, std::move(args));
+    }
 };
 
 // The hot loop touches every op a few times, so everything it looks up per op is precomputed:
@@ -56,10 +63,11 @@ struct walker {
 
     void check_slot(std::int64_t mb, std::int64_t st, std::int64_t chunk, std::int64_t r, const site& what) const {
         if (mb < 0 || mb >= s.microbatches || st < 0 || st >= s.stages)
-            throw input_error("schedule", what.str() + ": micro-batch or stage out of range");
+            throw input_error("schedule", what.says("schedule.op_out_of_range"));
         const std::size_t at = slot(mb, st);
         if (slot_rank[at] != r || slot_chunk[at] != chunk)
-            throw input_error("schedule", fmt::format("{}: that stage runs on rank {} chunk {}", what.str(), slot_rank[at], slot_chunk[at]));
+            throw input_error("schedule", what.says("schedule.op_wrong_slot", {{"slot_rank", fmt::format("{}", slot_rank[at])},
+                                                                           {"slot_chunk", fmt::format("{}", slot_chunk[at])}}));
     }
 
     // The common case inline; a misplaced op goes to check_slot() for the exact error.
@@ -72,15 +80,15 @@ struct walker {
 
     // Ready time of one part, or −1 while an input from another rank is missing.
     double ready_f(std::int64_t mb, std::int64_t st, std::int64_t r, const site& what) const {
-        if (state[key(mb, st)] & f_done) throw input_error("schedule", what.str() + ": forward runs twice");
+        if (state[key(mb, st)] & f_done) throw input_error("schedule", what.says("schedule.forward_twice", {}, false));
         if (st == 0) return 0;
         const std::size_t k = key(mb, st - 1);
         return (state[k] & f_done) ? arrival(f_end[k], rank_of(mb, st - 1), r) : -1;
     }
     double ready_b(std::int64_t mb, std::int64_t st, std::int64_t r, const site& what) const {
         const std::uint8_t here = state[key(mb, st)];
-        if (here & bwd_done) throw input_error("schedule", what.str() + ": backward runs twice");
-        if (!(here & f_done)) throw input_error("schedule", what.str() + ": backward before its forward on this rank");
+        if (here & bwd_done) throw input_error("schedule", what.says("schedule.backward_twice"));
+        if (!(here & f_done)) throw input_error("schedule", what.says("schedule.backward_before_forward"));
         if (st == s.stages - 1) return f_end[key(mb, st)];
         const std::size_t k = key(mb, st + 1);
         return (state[k] & bwd_done) ? arrival(b_end[k], rank_of(mb, st + 1), r) : -1;
@@ -107,8 +115,8 @@ double walker::ready(const pipeline_op& o, std::int64_t r, std::size_t i) const 
         case op_kind::I: return ready_b(o.microbatch, o.stage, r, what);
         case op_kind::W: {
             const std::uint8_t st = state[key(o.microbatch, o.stage)];
-            if (st & w_done) throw input_error("schedule", what.str() + ": W runs twice");
-            if (!(st & bwd_done) || !(st & was_split)) throw input_error("schedule", what.str() + ": W needs an earlier I on this rank");
+            if (st & w_done) throw input_error("schedule", what.says("schedule.w_twice", {}, false));
+            if (!(st & bwd_done) || !(st & was_split)) throw input_error("schedule", what.says("schedule.w_without_i", {}, false));
             return b_end[key(o.microbatch, o.stage)];
         }
         case op_kind::FB: {
@@ -180,7 +188,7 @@ void walker::precompute() {
 void walker::misplaced(const pipeline_op& o, std::int64_t r, std::size_t i) const {
     check_slot(o.microbatch, o.stage, o.chunk, r, site{o, r, i});
     check_slot(o.b_microbatch, o.b_stage, o.b_chunk, r, site{o, r, i, true});
-    throw input_error("schedule", site{o, r, i}.str() + ": misplaced");  // not reached: one of the two throws
+    throw input_error("schedule", site{o, r, i}.says("schedule.op_misplaced", {}, false));  // not reached: one of the two throws
 }
 
 void walker::run_rank(std::int64_t r) {
@@ -221,7 +229,7 @@ void walker::run() {
     for (std::size_t r = 0; r < p; ++r)
         if (next[r] < s.rank_ops[r].size() && stuck.size() < 300)
             stuck += (stuck.empty() ? "" : "; ") + describe(s.rank_ops[r][next[r]], static_cast<std::int64_t>(r), next[r]);
-    if (!stuck.empty()) throw input_error("schedule", "deadlock: every remaining op waits for another rank: " + stuck);
+    if (!stuck.empty()) throw input_error("schedule", msg("schedule.deadlock", {{"ops", stuck}}));
     check_complete();
 }
 
@@ -231,8 +239,10 @@ void walker::check_complete() const {
             const std::uint8_t v = state[key(mb, st)];
             const bool ok = (v & f_done) && (v & bwd_done) && (!(v & was_split) || (v & w_done));
             if (!ok)
-                throw input_error("schedule", fmt::format("micro-batch {} never completes {} on stage {}", mb,
-                                                          !(v & f_done) ? "F" : !(v & bwd_done) ? "its backward" : "W", st));
+                throw input_error("schedule", msg(!(v & f_done) ? "schedule.never_completes_f"
+                                                  : !(v & bwd_done) ? "schedule.never_completes_backward"
+                                                                    : "schedule.never_completes_w",
+                                                  {{"microbatch", fmt::format("{}", mb)}, {"stage", fmt::format("{}", st)}}));
         }
 }
 
@@ -241,13 +251,13 @@ void walker::check_complete() const {
 void check_costs(const pipeline_costs& c) {
     const std::pair<const char*, double> all[] = {{"costs.F", c.F}, {"costs.B", c.B}, {"costs.W", c.W}, {"costs.FB", c.FB}, {"p2p_s", c.p2p_s}};
     for (const auto& [path, v] : all) {
-        if (!std::isfinite(v)) throw input_error(path, "must be a finite number");
-        if (v < 0 && std::string(path) != "costs.FB") throw input_error(path, fmt::format("must be ≥ 0, got {:g}", v));
+        if (!std::isfinite(v)) throw input_error(path, msg("schedule.cost_not_finite"));
+        if (v < 0 && std::string(path) != "costs.FB") throw input_error(path, msg("schedule.cost_negative", {{"value", fmt::format("{:g}", v)}}));
     }
-    if (c.W > c.B) throw input_error("costs.W", fmt::format("the weight-grad part W = {:g} exceeds the full backward B = {:g}", c.W, c.B));
-    if (c.fb() > c.F + c.B) throw input_error("costs.FB", fmt::format("an overlapped pair FB = {:g} cannot exceed F + B = {:g}", c.fb(), c.F + c.B));
+    if (c.W > c.B) throw input_error("costs.W", msg("schedule.w_exceeds_b", {{"w", fmt::format("{:g}", c.W)}, {"b", fmt::format("{:g}", c.B)}}));
+    if (c.fb() > c.F + c.B) throw input_error("costs.FB", msg("schedule.fb_exceeds_sum", {{"fb", fmt::format("{:g}", c.fb())}, {"sum", fmt::format("{:g}", c.F + c.B)}}));
     if (c.fb() < std::max(c.F, c.B))
-        throw input_error("costs.FB", fmt::format("an overlapped pair FB = {:g} cannot be shorter than max(F, B) = {:g}", c.fb(), std::max(c.F, c.B)));
+        throw input_error("costs.FB", msg("schedule.fb_below_max", {{"fb", fmt::format("{:g}", c.fb())}, {"max", fmt::format("{:g}", std::max(c.F, c.B))}}));
 }
 
 void validate_schedule(const pipeline_schedule& s) {

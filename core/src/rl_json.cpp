@@ -25,10 +25,10 @@ rl_spec parse_rl(const json* v, const scenario& s) {
     o.tail_sigma = r.number("tail_sigma", o.tail_sigma, 0, 4);
     o.context_tokens = r.integer("context_tokens", o.context_tokens, 2, 100'000'000);
     if (o.context_tokens <= o.prompt_tokens)
-        throw input_error("rl.context_tokens", fmt::format("{} leaves no room for a response after rl.prompt_tokens = {}", o.context_tokens, o.prompt_tokens));
+        throw input_error("rl.context_tokens", msg("rl.no_room_for_response", {{"context", fmt::format("{}", o.context_tokens)}, {"prompt", fmt::format("{}", o.prompt_tokens)}}));
     o.inference_tp = r.integer("inference_tp", o.inference_tp, 1, 1 << 20);
     if (s.parallel.world() % o.inference_tp != 0)
-        throw input_error("rl.inference_tp", fmt::format("{} does not divide the scenario's {} GPUs into decode replicas", o.inference_tp, s.parallel.world()));
+        throw input_error("rl.inference_tp", msg("rl.inference_tp_not_divide", {{"tp", fmt::format("{}", o.inference_tp)}, {"gpus", fmt::format("{}", s.parallel.world())}}));
     o.reshard_link = r.choice("reshard_link", o.reshard_link, {"inter_node", "intra_node"});
     o.reward = r.choice("reward", o.reward, {"policy", "rule"});
     o.reward_efficiency = r.number("reward_efficiency", o.reward_efficiency, 0.01, 1);
@@ -40,12 +40,12 @@ rl_spec parse_rl(const json* v, const scenario& s) {
 
 std::vector<double> parse_gpus(const json* v) {
     if (!v) return {512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
-    if (!v->is_array() || v->empty() || v->size() > 64) throw input_error("gpus", "an array of 1 to 64 GPU counts");
+    if (!v->is_array() || v->empty() || v->size() > 64) throw input_error("gpus", msg("rl.gpus_not_array"));
     std::vector<double> out;
     for (std::size_t i = 0; i < v->size(); ++i) {
         const json& g = (*v)[i];
         if (!g.is_number_integer() || g.get<std::int64_t>() < 1 || g.get<std::int64_t>() > 10'000'000)
-            throw input_error(fmt::format("gpus[{}]", i), "a whole number of GPUs from 1 to 10000000");
+            throw input_error(fmt::format("gpus[{}]", i), msg("rl.gpu_count"));
         out.push_back(static_cast<double>(g.get<std::int64_t>()));
     }
     return out;
@@ -53,11 +53,11 @@ std::vector<double> parse_gpus(const json* v) {
 
 // The scenario parser names paths from its own root; inside the spec they sit under "scenario".
 scenario parse_inner_scenario(const json* v) {
-    if (!v) throw input_error("scenario", "missing: the training scenario (tslab/scenario@1) the RL iteration runs on");
+    if (!v) throw input_error("scenario", msg("rl.scenario_missing"));
     try {
         return parse_scenario(*v);
     } catch (const input_error& e) {
-        throw input_error(e.path() == "$" ? "scenario" : "scenario." + e.path(), e.reason());
+        throw input_error(e.path() == "$" ? "scenario" : "scenario." + e.path(), e.msg());
     }
 }
 
@@ -109,7 +109,7 @@ json iteration_json(const rl_result& o) {
 std::string rl_json_text(const std::string& spec_text) {
     const json doc = parse_json(spec_text);
     field_reader top(doc, "");
-    if (top.text("schema", "tslab/rl@1") != "tslab/rl@1") throw input_error("schema", "expected \"tslab/rl@1\"");
+    if (top.text("schema", "tslab/rl@1") != "tslab/rl@1") throw input_error("schema", msg("rl.schema"));
     const scenario s = parse_inner_scenario(top.raw("scenario"));
     const rl_spec r = parse_rl(top.object("rl"), s);
     const std::vector<double> gpus = parse_gpus(top.raw("gpus"));

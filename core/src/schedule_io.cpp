@@ -30,12 +30,14 @@ pipeline_costs parse_costs(field_reader& top) {
 }
 
 // The exact op count against the cap on listed ops, before anything is generated.
-void check_listed_ops(const schedule_request& q, const char* path, const char* hint) {
+// `id` words the cap with its hint (schedule.listed_ops_over_cap_*).
+void check_listed_ops(const schedule_request& q, const char* path, const char* id) {
     check_schedule_request(q);
     const double ops = schedule_op_estimate(q);
     if (ops > static_cast<double>(max_listed_ops))
-        throw input_error(path, fmt::format("{} with ranks {} · m {} · vpp {} lists {:.4g} ops, over the cap of {} listed ops; {}",
-                                            to_string(q.kind), q.ranks, q.microbatches, q.vpp, ops, max_listed_ops, hint));
+        throw input_error(path, msg(id, {{"schedule", to_string(q.kind)}, {"ranks", fmt::format("{}", q.ranks)},
+                                         {"m", fmt::format("{}", q.microbatches)}, {"vpp", fmt::format("{}", q.vpp)},
+                                         {"ops", fmt::format("{:.4g}", ops)}, {"cap", fmt::format("{}", max_listed_ops)}}));
 }
 
 }  // namespace
@@ -142,12 +144,12 @@ std::string schedule_table(const schedule_run& run) {
 
 std::string schedule_json_text(const std::string& spec_text) {
     const schedule_spec spec = parse_schedule_spec(parse_text(spec_text));
-    if (spec.timeline) check_listed_ops(spec.request, "timeline", "set \"timeline\": false for the summary without ops[]");
+    if (spec.timeline) check_listed_ops(spec.request, "timeline", "schedule.listed_ops_over_cap_timeline");
     return schedule_to_json(run_schedule(spec)).dump(2);
 }
 std::string schedule_trace_text(const std::string& spec_text) {
     schedule_spec spec = parse_schedule_spec(parse_text(spec_text));
-    check_listed_ops(spec.request, "$", "a trace lists every op");
+    check_listed_ops(spec.request, "$", "schedule.listed_ops_over_cap_trace");
     return schedule_to_trace(run_schedule(spec)).dump();
 }
 std::string schedule_work_text(const std::string& spec_text) {

@@ -43,32 +43,36 @@ schedule_rule broken_schedule_rule(schedule_kind k, std::int64_t ranks, std::int
 schedule_rule_text explain_schedule_rule(schedule_rule rule, schedule_kind k, std::int64_t ranks, std::int64_t m,
                                          std::int64_t vpp, const schedule_paths& at) {
     const schedule_desc& d = describe(k);
+    const auto num = [](std::int64_t v) { return fmt::format("{}", v); };
+    const auto said = [](const char* path, message why) { return schedule_rule_text{path, english(why), std::move(why)}; };
     switch (rule) {
-        case schedule_rule::ok: return {"", ""};
-        case schedule_rule::ranks_min: return {at.ranks, fmt::format("must be at least 1, got {}", ranks)};
-        case schedule_rule::microbatches_min: return {at.microbatches, fmt::format("must be at least 1, got {}", m)};
-        case schedule_rule::vpp_min: return {at.vpp, fmt::format("must be at least 1, got {}", vpp)};
+        case schedule_rule::ok: return {"", "", {}};
+        case schedule_rule::ranks_min: return said(at.ranks, msg("schedule.at_least_one", {{"value", num(ranks)}}));
+        case schedule_rule::microbatches_min: return said(at.microbatches, msg("schedule.at_least_one", {{"value", num(m)}}));
+        case schedule_rule::vpp_min: return said(at.vpp, msg("schedule.at_least_one", {{"value", num(vpp)}}));
         case schedule_rule::one_stage:
-            return {at.schedule, fmt::format("{} is a pipeline schedule and needs {} ≥ {}; with one stage use {}", d.name, at.ranks,
-                                             d.min_pp, describe(schedule_kind::one_f_one_b).name)};
+            return said(at.schedule, msg("schedule.one_stage", {{"schedule", d.name}, {"ranks_field", at.ranks}, {"min_pp", num(d.min_pp)},
+                                                                {"fallback", describe(schedule_kind::one_f_one_b).name}}));
         case schedule_rule::vpp_unused:
-            return {at.vpp, fmt::format("{} needs {} = {}, not {}", vpp, at.schedule, vpp_schedules(), d.name)};
-        case schedule_rule::vpp_needed: return {at.vpp, fmt::format("{} needs vpp ≥ 2 model chunks per rank", d.label)};
-        case schedule_rule::vpp_max: return {at.vpp, fmt::format("at most {} chunks per rank, got {}", max_chunks_per_rank, vpp)};
+            return said(at.vpp, msg("schedule.vpp_unused",
+                                    {{"vpp", num(vpp)}, {"schedule_field", at.schedule}, {"schedules", vpp_schedules()}, {"schedule", d.name}}));
+        case schedule_rule::vpp_needed: return said(at.vpp, msg("schedule.vpp_needed", {{"label", d.label}}));
+        case schedule_rule::vpp_max: return said(at.vpp, msg("schedule.vpp_max", {{"max", num(max_chunks_per_rank)}, {"vpp", num(vpp)}}));
         case schedule_rule::ranks_multiple:
-            return {at.ranks, d.pp_multiple == 2 ? fmt::format("{} needs an even number of ranks (PP), got {}", d.label, ranks)
-                                                 : fmt::format("{} needs ranks (PP) a multiple of {}, got {}", d.label, d.pp_multiple, ranks)};
+            return said(at.ranks, d.pp_multiple == 2 ? msg("schedule.ranks_even", {{"label", d.label}, {"ranks", num(ranks)}})
+                                                     : msg("schedule.ranks_multiple",
+                                                           {{"label", d.label}, {"multiple", num(d.pp_multiple)}, {"ranks", num(ranks)}}));
         case schedule_rule::microbatches_multiple:
-            return {at.microbatches,
-                    fmt::format("{} needs micro-batches m = {} divisible by {} = {}", d.label, m, at.ranks_name, ranks)};
+            return said(at.microbatches, msg("schedule.microbatches_multiple",
+                                             {{"label", d.label}, {"m", num(m)}, {"ranks_name", at.ranks_name}, {"ranks", num(ranks)}}));
         case schedule_rule::microbatches_even:
-            return {at.microbatches,
-                    fmt::format("{} splits the micro-batches between its two directions, so m must be even, got {}", d.label, m)};
+            return said(at.microbatches, msg("schedule.microbatches_even", {{"label", d.label}, {"m", num(m)}}));
         case schedule_rule::microbatches_per_rank:
-            return {at.microbatches, fmt::format("{} needs m ≥ {}·{} = {} micro-batches, got {}", d.name, d.m_per_rank, at.ranks_name,
-                                                 d.m_per_rank * ranks, m)};
+            return said(at.microbatches, msg("schedule.microbatches_too_few", {{"schedule", d.name}, {"per_rank", num(d.m_per_rank)},
+                                                                               {"ranks_name", at.ranks_name},
+                                                                               {"needed", num(d.m_per_rank * ranks)}, {"m", num(m)}}));
     }
-    return {"", ""};
+    return {"", "", {}};
 }
 
 std::int64_t smallest_valid_microbatches(schedule_kind k, std::int64_t ranks, std::int64_t m) {
@@ -84,7 +88,7 @@ void check_schedule_preconditions(schedule_kind k, std::int64_t ranks, std::int6
     const schedule_rule rule = broken_schedule_rule(k, ranks, m, vpp);
     if (rule == schedule_rule::ok) return;
     schedule_rule_text t = explain_schedule_rule(rule, k, ranks, m, vpp, at);
-    throw input_error(std::move(t.path), std::move(t.reason));
+    throw input_error(std::move(t.path), std::move(t.msg));
 }
 
 }  // namespace tslab

@@ -54,16 +54,16 @@ std::string read_bounded(std::istream& in, const std::string& path) {
         text.append(buf, static_cast<std::size_t>(in.gcount()));
     }
     if (text.size() > limit)
-        throw input_error(path, fmt::format("more than {} bytes: over the input limit (--max-input-bytes)", limit));
+        throw input_error(path, msg("cli.input_too_large", {{"limit", fmt::format("{}", limit)}}));
     return text;
 }
 }  // namespace
 
 std::string read_input(const std::string& path) {
     if (path == "-") return read_bounded(std::cin, "standard input");
-    if (path.empty()) throw input_error("$", "an empty file name");
+    if (path.empty()) throw input_error("$", msg("cli.empty_file_name"));
     std::ifstream f(path, std::ios::binary);
-    if (!f) throw input_error(path, "cannot open file");
+    if (!f) throw input_error(path, msg("cli.cannot_open"));
     return read_bounded(f, path);
 }
 

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "tslab/calibration.hpp"
+#include "tslab/collectives.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/messages.hpp"
+#include "tslab/pipeline_schedule.hpp"
 #include "tslab/report.hpp"
 #include "tslab/scenario.hpp"
 
@@ -50,4 +53,37 @@ TEST_CASE("report: each English sentence is the rendering of the message ids bes
     for (const auto& l : r.step.ledgers) CHECK(l.notes == english(l.notes_msg));
     REQUIRE(r.mesh.warnings.size() == r.mesh.warnings_msg.size());
     for (std::size_t i = 0; i < r.mesh.warnings.size(); ++i) CHECK(r.mesh.warnings[i] == english(r.mesh.warnings_msg[i]));
+}
+
+// The input error `run` throws (an input_error is expected; anything else fails the test).
+template <class F>
+input_error tool_error_of(F&& run) {
+    try {
+        run();
+    } catch (const input_error& e) {
+        return e;
+    }
+    FAIL("no input_error thrown");
+    throw std::logic_error("not reached");
+}
+
+TEST_CASE("tool errors carry their message id and the unchanged English reason", "[messages]") {
+    // The English reasons as before the ids (tests/data/calibration/README.md wrong-schema.json,
+    // test_collectives.cpp "ranks: 1 must be at least 2", test_schedule_rules.cpp dualpipev 4 × 7).
+    const input_error schema = tool_error_of([] { parse_calibration_text(R"({"schema": "tslab/calibration@2"})"); });
+    CHECK(schema.msg().id == "calibration.schema_unsupported");
+    CHECK(std::string(schema.what()) == "schema: \"tslab/calibration@2\" is not supported; expected tslab/calibration@1");
+
+    const input_error ranks = tool_error_of([] { collective_json_text(R"({"op": "allreduce", "bytes": 1e6, "ranks": 1})"); });
+    CHECK(ranks.msg().id == "collective.ranks_below_two");
+    CHECK(std::string(ranks.what()) == "ranks: 1 must be at least 2: a collective needs a peer");
+
+    schedule_request q;
+    q.kind = schedule_kind::dualpipev;
+    q.ranks = 4;
+    q.microbatches = 7;
+    const input_error few = tool_error_of([&] { generate_schedule(q); });
+    CHECK(few.msg().id == "schedule.microbatches_too_few");
+    CHECK(std::string(few.what()) == "microbatches: dualpipev needs m ≥ 2·ranks = 8 micro-batches, got 7");
+    CHECK(english(few.msg()) == few.reason());
 }

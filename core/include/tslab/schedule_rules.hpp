@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tslab/messages.hpp"
 #include "tslab/schedule_table.hpp"
 
 namespace tslab {
@@ -39,7 +40,8 @@ inline constexpr std::int64_t max_chunks_per_rank = 255;
 schedule_rule broken_schedule_rule(schedule_kind k, std::int64_t ranks, std::int64_t microbatches, std::int64_t vpp);
 
 struct schedule_rule_text {
-    std::string path, reason;
+    std::string path, reason;  // reason: the English text of msg
+    message msg;
 };
 // The path and the reason of a broken rule, in the input's own names.
 schedule_rule_text explain_schedule_rule(schedule_rule rule, schedule_kind k, std::int64_t ranks, std::int64_t microbatches,
