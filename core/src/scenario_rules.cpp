@@ -116,9 +116,14 @@ void check_world(scenario& s) {
         return;
     }
     if (world != c.nodes * c.gpus_per_node)
-        throw input_error("parallel", fmt::format("dp·tp·pp·cp = {}·{}·{}·{} = {} ≠ world size {} (cluster.nodes {} × cluster.gpus_per_node {})",
-                                                  s.parallel.dp, s.parallel.tp, s.parallel.pp, s.parallel.cp, world,
-                                                  c.nodes * c.gpus_per_node, c.nodes, c.gpus_per_node));
+        throw input_error("parallel", msg("scenario.world_mismatch", {{"dp", fmt::format("{}", s.parallel.dp)},
+                                                                {"tp", fmt::format("{}", s.parallel.tp)},
+                                                                {"pp", fmt::format("{}", s.parallel.pp)},
+                                                                {"cp", fmt::format("{}", s.parallel.cp)},
+                                                                {"world", fmt::format("{}", world)},
+                                                                {"size", fmt::format("{}", c.nodes * c.gpus_per_node)},
+                                                                {"nodes", fmt::format("{}", c.nodes)},
+                                                                {"per_node", fmt::format("{}", c.gpus_per_node)}}));
 }
 
 }  // namespace
