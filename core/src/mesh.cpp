@@ -26,14 +26,8 @@ const char* to_string(link_class l) {
 
 bool expert_dp_rule_holds(std::int64_t ep, std::int64_t dp, std::int64_t cp) { return (dp * cp) % ep == 0; }
 
-namespace {
 message expert_dp_rule_message(std::int64_t ep, std::int64_t dp, std::int64_t cp) {
     return msg("mesh.expert_dp_rule", {{"ep", fmt::format("{}", ep)}, {"dp_cp", fmt::format("{}", dp * cp)}});
-}
-}  // namespace
-
-std::string expert_dp_rule_reason(std::int64_t ep, std::int64_t dp, std::int64_t cp) {
-    return english(expert_dp_rule_message(ep, dp, cp));
 }
 
 void require_expert_dp_rule(std::int64_t ep, std::int64_t dp, std::int64_t cp, const std::string& path) {

@@ -75,6 +75,22 @@ constexpr message_template table[] = {
      "{total} parameters is out of range (the limit is {limit}); the largest tensor, {tensor}, is {fields} × model.layers = {largest}"},
     {"scenario.memory_out_of_range",
      "{bytes} bytes of memory is out of range (the limit is 9e18): training.seq_len × training.micro_batch × model.hidden × model.layers is too large"},
+    // scenario_rules.cpp: the cross-field rules the parser and the planner share.
+    {"scenario.tp_vs_kv_heads", "{tp} neither divides nor is a multiple of model.kv_heads = {kv_heads}"},
+    {"scenario.tp_comm_needs_sp", "needs parallel.sp: the overlap splits the SP AllGather and ReduceScatter"},
+    {"scenario.needs_moe", "{value} needs a MoE model; model.moe.experts is 0"},
+    {"scenario.etp_exceeds_tp", "{etp} exceeds tp = {tp}; expert TP ranks come from the TP group"},
+    {"scenario.redundant_exceeds", "{redundant} exceeds model.moe.experts = {experts}"},
+    {"scenario.histogram_size", "{loads} loads for model.moe.experts = {experts} (one per expert)"},
+    {"scenario.comm_sms_no_compute", "{comm_sms} leaves no SM for compute: cluster.gpu.sms = {sms}"},
+    {"scenario.pp_chunks_exceed_layers", "{chunks} pipeline chunks exceed model.layers = {layers}"},
+    {"scenario.global_batch_not_multiple", "{global_batch} is not a multiple of micro_batch × dp = {micro_batch} × {dp}"},
+    // context.cpp: the context-parallel rules.
+    {"context.usp_degree", "USP Ulysses degree {degree} does not divide cp = {cp}"},
+    {"context.ulysses_heads", "Ulysses degree {degree} does not divide the heads per TP rank ({heads} / {tp} = {per_rank})"},
+    {"context.ulysses_kv_heads",
+     "Ulysses degree {degree} and the KV heads per TP rank ({kv_heads}) neither divide the other, so KV heads cannot be split or replicated evenly"},
+    {"context.causal_chunks", "{method} with a causal mask needs training.seq_len = {seq_len} in 2·{split} equal chunks"},
     // mesh.cpp, mesh_groups.cpp
     {"mesh.expert_dp_rule",
      "{ep} does not divide dp·cp = {dp_cp} (expert-DP rule: ep groups are carved out of the data- and context-parallel ranks, so ep must divide dp·cp)"},
