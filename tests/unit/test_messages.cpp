@@ -74,7 +74,7 @@ TEST_CASE("scenario input errors carry their message id beside the unchanged Eng
         {R"({"model": "llama3-8c"})", "model", "preset.unknown_model_near", "unknown model preset \"llama3-8c\"; did you mean llama3-8b?"},
         {R"({"parallel": {"tp": 2.5}})", "parallel.tp", "input.expected_integer", "expected an integer, got 2.5"},
         {R"({"parallel": {"tp": "8"}})", "parallel.tp", "input.expected_integer", "expected an integer, got a string"},
-        {R"({"parallel": {"tpp": 2}})", "parallel.tpp", "input.unknown_field_near", "unknown field; did you mean tp?"},
+        {R"({"parallel": {"tq": 2}})", "parallel.tq", "input.unknown_field_near", "unknown field; did you mean tp?"},
         {R"({"model": "llama3-8b", "parallel": {"tp": 12}})", "parallel.tp", "input.does_not_divide", "12 does not divide model.heads = 32"},
     };
     for (const auto& r : rows) {
