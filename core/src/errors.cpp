@@ -5,7 +5,9 @@
 
 namespace tslab {
 
-input_error::input_error(std::string path, message reason) : input_error(std::move(path), english(reason), std::move(reason)) {}
+// `reason` is copied, not moved: the order in which the delegated call's arguments are built is
+// unspecified, and a move first would leave english() an empty message.
+input_error::input_error(std::string path, message reason) : input_error(std::move(path), english(reason), reason) {}
 
 input_error::input_error(std::string path, std::string reason) : input_error(std::move(path), tslab::msg("text", {{"reason", reason}})) {}
 
