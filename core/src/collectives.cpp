@@ -233,7 +233,8 @@ collective_estimate estimate_alltoall_split(double bytes, double network_bytes, 
     check_inputs(bytes, g, l);
     // NVLink may carry more than `bytes`: node-limited routing forwards inside the node what arrived once over the network.
     if (!(network_bytes >= 0) || !(nvlink_bytes >= 0))
-        throw input_error("bytes", fmt::format("network {:g} and NVLink {:g} bytes must not be negative", network_bytes, nvlink_bytes));
+        throw input_error("bytes", msg("collective.split_bytes_negative",
+                                       {{"network", fmt::format("{:g}", network_bytes)}, {"nvlink", fmt::format("{:g}", nvlink_bytes)}}));
     return finish(collective_op::alltoall, g, bytes, {algo::pairwise, pairwise_cost(g, network_bytes, nvlink_bytes, l)});
 }
 

@@ -94,7 +94,10 @@ bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t uly
     const auto& q = s.parallel;
     if (q.cp == 1) return true;
     auto fail = [why](auto&& reason) {
-        if (why) *why = {"parallel.cp", reason()};
+        if (why) {
+            message m = reason();
+            *why = {"parallel.cp", english(m), std::move(m)};
+        }
         return false;
     };
     const std::int64_t heads_r = s.model.heads / q.tp;
@@ -102,28 +105,29 @@ bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t uly
     const auto& row = cp_method_of(q.cp_method);
     const std::int64_t u = ulysses_degree_of(s, ulysses_degree);
     if (row.alltoall && row.ring && (u < 1 || q.cp % u != 0))
-        return fail([&] { return fmt::format("USP Ulysses degree {} does not divide cp = {}", u, q.cp); });
+        return fail([&] { return msg("context.usp_degree", {{"degree", fmt::format("{}", u)}, {"cp", fmt::format("{}", q.cp)}}); });
     if (u > 1 && heads_r % u != 0)
         return fail([&] {
-            return fmt::format("Ulysses degree {} does not divide the heads per TP rank ({} / {} = {})", u, s.model.heads, q.tp, heads_r);
+            return msg("context.ulysses_heads", {{"degree", fmt::format("{}", u)}, {"heads", fmt::format("{}", s.model.heads)},
+                                                 {"tp", fmt::format("{}", q.tp)}, {"per_rank", fmt::format("{}", heads_r)}});
         });
     if (u > 1 && s.model.attention != attention_kind::mla && kv_r % u != 0 && u % kv_r != 0)
         return fail([&] {
-            return fmt::format("Ulysses degree {} and the KV heads per TP rank ({}) neither divide the other, so KV heads cannot be split or replicated evenly",
-                               u, kv_r);
+            return msg("context.ulysses_kv_heads", {{"degree", fmt::format("{}", u)}, {"kv_heads", fmt::format("{}", kv_r)}});
         });
     // Ring and all-gather CP balance the causal mask with 2 chunks per rank (zig-zag).
     const std::int64_t split = row.allgather ? q.cp : q.cp / u;
     if (split > 1 && s.training.seq_len % (2 * split) != 0)
         return fail([&] {
-            return fmt::format("{} with a causal mask needs training.seq_len = {} in 2·{} equal chunks", row.label, s.training.seq_len, split);
+            return msg("context.causal_chunks", {{"method", std::string(row.label)}, {"seq_len", fmt::format("{}", s.training.seq_len)},
+                                                 {"split", fmt::format("{}", split)}});
         });
     return true;
 }
 
 void check_context_parallel(const scenario& s, std::int64_t ulysses_degree) {
     rule_violation why;
-    if (!context_rules_hold(s, &why, ulysses_degree)) throw input_error(why.path, why.reason);
+    if (!context_rules_hold(s, &why, ulysses_degree)) throw input_error(why.path, why.msg);
 }
 
 double attention_kernel_keys(const scenario& s) {

@@ -5,9 +5,9 @@
 
 namespace tslab {
 
-// The message is copied, not moved: the order in which arguments are evaluated is unspecified, and
-// english() must read the message before it is moved from.
-input_error::input_error(std::string path, message reason) : input_error(std::move(path), english(reason), message(reason)) {}
+// `reason` is copied, not moved: the order in which the delegated call's arguments are built is
+// unspecified, and a move first would leave english() an empty message.
+input_error::input_error(std::string path, message reason) : input_error(std::move(path), english(reason), reason) {}
 
 input_error::input_error(std::string path, std::string reason) : input_error(std::move(path), tslab::msg("text", {{"reason", reason}})) {}
 

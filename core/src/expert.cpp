@@ -115,9 +115,9 @@ double contiguous_busiest(const std::vector<double>& loads, std::int64_t ep) {
 double eplb_busiest(const std::vector<double>& loads, std::int64_t ep, std::int64_t redundant) {
     const auto E = static_cast<std::int64_t>(loads.size());
     if (redundant < 0 || redundant % ep != 0)
-        throw input_error("expert.redundant_experts", fmt::format("{} is not a multiple of ep = {} (every rank holds the same number of slots)", redundant, ep));
+        throw input_error("expert.redundant_experts", msg("expert.redundant_not_multiple", {{"redundant", fmt::format("{}", redundant)}, {"ep", fmt::format("{}", ep)}}));
     if (redundant > E)
-        throw input_error("expert.redundant_experts", fmt::format("{} exceeds the {} experts", redundant, E));
+        throw input_error("expert.redundant_experts", msg("expert.redundant_exceeds", {{"redundant", fmt::format("{}", redundant)}, {"experts", fmt::format("{}", E)}}));
     std::vector<double> replicas(loads.size(), 1.0);
     for (std::int64_t i = 0; i < redundant; ++i) {
         std::size_t hot = 0;
@@ -180,7 +180,7 @@ expert_report expert_ledger(const scenario& s, const expert_options& o) {
     const double group = r.traffic.tokens * static_cast<double>(ep);
     r.balance = uniform_routing_balance(group, m.top_k, m.experts, ep);
     if (o.imbalance > 0) {
-        if (o.imbalance < 1) throw input_error("expert.imbalance", fmt::format("{:g} is below 1 (busiest / mean)", o.imbalance));
+        if (o.imbalance < 1) throw input_error("expert.imbalance", msg("expert.imbalance_below_one", {{"imbalance", fmt::format("{:g}", o.imbalance)}}));
         r.balance.imbalance = o.imbalance;
         r.balance.busiest_load = o.imbalance * r.balance.mean_load;
     }

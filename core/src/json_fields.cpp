@@ -23,7 +23,7 @@ const char* type_name(const json& v) {
 
 field_reader::field_reader(const json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
     if (!obj_.is_object())
-        throw input_error(path_, fmt::format("expected an object, got {}", type_name(obj_)));
+        throw input_error(path_, msg("input.expected_object", {{"got", type_name(obj_)}}));
 }
 
 bool field_reader::has(const char* key) const { return obj_.contains(key); }
@@ -43,13 +43,13 @@ std::int64_t field_reader::integer(const char* key, std::int64_t def, std::int64
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_number())
-        throw input_error(path_of(key), fmt::format("expected an integer, got {}", type_name(*v)));
+        throw input_error(path_of(key), msg("input.expected_integer", {{"got", type_name(*v)}}));
     const double d = v->get<double>();
-    if (!std::isfinite(d)) throw input_error(path_of(key), "must be a finite number");
+    if (!std::isfinite(d)) throw input_error(path_of(key), msg("input.not_finite"));
     if (d != std::floor(d))
-        throw input_error(path_of(key), fmt::format("expected an integer, got {}", d));
+        throw input_error(path_of(key), msg("input.expected_integer", {{"got", fmt::format("{}", d)}}));
     if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
-        throw input_error(path_of(key), fmt::format("{} is out of range [{}, {}]", d, lo, hi));
+        throw input_error(path_of(key), msg("input.out_of_range", {{"value", fmt::format("{}", d)}, {"lo", fmt::format("{}", lo)}, {"hi", fmt::format("{}", hi)}}));
     return static_cast<std::int64_t>(d);
 }
 
@@ -57,11 +57,11 @@ double field_reader::number(const char* key, double def, double lo, double hi) {
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_number())
-        throw input_error(path_of(key), fmt::format("expected a number, got {}", type_name(*v)));
+        throw input_error(path_of(key), msg("input.expected_number", {{"got", type_name(*v)}}));
     const double d = v->get<double>();
-    if (!std::isfinite(d)) throw input_error(path_of(key), "must be a finite number");
+    if (!std::isfinite(d)) throw input_error(path_of(key), msg("input.not_finite"));
     if (d < lo || d > hi)
-        throw input_error(path_of(key), fmt::format("{:g} is out of range [{:g}, {:g}]", d, lo, hi));
+        throw input_error(path_of(key), msg("input.out_of_range", {{"value", fmt::format("{:g}", d)}, {"lo", fmt::format("{:g}", lo)}, {"hi", fmt::format("{:g}", hi)}}));
     return d;
 }
 
@@ -69,7 +69,7 @@ bool field_reader::boolean(const char* key, bool def) {
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_boolean())
-        throw input_error(path_of(key), fmt::format("expected true or false, got {}", type_name(*v)));
+        throw input_error(path_of(key), msg("input.expected_boolean", {{"got", type_name(*v)}}));
     return v->get<bool>();
 }
 
@@ -77,7 +77,7 @@ std::string field_reader::text(const char* key, const std::string& def) {
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_string())
-        throw input_error(path_of(key), fmt::format("expected a string, got {}", type_name(*v)));
+        throw input_error(path_of(key), msg("input.expected_string", {{"got", type_name(*v)}}));
     return v->get<std::string>();
 }
 
@@ -89,15 +89,15 @@ std::string field_reader::choice(const char* key, const std::string& def,
     std::string list;
     for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
     const std::string near = closest_name(s, allowed);
-    throw input_error(path_of(key),
-                      fmt::format("unknown value \"{}\"; expected one of {}{}", utf8_excerpt(s, 64), list,
-                                  near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
+    message_args args{{"value", utf8_excerpt(s, 64)}, {"allowed", list}};
+    if (!near.empty()) args.emplace_back("near", near);
+    throw input_error(path_of(key), msg(near.empty() ? "input.unknown_value" : "input.unknown_value_near", std::move(args)));
 }
 
 const json* field_reader::object(const char* key) {
     const json* v = lookup(key);
     if (v && !v->is_object())
-        throw input_error(path_of(key), fmt::format("expected an object, got {}", type_name(*v)));
+        throw input_error(path_of(key), msg("input.expected_object", {{"got", type_name(*v)}}));
     return v;
 }
 
@@ -110,8 +110,7 @@ void field_reader::finish() const {
         if (seen) continue;
         const std::string near = closest_name(it.key(), std::vector<std::string>(known_.begin(), known_.end()));
         throw input_error(join_path(path_, it.key()),
-                          near.empty() ? std::string("unknown field")
-                                       : fmt::format("unknown field; did you mean {}?", near));
+                          near.empty() ? msg("input.unknown_field") : msg("input.unknown_field_near", {{"near", near}}));
     }
 }
 

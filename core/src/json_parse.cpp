@@ -66,19 +66,19 @@ public:
     bool key(std::string& k) {
         frame& f = stack_.back();
         if (++f.count > lim_.max_keys)
-            throw input_error(display(f.path), fmt::format("more than {} fields in one object (the limit is {})", lim_.max_keys, lim_.max_keys));
+            throw input_error(display(f.path), msg("json.too_many_keys", {{"limit", fmt::format("{}", lim_.max_keys)}}));
         f.key = std::move(k);
         return true;
     }
 
     bool parse_error(std::size_t byte, const std::string& token, const nlohmann::detail::exception& e) {
         if (e.id == 406)  // out_of_range.406: a number beyond the double range
-            throw input_error(display(next_path()), fmt::format("the number {} is out of range (beyond ±1.8e308)", utf8_excerpt(token, 40)));
+            throw input_error(display(next_path()), msg("json.number_out_of_range", {{"number", utf8_excerpt(token, 40)}}));
         std::string what = e.what();
         const auto close = what.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " tag
         if (close != std::string::npos && what.front() == '[') what.erase(0, close + 2);
         const bool truncated = byte >= size_;  // the text ended inside a value
-        throw input_error(display(base_), fmt::format("{} JSON at byte {}: {}", truncated ? "truncated" : "malformed", byte, what));
+        throw input_error(display(base_), msg(truncated ? "json.truncated" : "json.malformed", {{"byte", fmt::format("{}", byte)}, {"detail", what}}));
     }
 
 private:
@@ -112,7 +112,7 @@ private:
 
     bool open(json&& empty) {
         if (static_cast<int>(stack_.size()) >= lim_.max_depth)
-            throw input_error(display(next_path()), fmt::format("nested deeper than {} levels (the limit is {})", lim_.max_depth, lim_.max_depth));
+            throw input_error(display(next_path()), msg("json.too_deep", {{"limit", fmt::format("{}", lim_.max_depth)}}));
         std::string path = next_path();
         json* node = put(std::move(empty));
         stack_.push_back(frame{node, std::move(path)});
@@ -127,7 +127,7 @@ private:
         for (const auto& kv : o) keys.emplace_back(kv.first);
         std::sort(keys.begin(), keys.end());
         const auto dup = std::adjacent_find(keys.begin(), keys.end());
-        if (dup != keys.end()) throw input_error(join_path(f.path, std::string(*dup)), "given twice");
+        if (dup != keys.end()) throw input_error(join_path(f.path, std::string(*dup)), msg("json.duplicate_key"));
     }
 };
 
@@ -136,7 +136,7 @@ private:
 json parse_json(std::string_view text, const std::string& path) {
     const parse_limits& lim = input_limits();
     if (text.size() > lim.max_bytes)
-        throw input_error(path.empty() ? "$" : path, fmt::format("{} bytes of JSON exceed the input limit of {} bytes", text.size(), lim.max_bytes));
+        throw input_error(path.empty() ? "$" : path, msg("json.too_large", {{"bytes", fmt::format("{}", text.size())}, {"limit", fmt::format("{}", lim.max_bytes)}}));
     limited_builder b(path, lim, text.size());
     json::sax_parse(text.begin(), text.end(), &b, nlohmann::detail::input_format_t::json, true, false);
     return b.take();

@@ -26,13 +26,12 @@ const char* to_string(link_class l) {
 
 bool expert_dp_rule_holds(std::int64_t ep, std::int64_t dp, std::int64_t cp) { return (dp * cp) % ep == 0; }
 
-std::string expert_dp_rule_reason(std::int64_t ep, std::int64_t dp, std::int64_t cp) {
-    return fmt::format("{} does not divide dp·cp = {} (expert-DP rule: ep groups are carved out of "
-                       "the data- and context-parallel ranks, so ep must divide dp·cp)", ep, dp * cp);
+message expert_dp_rule_message(std::int64_t ep, std::int64_t dp, std::int64_t cp) {
+    return msg("mesh.expert_dp_rule", {{"ep", fmt::format("{}", ep)}, {"dp_cp", fmt::format("{}", dp * cp)}});
 }
 
 void require_expert_dp_rule(std::int64_t ep, std::int64_t dp, std::int64_t cp, const std::string& path) {
-    if (!expert_dp_rule_holds(ep, dp, cp)) throw input_error(path, expert_dp_rule_reason(ep, dp, cp));
+    if (!expert_dp_rule_holds(ep, dp, cp)) throw input_error(path, expert_dp_rule_message(ep, dp, cp));
 }
 
 namespace {
@@ -61,18 +60,19 @@ std::vector<std::string> parse_axis_order(const std::string& order, const mesh_s
         const std::string tok = order.substr(start, dash - start);
         if (std::find(axis_names.begin(), axis_names.end(), tok) == axis_names.end()) {
             const std::string near = closest_name(tok, axis_names);
-            throw input_error(path, fmt::format("unknown axis \"{}\" in \"{}\"; axes are {}{}", tok, order, fmt::join(axis_names, ", "),
-                                                near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
+            message_args args{{"axis", tok}, {"order", order}, {"axes", fmt::format("{}", fmt::join(axis_names, ", "))}};
+            if (!near.empty()) args.emplace_back("near", near);
+            throw input_error(path, msg(near.empty() ? "mesh.unknown_axis" : "mesh.unknown_axis_near", std::move(args)));
         }
         if (std::find(out.begin(), out.end(), tok) != out.end())
-            throw input_error(path, fmt::format("axis {} appears twice in \"{}\"; list each axis once", tok, order));
+            throw input_error(path, msg("mesh.axis_twice", {{"axis", tok}, {"order", order}}));
         out.push_back(tok);
         start = dash + 1;
     }
     for (const auto& a : axis_names) {
         if (std::find(out.begin(), out.end(), a) != out.end()) continue;
         if (degree_of(s, a) > 1)
-            throw input_error(path, fmt::format("axis {} is missing from \"{}\" but {} = {}", a, order, a, degree_of(s, a)));
+            throw input_error(path, msg("mesh.axis_missing", {{"axis", a}, {"order", order}, {"degree", fmt::format("{}", degree_of(s, a))}}));
         out.push_back(a);  // a size-1 axis: its place does not matter
     }
     return out;

@@ -137,13 +137,15 @@ void init_axis(axis_acc& acc, axis_groups& out, const char* name, std::int64_t s
 void check_spec(const mesh_spec& s) {
     const std::pair<const char*, std::int64_t> degrees[] = {{"dp", s.dp}, {"tp", s.tp}, {"pp", s.pp}, {"ep", s.ep}, {"cp", s.cp}};
     for (const auto& [name, v] : degrees)
-        if (v < 1) throw input_error(fmt::format("parallel.{}", name), fmt::format("{} must be at least 1", v));
+        if (v < 1) throw input_error(fmt::format("parallel.{}", name), msg("input.value_at_least_one", {{"value", fmt::format("{}", v)}}));
     if (s.gpus_per_node < 1)
-        throw input_error("cluster.gpus_per_node", fmt::format("{} must be at least 1", s.gpus_per_node));
+        throw input_error("cluster.gpus_per_node", msg("input.value_at_least_one", {{"value", fmt::format("{}", s.gpus_per_node)}}));
     require_expert_dp_rule(s.ep, s.dp, s.cp, "parallel.ep");
     if (s.nodes > 0 && s.world() != s.nodes * s.gpus_per_node)
-        throw input_error("parallel", fmt::format("dp·tp·pp·cp = {} ≠ world size {} (cluster.nodes {} × cluster.gpus_per_node {})",
-                                                  s.world(), s.nodes * s.gpus_per_node, s.nodes, s.gpus_per_node));
+        throw input_error("parallel", msg("mesh.world_mismatch", {{"world", fmt::format("{}", s.world())},
+                                                           {"size", fmt::format("{}", s.nodes * s.gpus_per_node)},
+                                                           {"nodes", fmt::format("{}", s.nodes)},
+                                                           {"per_node", fmt::format("{}", s.gpus_per_node)}}));
 }
 
 }  // namespace

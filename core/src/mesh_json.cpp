@@ -106,7 +106,7 @@ mesh_layout build_mesh_for_spec(const mesh_spec& s, std::int64_t limit) {
         std::string path = e.path();
         for (const char* prefix : {"parallel.", "cluster."})
             if (path.rfind(prefix, 0) == 0) path.erase(0, std::char_traits<char>::length(prefix));
-        throw input_error(path == "parallel" ? "nodes" : path, e.reason());
+        throw input_error(path == "parallel" ? "nodes" : path, e.msg());
     }
 }
 
@@ -132,7 +132,7 @@ std::string mesh_json_text(const std::string& spec_text) {
     const std::int64_t limit = r.integer("list_limit", default_list_limit, 1, max_list_limit);
     r.finish();
     if (s.world() > max_degree)
-        throw input_error("", fmt::format("dp·tp·pp·cp = {} GPUs exceeds the limit of {}", s.world(), max_degree));
+        throw input_error("", msg("input.world_over_limit", {{"world", fmt::format("{}", s.world())}, {"limit", fmt::format("{}", max_degree)}}));
     const mesh_layout m = build_mesh_for_spec(s, limit);
     return write_json([&](json_writer& w) {
         w.begin_object();

@@ -35,6 +35,7 @@ constexpr message_template table[] = {
     {"collective.bandwidth_too_low", "{value} is below 1e3 B/s: a link that slow never delivers"},
     {"collective.value_negative", "{value} must not be negative"},
     {"collective.value_not_positive", "{value} must be positive"},
+    {"collective.split_bytes_negative", "network {network} and NVLink {nvlink} bytes must not be negative"},
     // {shape} is the literal "{bandwidth_Bps, latency_s}": braces in a template mark a parameter.
     {"collective.link_not_spec", "expected {shape} or a tier name: intra_node | inter_node"},
     {"collective.ranks_not_multiple", "{ranks} is not a multiple of ranks_per_node = {per_node}: a group spanning nodes fills each node alike"},

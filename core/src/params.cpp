@@ -111,10 +111,13 @@ void check_size(const model_spec& m, const entries& list) {
         if (n > largest) largest = n, worst = &t;
     }
     if (total <= max_params) return;
-    throw input_error("model", fmt::format(
-        "{:.3g} parameters is out of range (the limit is {:.0e}); the largest tensor, {}, is {}{} = {:.3g}",
-        static_cast<double>(total), static_cast<double>(max_params), worst->name, fields_of(worst->name),
-        worst->site == tensor_site::layer ? " × model.layers" : "", static_cast<double>(largest)));
+    const bool per_layer = worst->site == tensor_site::layer;  // its size is counted once per layer
+    throw input_error("model", msg(per_layer ? "scenario.params_out_of_range_layers" : "scenario.params_out_of_range",
+                                   {{"total", fmt::format("{:.3g}", static_cast<double>(total))},
+                                    {"limit", fmt::format("{:.0e}", static_cast<double>(max_params))},
+                                    {"tensor", worst->name},
+                                    {"fields", fields_of(worst->name)},
+                                    {"largest", fmt::format("{:.3g}", static_cast<double>(largest))}}));
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ std::vector<std::int64_t> divisors(std::int64_t n) {
 
 plan_search::plan_search(const scenario& base, const plan_options& o) : base_(base), opt_(o) {
     gpus_ = o.gpus > 0 ? o.gpus : base.parallel.world();
-    if (gpus_ < 1) throw input_error("options.gpus", "must be at least 1");
+    if (gpus_ < 1) throw input_error("options.gpus", msg("input.must_be_at_least_one"));
     base_.cluster.nodes = (gpus_ + base_.cluster.gpus_per_node - 1) / base_.cluster.gpus_per_node;
     // Without training.global_batch: the auto rule (global_batch.hpp), as the report applies it. On
     // the scenario's own GPU count that is the batch its report uses; on another count, the rule with
@@ -217,7 +217,7 @@ void plan_search::add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached
 void check_plan_gpus(const scenario& s, const plan_options& o) {
     const std::int64_t gpus = o.gpus > 0 ? o.gpus : s.parallel.world();
     if (gpus > max_plan_gpus)
-        throw input_error(o.gpus > 0 ? "options.gpus" : "parallel", fmt::format("{} GPUs to plan for is over the limit of {}", gpus, max_plan_gpus));
+        throw input_error(o.gpus > 0 ? "options.gpus" : "parallel", msg("plan.gpus_over_limit", {{"gpus", fmt::format("{}", gpus)}, {"limit", fmt::format("{}", max_plan_gpus)}}));
 }
 
 plan_result run_plan(const scenario& s, const plan_options& o, const plan_progress_fn& on_progress) {

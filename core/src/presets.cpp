@@ -178,8 +178,10 @@ json find(const std::vector<named>& table, const std::string& name, const std::s
     for (const auto& n : table)
         if (name == n.name) return n.value;
     const std::string near = closest_name(name, names_of(table));
-    throw input_error(path, fmt::format("unknown {} preset \"{}\"{}", what, name,
-                                        near.empty() ? "" : fmt::format("; did you mean {}?", near)));
+    // One id per kind ("preset.unknown_model", "preset.unknown_gpu_near", ...), so each catalog words the kind.
+    message_args args{{"name", name}};
+    if (!near.empty()) args.emplace_back("near", near);
+    throw input_error(path, msg(fmt::format("preset.unknown_{}{}", what, near.empty() ? "" : "_near"), std::move(args)));
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ namespace {
 // Bytes as an integer; parameters are capped (params.cpp), so only activations can leave int64.
 std::int64_t whole(double bytes) {
     if (!(std::fabs(bytes) < 9e18))
-        throw input_error("training", fmt::format("{:.3g} bytes of memory is out of range (the limit is 9e18): training.seq_len × training.micro_batch × model.hidden × model.layers is too large", bytes));
+        throw input_error("training", msg("scenario.memory_out_of_range", {{"bytes", fmt::format("{:.3g}", bytes)}}));
     return static_cast<std::int64_t>(std::llround(bytes));
 }
 

@@ -22,10 +22,10 @@ constexpr std::int64_t max_degree = 1 << 20;
 // `{"preset": name, ...}` -> preset's fields overlaid by the rest; plain objects pass through.
 json resolve_part(const json& part, const std::string& path, json (*lookup)(const std::string&, const std::string&)) {
     if (part.is_string()) return lookup(part.get<std::string>(), path);
-    if (!part.is_object()) throw input_error(path, "expected an object or a preset name");
+    if (!part.is_object()) throw input_error(path, msg("scenario.part_not_object"));
     auto it = part.find("preset");
     if (it == part.end()) return part;
-    if (!it->is_string()) throw input_error(path + ".preset", "expected a preset name string");
+    if (!it->is_string()) throw input_error(path + ".preset", msg("scenario.preset_not_string"));
     return merge_objects(lookup(it->get<std::string>(), path + ".preset"), part);
 }
 
@@ -33,7 +33,7 @@ attention_kind parse_attention(field_reader& r, std::int64_t heads, std::int64_t
     const std::string def = kv_heads == heads ? "mha" : "gqa";
     const std::string a = r.choice("attention", def, {"mha", "gqa", "mla"});
     if (a == "mha" && kv_heads != heads)
-        throw input_error(r.path_of("kv_heads"), fmt::format("{} differs from heads = {}, so attention is gqa, not mha", kv_heads, heads));
+        throw input_error(r.path_of("kv_heads"), msg("scenario.kv_heads_not_mha", {{"kv_heads", fmt::format("{}", kv_heads)}, {"heads", fmt::format("{}", heads)}}));
     return a == "mla" ? attention_kind::mla : a == "gqa" ? attention_kind::gqa : attention_kind::mha;
 }
 
@@ -62,9 +62,9 @@ moe_spec parse_moe(const json* obj, const std::string& path, std::int64_t layers
     m.capacity_factor = r.number("capacity_factor", 0, 0, 1024);
     r.finish();
     if (m.experts > 0 && (m.top_k < 1 || m.top_k > m.experts))
-        throw input_error(path + ".top_k", fmt::format("{} must be between 1 and experts = {}", m.top_k, m.experts));
+        throw input_error(path + ".top_k", msg("scenario.top_k_range", {{"top_k", fmt::format("{}", m.top_k)}, {"experts", fmt::format("{}", m.experts)}}));
     if (m.experts > 0 && m.dense_layers >= layers)
-        throw input_error(path + ".dense_layers", fmt::format("{} leaves no MoE layer among {} layers", m.dense_layers, layers));
+        throw input_error(path + ".dense_layers", msg("scenario.no_moe_layer", {{"dense_layers", fmt::format("{}", m.dense_layers)}, {"layers", fmt::format("{}", layers)}}));
     return m;
 }
 
@@ -79,7 +79,7 @@ model_spec parse_model(const json& part) {
     m.heads = r.integer("heads", 16, 1, 1 << 16);
     m.kv_heads = r.integer("kv_heads", m.heads, 1, m.heads);
     if (m.heads % m.kv_heads != 0)
-        throw input_error("model.kv_heads", fmt::format("{} does not divide model.heads = {}", m.kv_heads, m.heads));
+        throw input_error("model.kv_heads", msg("input.does_not_divide", {{"value", fmt::format("{}", m.kv_heads)}, {"what", "model.heads"}, {"n", fmt::format("{}", m.heads)}}));
     m.head_dim = r.integer("head_dim", m.hidden / m.heads, 1, 1 << 16);
     m.ffn = r.choice("ffn_type", "gelu", {"gelu", "swiglu"}) == "swiglu" ? ffn_kind::swiglu : ffn_kind::gelu;
     m.ffn_hidden = r.integer("ffn_hidden", 4 * m.hidden, 1, big);
@@ -186,7 +186,7 @@ void apply_calibration(cluster_spec& c, calibration_profile p) {
 // A profile loaded before by name (profile_store.hpp); the CLI loads a file path under its name.
 const calibration_profile& loaded_profile(const std::string& name) {
     if (const calibration_profile* p = stored_profile(name)) return *p;
-    throw input_error("cluster.calibration", fmt::format("no profile \"{}\" is loaded (the tslab CLI reads a file path; in the lab load the profile first, or give the profile object)", utf8_excerpt(name, 80)));
+    throw input_error("cluster.calibration", msg("scenario.profile_not_loaded", {{"name", utf8_excerpt(name, 80)}}));
 }
 
 std::string part_source(const json& part) {
@@ -233,7 +233,7 @@ scenario parse_scenario(const json& doc) {
     field_reader r(doc, "");
     const std::string schema = r.text("schema", "tslab/scenario@1");
     if (schema != "tslab/scenario@1")
-        throw input_error("schema", fmt::format("\"{}\" is not supported; expected tslab/scenario@1", schema));
+        throw input_error("schema", msg("scenario.schema_unsupported", {{"schema", schema}}));
     scenario s;
     const json empty = json::object();
     const json* m = r.raw("model");

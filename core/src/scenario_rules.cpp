@@ -12,17 +12,22 @@ namespace tslab {
 
 namespace {
 
-// Records the first violation; the reason is formatted only when someone asked for it.
+std::string num(std::int64_t v) { return fmt::format("{}", v); }
+
+// Records the first violation; the reason (a message) is formatted only when someone asked for it.
 struct sink {
     rule_violation* why;
     template <class F>
     bool fail(const char* path, F&& reason) const {
-        if (why) *why = {path, reason()};
+        if (why) {
+            message m = reason();
+            *why = {path, english(m), std::move(m)};
+        }
         return false;
     }
     bool divides(std::int64_t d, std::int64_t n, const char* path, const char* what) const {
         if (n % d == 0) return true;
-        return fail(path, [&] { return fmt::format("{} does not divide {} = {}", d, what, n); });
+        return fail(path, [&] { return msg("input.does_not_divide", {{"value", num(d)}, {"what", what}, {"n", num(n)}}); });
     }
 };
 
@@ -31,11 +36,11 @@ bool tensor_parallel_ok(const scenario& s, const sink& k) {
     const auto& p = s.parallel;
     if (!k.divides(p.tp, m.heads, "parallel.tp", "model.heads")) return false;
     if (m.attention == attention_kind::gqa && m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
-        return k.fail("parallel.tp", [&] { return fmt::format("{} neither divides nor is a multiple of model.kv_heads = {}", p.tp, m.kv_heads); });
+        return k.fail("parallel.tp", [&] { return msg("scenario.tp_vs_kv_heads", {{"tp", num(p.tp)}, {"kv_heads", num(m.kv_heads)}}); });
     if (!k.divides(p.tp, m.ffn_hidden, "parallel.tp", "model.ffn_hidden")) return false;
     // TransformerEngine's userbuffers overlap splits the SP collectives (NeMo refuses tp_comm_overlap without SP).
     if (s.training.overlap.tp_comm && p.tp > 1 && !p.sp)
-        return k.fail("training.overlap.tp_comm", [] { return std::string("needs parallel.sp: the overlap splits the SP AllGather and ReduceScatter"); });
+        return k.fail("training.overlap.tp_comm", [] { return msg("scenario.tp_comm_needs_sp"); });
     return true;
 }
 
@@ -44,31 +49,31 @@ bool experts_ok(const scenario& s, const sink& k) {
     const auto& p = s.parallel;
     const auto& t = s.training.moe;
     if (!m.is_moe()) {
-        if (p.ep > 1) return k.fail("parallel.ep", [&] { return fmt::format("{} needs a MoE model; model.moe.experts is 0", p.ep); });
-        if (p.etp > 1) return k.fail("parallel.etp", [&] { return fmt::format("{} needs a MoE model; model.moe.experts is 0", p.etp); });
+        if (p.ep > 1) return k.fail("parallel.ep", [&] { return msg("scenario.needs_moe", {{"value", num(p.ep)}}); });
+        if (p.etp > 1) return k.fail("parallel.etp", [&] { return msg("scenario.needs_moe", {{"value", num(p.etp)}}); });
         return true;
     }
     if (!k.divides(p.ep, m.moe.experts, "parallel.ep", "model.moe.experts")) return false;
-    if (!expert_dp_rule_holds(p.ep, p.dp, p.cp)) return k.fail("parallel.ep", [&] { return expert_dp_rule_reason(p.ep, p.dp, p.cp); });
+    if (!expert_dp_rule_holds(p.ep, p.dp, p.cp)) return k.fail("parallel.ep", [&] { return expert_dp_rule_message(p.ep, p.dp, p.cp); });
     if (!k.divides(p.etp, m.moe.expert_ffn_hidden, "parallel.etp", "model.moe.expert_ffn_hidden")) return false;
     if (p.etp > p.tp)
-        return k.fail("parallel.etp", [&] { return fmt::format("{} exceeds tp = {}; expert TP ranks come from the TP group", p.etp, p.tp); });
+        return k.fail("parallel.etp", [&] { return msg("scenario.etp_exceeds_tp", {{"etp", num(p.etp)}, {"tp", num(p.tp)}}); });
     // Redundant slots keep a static per-rank shape: a multiple of ep, at most the expert count (expert.hpp).
     if (t.redundant_experts % p.ep != 0)
         return k.fail("training.moe.redundant_experts", [&] {
-            return fmt::format("{} is not a multiple of ep = {} (every rank holds the same number of slots)", t.redundant_experts, p.ep);
+            return msg("expert.redundant_not_multiple", {{"redundant", num(t.redundant_experts)}, {"ep", num(p.ep)}});
         });
     if (t.redundant_experts > m.moe.experts)
         return k.fail("training.moe.redundant_experts",
-                      [&] { return fmt::format("{} exceeds model.moe.experts = {}", t.redundant_experts, m.moe.experts); });
+                      [&] { return msg("scenario.redundant_exceeds", {{"redundant", num(t.redundant_experts)}, {"experts", num(m.moe.experts)}}); });
     if (t.routing.kind == "histogram" && static_cast<std::int64_t>(t.routing.histogram.size()) != m.moe.experts)
         return k.fail("training.moe.routing.histogram", [&] {
-            return fmt::format("{} loads for model.moe.experts = {} (one per expert)", t.routing.histogram.size(), m.moe.experts);
+            return msg("scenario.histogram_size", {{"loads", fmt::format("{}", t.routing.histogram.size())}, {"experts", num(m.moe.experts)}});
         });
     // The EP kernels hold comm_sms while they run; the overlapped compute needs at least one SM.
     if (t.comm_sms >= s.cluster.gpu.sms)
         return k.fail("training.moe.comm_sms", [&] {
-            return fmt::format("{} leaves no SM for compute: cluster.gpu.sms = {}", t.comm_sms, s.cluster.gpu.sms);
+            return msg("scenario.comm_sms_no_compute", {{"comm_sms", num(t.comm_sms)}, {"sms", fmt::format("{}", s.cluster.gpu.sms)}});
         });
     return true;
 }
@@ -90,13 +95,13 @@ bool pipeline_ok(const scenario& s, const sink& k) {
     if (rule != schedule_rule::ok) {
         if (k.why) {
             schedule_rule_text t = explain_schedule_rule(rule, sched, p.pp, m, p.vpp, scenario_paths);
-            *k.why = {std::move(t.path), std::move(t.reason)};
+            *k.why = {std::move(t.path), std::move(t.reason), std::move(t.msg)};
         }
         return false;
     }
     const std::int64_t chunks = path_stages(describe(sched), p.pp, p.vpp);  // the model is cut into the stages of the path
     if (chunks > s.model.layers)
-        return k.fail("parallel.pp", [&] { return fmt::format("{} pipeline chunks exceed model.layers = {}", chunks, s.model.layers); });
+        return k.fail("parallel.pp", [&] { return msg("scenario.pp_chunks_exceed_layers", {{"chunks", num(chunks)}, {"layers", num(s.model.layers)}}); });
     return true;
 }
 
@@ -104,7 +109,8 @@ bool batch_ok(const scenario& s, const sink& k) {
     const auto& t = s.training;
     if (t.global_batch % (t.micro_batch * s.parallel.dp) == 0) return true;
     return k.fail("training.global_batch", [&] {
-        return fmt::format("{} is not a multiple of micro_batch × dp = {} × {}", t.global_batch, t.micro_batch, s.parallel.dp);
+        return msg("scenario.global_batch_not_multiple",
+                   {{"global_batch", num(t.global_batch)}, {"micro_batch", num(t.micro_batch)}, {"dp", num(s.parallel.dp)}});
     });
 }
 
@@ -116,9 +122,14 @@ void check_world(scenario& s) {
         return;
     }
     if (world != c.nodes * c.gpus_per_node)
-        throw input_error("parallel", fmt::format("dp·tp·pp·cp = {}·{}·{}·{} = {} ≠ world size {} (cluster.nodes {} × cluster.gpus_per_node {})",
-                                                  s.parallel.dp, s.parallel.tp, s.parallel.pp, s.parallel.cp, world,
-                                                  c.nodes * c.gpus_per_node, c.nodes, c.gpus_per_node));
+        throw input_error("parallel", msg("scenario.world_mismatch", {{"dp", fmt::format("{}", s.parallel.dp)},
+                                                                {"tp", fmt::format("{}", s.parallel.tp)},
+                                                                {"pp", fmt::format("{}", s.parallel.pp)},
+                                                                {"cp", fmt::format("{}", s.parallel.cp)},
+                                                                {"world", fmt::format("{}", world)},
+                                                                {"size", fmt::format("{}", c.nodes * c.gpus_per_node)},
+                                                                {"nodes", fmt::format("{}", c.nodes)},
+                                                                {"per_node", fmt::format("{}", c.gpus_per_node)}}));
 }
 
 }  // namespace
@@ -130,7 +141,7 @@ bool plan_rules_hold(const scenario& s, rule_violation* why) {
 
 void check_cross_rules(scenario& s) {
     rule_violation why;
-    if (!plan_rules_hold(s, &why)) throw input_error(why.path, why.reason);
+    if (!plan_rules_hold(s, &why)) throw input_error(why.path, why.msg);
     check_world(s);
 }
 

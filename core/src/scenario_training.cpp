@@ -62,13 +62,12 @@ overlap_spec parse_overlap(const json* v) {
     o.tp_comm = r.boolean("tp_comm", o.tp_comm);
     r.finish();
     if (o.tp_comm && o.tp > 0)
-        throw input_error(r.path_of("tp"), "a fixed TP overlap fraction cannot be combined with tp_comm (the chunked overlap sets it); set tp to 0");
+        throw input_error(r.path_of("tp"), msg("scenario.tp_overlap_with_tp_comm"));
     // The bucket model sets the DP overlap itself; a fixed fraction on top would count it twice.
     if (o.dp > 0 && (o.grad_reduce || o.param_gather))
-        throw input_error(r.path_of("dp"), "a fixed DP overlap fraction cannot be combined with grad_reduce or param_gather "
-                                           "(the bucket model sets the DP overlap); set dp to 0");
+        throw input_error(r.path_of("dp"), msg("scenario.dp_overlap_with_buckets"));
     if (o.bucket_elems > 0 && !o.grad_reduce && !o.param_gather)
-        throw input_error(r.path_of("bucket_elems"), "applies only with grad_reduce or param_gather (one bucket otherwise)");
+        throw input_error(r.path_of("bucket_elems"), msg("scenario.bucket_elems_without_buckets"));
     return o;
 }
 
@@ -91,24 +90,24 @@ routing_spec parse_routing(const json* v) {
     o.kind = r.choice("kind", o.kind, row_names(routing_rows));
     o.skew = r.number("skew", o.skew, 0, 4);
     if (const json* h = r.raw("histogram")) {
-        if (!h->is_array() || h->empty()) throw input_error("training.moe.routing.histogram", "expected a non-empty array of per-expert loads");
+        if (!h->is_array() || h->empty()) throw input_error("training.moe.routing.histogram", msg("scenario.histogram_not_array"));
         for (std::size_t i = 0; i < h->size(); ++i) {
             const json& x = (*h)[i];
             const std::string at = fmt::format("training.moe.routing.histogram[{}]", i);
-            if (!x.is_number()) throw input_error(at, "expected a number (the expert's load)");
+            if (!x.is_number()) throw input_error(at, msg("scenario.histogram_load_not_number"));
             const double d = x.get<double>();
-            if (!(d >= 0 && d < 1e18)) throw input_error(at, fmt::format("{:g} is not a load (0 or more)", d));
+            if (!(d >= 0 && d < 1e18)) throw input_error(at, msg("scenario.histogram_load_negative", {{"load", fmt::format("{:g}", d)}}));
             o.histogram.push_back(d);
         }
     }
     r.finish();
-    if (o.kind == "histogram" && o.histogram.empty()) throw input_error("training.moe.routing.histogram", "kind \"histogram\" needs one load per expert");
+    if (o.kind == "histogram" && o.histogram.empty()) throw input_error("training.moe.routing.histogram", msg("scenario.histogram_needs_loads"));
     if (o.kind != "histogram" && !o.histogram.empty())
-        throw input_error("training.moe.routing.histogram", fmt::format("given with kind \"{}\"; set kind to \"histogram\"", o.kind));
+        throw input_error("training.moe.routing.histogram", msg("scenario.histogram_wrong_kind", {{"kind", o.kind}}));
     if (o.kind == "histogram") {
         double sum = 0;
         for (double x : o.histogram) sum += x;
-        if (sum <= 0) throw input_error("training.moe.routing.histogram", "every load is 0: no token is routed");
+        if (sum <= 0) throw input_error("training.moe.routing.histogram", msg("scenario.histogram_all_zero"));
     }
     return o;
 }
@@ -119,14 +118,14 @@ moe_training_spec parse_moe_training(const json* v) {
     field_reader r(*v, "training.moe");
     m.imbalance = r.number("imbalance", m.imbalance, 0, 1e4);
     if (m.imbalance > 0 && m.imbalance < 1)
-        throw input_error("training.moe.imbalance", fmt::format("{:g} is below 1 (busiest / mean load; 0 = uniform routing)", m.imbalance));
+        throw input_error("training.moe.imbalance", msg("scenario.imbalance_below_one", {{"imbalance", fmt::format("{:g}", m.imbalance)}}));
     m.redundant_experts = r.integer("redundant_experts", m.redundant_experts, 0, 1 << 16);
     m.comm_sms = r.integer("comm_sms", m.comm_sms, 0, 1 << 16);
     m.routing = parse_routing(r.object("routing"));
     m.node_limit = r.integer("node_limit", m.node_limit, 0, 1 << 16);
     r.finish();
     if (m.imbalance > 0 && m.routing.kind != "uniform")
-        throw input_error("training.moe.imbalance", fmt::format("give either a busiest/mean factor or training.moe.routing.kind = \"{}\", not both", m.routing.kind));
+        throw input_error("training.moe.imbalance", msg("scenario.imbalance_with_routing", {{"kind", m.routing.kind}}));
     return m;
 }
 
@@ -136,7 +135,7 @@ reliability_spec parse_reliability(const json* v) {
     field_reader r(*v, "training.reliability");
     const bool rate = r.has("gpu_failure_rate_per_hour"), mtbf = r.has("job_mtbf_s");
     if (rate && mtbf)
-        throw input_error("training.reliability.job_mtbf_s", "give either gpu_failure_rate_per_hour or job_mtbf_s, not both");
+        throw input_error("training.reliability.job_mtbf_s", msg("scenario.mtbf_both"));
     o.gpu_failure_rate_per_hour = r.number("gpu_failure_rate_per_hour", o.gpu_failure_rate_per_hour, 1e-12, 1);
     o.job_mtbf_s = r.number("job_mtbf_s", o.job_mtbf_s, 1, 1e12);
     o.checkpoint_storage_Bps = r.number("checkpoint_storage_Bps", o.checkpoint_storage_Bps, 1e6, 1e16);
@@ -167,7 +166,7 @@ parallel_spec parse_parallel(const json& part) {
     p.order = r.text("order", p.order);
     r.finish();
     if (p.world() > max_degree)
-        throw input_error("parallel", fmt::format("dp·tp·pp·cp = {} GPUs exceeds the limit of {}", p.world(), max_degree));
+        throw input_error("parallel", msg("input.world_over_limit", {{"world", fmt::format("{}", p.world())}, {"limit", fmt::format("{}", max_degree)}}));
     return p;
 }
 

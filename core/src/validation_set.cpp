@@ -17,13 +17,13 @@ namespace tslab {
 namespace {
 
 const json& member(const json& obj, const char* key, const std::string& path) {
-    if (!obj.is_object() || !obj.contains(key)) throw input_error(path + "." + key, "missing");
+    if (!obj.is_object() || !obj.contains(key)) throw input_error(path + "." + key, msg("input.missing"));
     return obj.at(key);
 }
 
 std::string text_of(const json& obj, const char* key, const std::string& path) {
     const json& v = member(obj, key, path);
-    if (!v.is_string()) throw input_error(path + "." + key, "must be a string");
+    if (!v.is_string()) throw input_error(path + "." + key, msg("input.must_be_string"));
     return v.get<std::string>();
 }
 
@@ -60,14 +60,14 @@ validation_case parse_row(const json& row, const std::string& path) {
     a.metric = text_of(pub, "metric", path + ".published");
     const auto metrics = accuracy_metrics();
     if (std::find(metrics.begin(), metrics.end(), a.metric) == metrics.end())
-        throw input_error(path + ".published.metric", fmt::format("'{}' is not one of {}", a.metric, fmt::join(metrics, ", ")));
+        throw input_error(path + ".published.metric", msg("validation.unknown_metric", {{"metric", a.metric}, {"metrics", fmt::format("{}", fmt::join(metrics, ", "))}}));
     const json& v = member(pub, "value", path + ".published");
-    if (!v.is_number() || !(v.get<double>() > 0)) throw input_error(path + ".published.value", "must be a positive number");
+    if (!v.is_number() || !(v.get<double>() > 0)) throw input_error(path + ".published.value", msg("input.must_be_positive_number"));
     a.published = v.get<double>();
     try {
         c.input = parse_scenario(member(row, "scenario", path));
     } catch (const input_error& e) {
-        throw input_error(path + ".scenario." + e.path(), e.reason());
+        throw input_error(path + ".scenario." + e.path(), e.msg());
     }
     a.gpus = c.input.parallel.world();
     a.layout = layout_of(c.input);
@@ -81,11 +81,11 @@ double predict_case(const validation_case& c, const scenario& s) {
 }
 
 std::vector<validation_case> parse_validation_cases(const json& doc) {
-    if (!doc.is_object()) throw input_error("(root)", "a tslab/validation@1 object expected");
+    if (!doc.is_object()) throw input_error("(root)", msg("validation.not_object"));
     if (doc.value("schema", std::string()) != "tslab/validation@1")
-        throw input_error("schema", "must be \"tslab/validation@1\"");
+        throw input_error("schema", msg("validation.schema"));
     const json& rows = member(doc, "rows", "");
-    if (!rows.is_array() || rows.empty()) throw input_error("rows", "must be a non-empty array");
+    if (!rows.is_array() || rows.empty()) throw input_error("rows", msg("input.must_be_non_empty_array"));
     std::vector<validation_case> out;
     for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(parse_row(rows[i], fmt::format("rows[{}]", i)));
     return out;
@@ -114,7 +114,7 @@ accuracy_report predict_validation_text(const std::string& text, const std::stri
     try {
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
-        throw input_error(source, fmt::format("not JSON: {}", e.what()));
+        throw input_error(source, msg("input.not_json", {{"detail", e.what()}}));
     }
     return predict_validation_set(doc, source);
 }

@@ -86,4 +86,39 @@ TEST_CASE("tool errors carry their message id and the unchanged English reason",
     CHECK(few.msg().id == "schedule.microbatches_too_few");
     CHECK(std::string(few.what()) == "microbatches: dualpipev needs m ≥ 2·ranks = 8 micro-batches, got 7");
     CHECK(english(few.msg()) == few.reason());
+
+TEST_CASE("scenario input errors carry their message id beside the unchanged English reason", "[messages]") {
+    const auto error_of = [](const char* text) -> input_error {
+        try {
+            parse_scenario_text(text);
+        } catch (const input_error& e) {
+            return e;
+        }
+        FAIL("no input_error for " << text);
+        throw std::logic_error("unreachable");
+    };
+    struct row {
+        const char* doc;
+        const char* path;
+        const char* id;
+        const char* reason;
+    };
+    // The English reasons are the texts the parser gave before the messages (tests/cli/cli_errors.sh).
+    const row rows[] = {
+        {R"({"parallel": {"tp": 0}})", "parallel.tp", "input.out_of_range", "0 is out of range [1, 4096]"},
+        {R"({"model": "llama3-8c"})", "model", "preset.unknown_model_near", "unknown model preset \"llama3-8c\"; did you mean llama3-8b?"},
+        {R"({"parallel": {"tp": 2.5}})", "parallel.tp", "input.expected_integer", "expected an integer, got 2.5"},
+        {R"({"parallel": {"tp": "8"}})", "parallel.tp", "input.expected_integer", "expected an integer, got a string"},
+        {R"({"parallel": {"tq": 2}})", "parallel.tq", "input.unknown_field_near", "unknown field; did you mean tp?"},
+        {R"({"model": "llama3-8b", "parallel": {"tp": 12}})", "parallel.tp", "input.does_not_divide", "12 does not divide model.heads = 32"},
+    };
+    for (const auto& r : rows) {
+        const input_error e = error_of(r.doc);
+        INFO(r.doc);
+        CHECK(e.path() == r.path);
+        CHECK(e.msg().id == r.id);
+        CHECK(e.reason() == r.reason);
+        CHECK(english(e.msg()) == e.reason());
+    }
+    CHECK(error_of(R"({"model": "llama3-8c"})").msg().args == message_args{{"name", "llama3-8c"}, {"near", "llama3-8b"}});
 }

@@ -73,7 +73,7 @@ inline constexpr std::int64_t default_list_limit = 1024;
 // The one home of the expert-DP rule (Megatron-Core MoE): experts are replicated over dp·cp/ep
 // groups, so ep must divide dp·cp. Throws input_error at `path` naming the rule.
 bool expert_dp_rule_holds(std::int64_t ep, std::int64_t dp, std::int64_t cp);
-std::string expert_dp_rule_reason(std::int64_t ep, std::int64_t dp, std::int64_t cp);
+message expert_dp_rule_message(std::int64_t ep, std::int64_t dp, std::int64_t cp);  // why the rule fails
 void require_expert_dp_rule(std::int64_t ep, std::int64_t dp, std::int64_t cp, const std::string& path);
 
 // The five axes in order, innermost first. Each axis at most once; an axis may be left out only

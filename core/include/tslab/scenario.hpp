@@ -8,6 +8,7 @@
 
 #include "tslab/calibration.hpp"
 #include "tslab/json_fields.hpp"
+#include "tslab/messages.hpp"
 #include "tslab/schedule_table.hpp"
 #include "tslab/vocabulary.hpp"
 
@@ -235,7 +236,8 @@ scenario parse_scenario_text(const std::string& text);
 // false, and when `why` is given it receives the input_error the parser throws. Checking without
 // `why` formats nothing, so a search can test millions of plans cheaply.
 struct rule_violation {
-    std::string path, reason;
+    std::string path, reason;  // reason: the English text of msg
+    message msg;
 };
 bool plan_rules_hold(const scenario& s, rule_violation* why = nullptr);
 
