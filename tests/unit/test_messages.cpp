@@ -86,6 +86,7 @@ TEST_CASE("tool errors carry their message id and the unchanged English reason",
     CHECK(few.msg().id == "schedule.microbatches_too_few");
     CHECK(std::string(few.what()) == "microbatches: dualpipev needs m ≥ 2·ranks = 8 micro-batches, got 7");
     CHECK(english(few.msg()) == few.reason());
+}
 
 TEST_CASE("scenario input errors carry their message id beside the unchanged English reason", "[messages]") {
     const auto error_of = [](const char* text) -> input_error {
