@@ -82,10 +82,10 @@ test("dropping the example profile on the lab loads it too", async ({ page }) =>
 
 /** [file, what the message must name] — the files are described in tests/data/calibration/README.md */
 const badFiles = [
-  ["truncated.json", "truncated JSON at byte"],
-  ["malformed.json", "malformed JSON at byte"],
-  ["wrong-schema.json", "schema: \"tslab/calibration@2\" is not supported"],
-  ["negative.json", "collectives[0].samples[2].time_s: must not be negative"],
+  ["truncated.json", "JSON 不完整（在第 4097 字节处截断）"], // the core's reasons, in the zh-CN catalog (web/src/i18n/core)
+  ["malformed.json", "JSON 格式错误，位于第 144 字节"],
+  ["wrong-schema.json", "schema：不支持 \"tslab/calibration@2\""],
+  ["negative.json", "collectives[0].samples[2].time_s：不能为负数"],
 ] as const;
 
 for (const [file, named] of badFiles) {
@@ -191,8 +191,8 @@ test("a profile that does not match the scenario's cluster: the badge says so, w
   // 8-GPU DGX H100 nodes (core/src/calibration_warnings.cpp words each mismatch).
   const warnings = page.getByTestId("calibration-warnings");
   await expect(warnings).toBeVisible();
-  await expect(warnings).toContainText("CPU backend");
-  await expect(warnings).toContainText("measured 1 node(s) but the cluster has");
+  await expect(warnings).toContainText("CPU 后端"); // calibration.warn.cpu_backend in zh-CN
+  await expect(warnings).toContainText("只测了 1 个节点，而集群有");
   await expect(warnings).toContainText("校准数据与当前场景");
   await expect(badge(page)).toHaveClass(/tsl-cal-badge-warn/);
   await page.screenshot({ path: `${shots}/calibration-warnings.png` });

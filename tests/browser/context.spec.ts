@@ -41,7 +41,7 @@ test("trial: one 128K sequence does not fit at CP 1 and fits at CP 8, with K/V t
   await expect(lesson).toContainText("网络（跨节点）");
   // The scenario moved: cp 8 is active; Ulysses cannot split Llama 3 8B's 32 / 8 = 4 heads per TP rank 8 ways, and says why.
   await expect(page.locator(`${ctx} tr[data-method="ring"]`)).toHaveAttribute("data-active", "true");
-  await expect(page.getByTestId("ctx-reason-ulysses")).toContainText("does not divide the heads per TP rank");
+  await expect(page.getByTestId("ctx-reason-ulysses")).toContainText("不能整除每个 TP rank 的头数"); // the core's reason in zh-CN
   await expect(page.locator(`${ctx} [data-control="cp"] input`)).toHaveValue("8");
   // Zig-zag over 2·8 chunks balances causal work exactly; contiguous chunks leave the last rank near (2·8 − 1)/8.
   const balance = page.getByTestId("ctx-balance");

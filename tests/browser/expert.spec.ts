@@ -82,7 +82,7 @@ test("bad input is named at its control", async ({ page }) => {
   await openL6(page);
   await paceTrial(page);
   await page.locator(`${panel} [data-control="redundant"] input`).fill("10");
-  await expect(page.locator(`${panel} [data-control="redundant"] .tsl-error`)).toContainText("multiple of ep");
+  await expect(page.locator(`${panel} [data-control="redundant"] .tsl-error`)).toContainText("不是 ep = 64 的倍数"); // the core's reason in zh-CN
   await page.locator(`${panel} [data-control="redundant"] input`).fill("64");
   await expect(page.locator(`${panel} [data-control="redundant"] .tsl-error`)).toBeHidden();
 });

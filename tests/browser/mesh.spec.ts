@@ -43,8 +43,8 @@ test("the conflicting mapping puts TP across nodes: a warning and a larger TP ti
   await page.getByTestId("mesh-trial").click();
   await expect(field(page, "order").locator("select")).toHaveValue("cp-ep-dp-pp-tp");
   const warn = page.getByTestId("mesh-warnings");
-  await expect(warn).toContainText("tp group of 8 spans 4 nodes");
-  await expect(warn).toContainText("crosses the NIC");
+  await expect(warn).toContainText("8 卡的 tp 组跨 4 个节点"); // mesh.tp_spans_nodes in zh-CN
+  await expect(warn).toContainText("要过网卡 NIC");
   // tp outermost with dp 2 · pp 2: stride 4, so TP group 0 is {0, 4, ..., 28} (hand-worked), two GPUs per node.
   await expect(page.getByTestId("mesh-groups")).toContainText("0, 4, 8, 12, 16, 20, 24, 28");
   await expect(gpu(page, 4)).toHaveAttribute("aria-label", /tp group 0 · mixed/);

@@ -41,7 +41,7 @@ test("the bar, the nine ledgers and the headline render; the bar's parts add up 
   expect(mfu).toBeGreaterThan(0);
   expect(mfu).toBeLessThan(1);
   expect(await value(page, "step-tokens")).toBeGreaterThan(0);
-  await expect(page.getByTestId("bottleneck")).toContainText("binds first");
+  await expect(page.getByTestId("bottleneck")).toContainText("先成为瓶颈"); // step.binds_time in zh-CN (English: "binds first")
 });
 
 test("full recompute: the step gets longer, a recompute segment appears and the sentence changes", async ({ page }) => {
