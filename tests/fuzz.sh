@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes the core's entry points with libFuzzer under ASan + UBSan (Debian clang).
 # Usage: tests/fuzz.sh TARGET|all [SECONDS]   (TARGET: report schedule collective mesh plan profile)
-# Builds build-fuzz/ with clang, seeds a scratch corpus from tests/fuzz/seeds (and the calibration
-# test data), runs each target for SECONDS (default 20) and fails on any crash, sanitizer report,
-# input slower than 5 s or using more than 2 GiB. Findings land in build-fuzz/findings/.
+# Builds the fuzz targets in build-fuzz/ (tests/configure_sanitized.sh: clang, ASan + UBSan, asserts
+# on), seeds a scratch corpus from tests/fuzz/seeds (and the calibration test data), runs each
+# target for SECONDS (default 20) and fails on any crash, sanitizer report, input slower than 5 s
+# or using more than 2 GiB. Findings land in build-fuzz/findings/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: tests/fuzz.sh TARGET|all [SECONDS]}
@@ -13,10 +14,7 @@ if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux
     echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-14-dev); skipped"
     exit 0
 fi
-if [ ! -f build-fuzz/build.ninja ]; then
-    CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DTSLAB_FUZZ=ON >/dev/null
-fi
+bash tests/configure_sanitized.sh
 targets=("$target"); [ "$target" = all ] && targets=("${all[@]}")
 cmake --build build-fuzz --target "${targets[@]/#/fuzz_}"
 mkdir -p build-fuzz/findings

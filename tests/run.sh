@@ -16,15 +16,15 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure -j2
 
-step "native tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-# -O1 keeps asserts (Debug) while making the sanitized planner and fit tests ~5x faster than -O0.
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
-    -DTSLAB_SANITIZE=ON -DTSLAB_BUILD_BENCH=OFF >/dev/null
-cmake --build build-asan
-# The three brute-force searches (minutes each under the sanitizers) repeat, at scale, the planner and
-# fit code that the smaller planner and fit tests already run here; the Release pass above runs them.
+step "sanitized build (clang, ASan + UBSan): unit tests and CLI checks"
+# One tree holds the sanitized tests and the fuzz targets (tests/configure_sanitized.sh), so the core
+# is compiled once for both. The three brute-force searches (minutes each under the sanitizers)
+# repeat, at scale, the planner and fit code that the smaller planner and fit tests already run
+# here; the Release pass above runs them.
+bash tests/configure_sanitized.sh
+cmake --build build-fuzz
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j2 \
+    ctest --test-dir build-fuzz --output-on-failure -j2 \
     -E "^(cached search equals a per-candidate search|exhaustive on 8 GPUs|Re-running the documented fit)"
 
 step "fuzzing: each entry point for 20 s under ASan + UBSan (libFuzzer, clang)"
