@@ -115,6 +115,12 @@ bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t uly
         return fail([&] {
             return msg("context.ulysses_kv_heads", {{"degree", fmt::format("{}", u)}, {"kv_heads", fmt::format("{}", kv_r)}});
         });
+    // A ring pass computes attention block by block and merges the partial outputs by their log-sum-exp,
+    // the online softmax of FlashAttention (Dao et al., arXiv 2205.14135 section 3.1); Megatron-Core's
+    // CP runs only on TransformerEngine's flash and cuDNN fused backends, never the unfused one.
+    // Ulysses and all-gather CP give the kernel whole K/V, so any attention kernel serves them.
+    if (row.ring && !s.training.flash_attention)
+        return fail([&] { return msg("context.ring_needs_flash", {{"method", std::string(row.label)}}); });
     // Ring and all-gather CP balance the causal mask with 2 chunks per rank (zig-zag).
     const std::int64_t split = row.allgather ? q.cp : q.cp / u;
     if (split > 1 && s.training.seq_len % (2 * split) != 0)

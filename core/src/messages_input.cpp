@@ -91,6 +91,9 @@ constexpr message_template table[] = {
     {"context.ulysses_kv_heads",
      "Ulysses degree {degree} and the KV heads per TP rank ({kv_heads}) neither divide the other, so KV heads cannot be split or replicated evenly"},
     {"context.causal_chunks", "{method} with a causal mask needs training.seq_len = {seq_len} in 2·{split} equal chunks"},
+    {"context.ring_needs_flash",
+     "{method} merges the attention of each K/V block by its softmax statistics, which only a fused (flash) kernel returns: "
+     "needs training.flash_attention"},
     // mesh.cpp, mesh_groups.cpp
     {"mesh.expert_dp_rule",
      "{ep} does not divide dp·cp = {dp_cp} (expert-DP rule: ep groups are carved out of the data- and context-parallel ranks, so ep must divide dp·cp)"},

@@ -1,5 +1,5 @@
 // The validation set (validation_set.hpp): the embedded training set equals the repository file,
-// every row predicts, Narayanan Table 1 rows stay within 5%, the other rows are reported, and bad
+// every row predicts, Narayanan Table 1 rows stay within 5%, the other rows within 8%, and bad
 // rows are input errors that name their path.
 #include <catch2/catch.hpp>
 
@@ -33,7 +33,7 @@ TEST_CASE("The embedded validation set is the repository's training_set.json", "
     CHECK(embedded_validation_set() == file_text(std::string(TSLAB_SOURCE_DIR) + "/" + embedded_validation_path));
 }
 
-TEST_CASE("Training set: Narayanan Table 1 rows within 5%, the others reported", "[validation]") {
+TEST_CASE("Training set: Narayanan Table 1 rows within 5%, the others within 8%", "[validation]") {
     const accuracy_report& r = training_set();
     REQUIRE(r.rows.size() == 16);
     int narayanan = 0;
@@ -46,7 +46,7 @@ TEST_CASE("Training set: Narayanan Table 1 rows within 5%, the others reported",
             ++narayanan;
             CHECK(std::abs(a.error) < 0.05);
         } else {
-            WARN(a.id << ": error " << 100 * a.error << "%");
+            CHECK(std::abs(a.error) < 0.08);  // the rest of the training set (issue: within 8% per row)
         }
         sum += std::abs(a.error);
         worst = std::max(worst, std::abs(a.error));
