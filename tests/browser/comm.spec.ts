@@ -97,7 +97,7 @@ test("a custom link with bandwidth 0 is flagged at the bandwidth control; the la
   await expect(field(page, "cluster")).toBeHidden();
   await field(page, "bw").locator("input").fill("0");
   const err = field(page, "bw").locator(".tsl-error");
-  await expect(err).toContainText("link.bandwidth_Bps: 0 must be positive");
+  await expect(err).toContainText("link.bandwidth_Bps：0 必须为正数");
   await expect(page.locator(`${panel} .tsl-result-body`)).toHaveClass(/tsl-stale/);
   await field(page, "bw").locator("input").fill("25");
   await expect(err).toBeHidden();
@@ -105,7 +105,7 @@ test("a custom link with bandwidth 0 is flagged at the bandwidth control; the la
   await expect.poll(() => num(page, "comm-time", "seconds")).toBeGreaterThan(time);
   await field(page, "ranks").locator("input").fill("12");
   await field(page, "link").locator("select").selectOption("nodes");
-  await expect(field(page, "ranks").locator(".tsl-error")).toContainText("ranks: 12 is not a multiple of ranks_per_node = 8");
+  await expect(field(page, "ranks").locator(".tsl-error")).toContainText("ranks：12 不是 ranks_per_node = 8 的倍数");
 });
 
 test("keyboard: Tab reaches the overlap slider and arrow keys move it in 5% steps", async ({ page }) => {

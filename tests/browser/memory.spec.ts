@@ -77,7 +77,7 @@ test("a bad TP shows the error next to the TP control and keeps the last result,
   await field(page, "tp").locator("input").fill("12");
   const err = field(page, "tp").locator(".tsl-error");
   await expect(err).toBeVisible();
-  await expect(err).toContainText("parallel.tp: 12 does not divide model.heads");
+  await expect(err).toContainText("parallel.tp：12 不能整除 model.heads");
   await expect(page.getByTestId("ledger")).toBeVisible();
   await expect(page.locator(`${mem} .tsl-result-body`)).toHaveClass(/tsl-stale/);
   await expect(page.getByTestId("total")).toHaveAttribute("data-bytes", total!);

@@ -47,7 +47,7 @@ test("changing the schedule changes the timeline and the numbers", async ({ page
   await expect(blocks(page)).toHaveCount(3 * 6 * 8);
   await field(page, "pipe_schedule").locator("select").selectOption("interleaved");
   // Interleaved needs m divisible by p (Narayanan et al. §2.2): 8 on 6 ranks is flagged at m.
-  await expect(field(page, "pipe_m").locator(".tsl-error")).toContainText("divisible by ranks = 6");
+  await expect(field(page, "pipe_m").locator(".tsl-error")).toContainText("能被 ranks = 6 整除");
   await field(page, "pipe_m").locator("input").fill("12");
   await expect(page.getByTestId("pipe-run-a")).toHaveAttribute("data-schedule", "interleaved");
   // v = 2 chunks per rank: 2 ops × 6 ranks × 12 micro-batches × 2 chunks.
@@ -99,20 +99,20 @@ test("bad input is shown next to its control and the last timeline stays, dimmed
   await field(page, "pipe_schedule").locator("select").selectOption("dualpipe");
   await expect(page.getByTestId("pipe-run-a")).toHaveAttribute("data-schedule", "dualpipe");
   await field(page, "pipe_ranks").locator("input").fill("3");
-  await expect(field(page, "pipe_ranks").locator(".tsl-error")).toContainText("ranks: DualPipe needs an even number of ranks (PP), got 3");
+  await expect(field(page, "pipe_ranks").locator(".tsl-error")).toContainText("ranks：DualPipe 需要偶数个 rank（PP），实际为 3");
   await expect(page.locator("#lab .tsl-pipe-body")).toHaveClass(/tsl-stale/);
   await expect(blocks(page).first()).toBeVisible();
   await field(page, "pipe_ranks").locator("input").fill("4");
   await field(page, "pipe_m").locator("input").fill("6");
-  await expect(field(page, "pipe_m").locator(".tsl-error")).toContainText("microbatches: dualpipe needs m ≥ 2·ranks = 8");
+  await expect(field(page, "pipe_m").locator(".tsl-error")).toContainText("microbatches：dualpipe 需要 m ≥ 2·ranks = 8");
   await expect(field(page, "pipe_ranks").locator(".tsl-error")).toBeHidden();
   await field(page, "pipe_m").locator("input").fill("8");
   await field(page, "pipe_f").locator("input").fill("");
-  await expect(field(page, "pipe_f").locator(".tsl-error")).toContainText("costs.F: expected a number");
+  await expect(field(page, "pipe_f").locator(".tsl-error")).toContainText("costs.F：应为数字");
   await page.locator("#lab .tsl").screenshot({ path: `${shots}/pipeline-error.png` });
   await field(page, "pipe_f").locator("input").fill("1");
   await field(page, "pipe_fb").locator("input").fill("9");
-  await expect(field(page, "pipe_fb").locator(".tsl-error")).toContainText("costs.FB: an overlapped pair FB = 9 cannot exceed F + B = 3");
+  await expect(field(page, "pipe_fb").locator(".tsl-error")).toContainText("costs.FB：重叠的 F&B 对 FB = 9 不能超过 F + B = 3");
   await field(page, "pipe_fb").locator("input").fill("");
   await expect(page.locator("#lab .tsl-pipe-body")).not.toHaveClass(/tsl-stale/);
   await expect(page.locator("#lab .tsl-pipe .tsl-error:visible")).toHaveCount(0);

@@ -71,7 +71,7 @@ test("nothing fits (llama3-405b on 8 GPUs): the core's closest-miss message and 
   await page.getByTestId("plan-run").click();
   await expect(page.getByTestId("plan-pct")).toHaveText("100%", { timeout: 25_000 });
   await expect(page.getByTestId("plan-message")).toBeVisible();
-  await expect(page.getByTestId("plan-message")).toContainText("no plan fits in HBM; the closest");
+  await expect(page.getByTestId("plan-message")).toContainText("没有方案放得进 HBM；最接近的");
   await expect(page.getByTestId("plan-row")).toHaveCount(1);
 });
 

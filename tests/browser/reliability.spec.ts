@@ -63,10 +63,24 @@ test("the curve and the phase bar come from the core; failure loss grows with GP
   expect(await value(page, "rel-kv-token")).toBe(327680);
 });
 
+test("the failure rate and the restart time start at the core's defaults and move the failure loss", async ({ page }) => {
+  await openL9(page);
+  // The Llama 3 anchor (arXiv 2407.21783 section 3.3.4): 419 interruptions in 54 days on 16,384 GPUs, per million GPU-hours.
+  const rate = Number(await page.locator(`${panel} [data-control="failure"] input`).inputValue());
+  expect(rate).toBeCloseTo((419 / (54 * 24 * 16384)) * 1e6, 6);
+  await expect(page.locator(`${panel} [data-control="restart"] input`)).toHaveValue("600");
+  const loss = await value(page, "rel-loss");
+  await page.locator(`${panel} [data-control="failure"] input`).fill(String(rate * 2));
+  await expect.poll(() => value(page, "rel-loss")).toBeGreaterThan(loss);
+  const doubled = await value(page, "rel-loss");
+  await page.locator(`${panel} [data-control="restart"] input`).fill("3600");
+  await expect.poll(() => value(page, "rel-loss")).toBeGreaterThan(doubled);
+});
+
 test("bad input is named at its control", async ({ page }) => {
   await openL9(page);
   await page.locator(`${panel} [data-control="batch"] input`).fill("0");
-  await expect(page.locator(`${panel} [data-control="batch"] .tsl-error`)).toContainText("out of range");
+  await expect(page.locator(`${panel} [data-control="batch"] .tsl-error`)).toContainText("超出范围");
   await page.locator(`${panel} [data-control="batch"] input`).fill("512");
   await expect(page.locator(`${panel} [data-control="batch"] .tsl-error`)).toBeHidden();
 });
