@@ -1,5 +1,6 @@
 // presets_json()'s "vocabulary": every descriptor row (schedule_table.hpp, vocabulary.hpp) and the
 // scenario defaults, generated from the rows and from the member initializers the parser reads.
+#include "tslab/collective_ops.hpp"
 #include "tslab/presets.hpp"
 #include "tslab/scenario.hpp"
 
@@ -93,6 +94,10 @@ json vocabulary_json() {
                 {"cp_methods", rows_json(cp_method_rows, label_row)},
                 {"routing_kinds", rows_json(routing_rows, label_row)},
                 {"scaling_recipes", rows_json(scaling_rows, [](const scaling_desc& d) { return json{{"name", d.name}, {"label", d.label}, {"source", d.source}}; })},
+                {"zero_stages", rows_json(zero_stage_rows, [](const zero_stage_desc& d) {
+                     return json{{"stage", d.stage}, {"label", d.label}, {"shards", d.shards}, {"source", "arXiv 1910.02054 section 5"}};
+                 })},
+                {"collectives", rows_json(collective_table(), [](const collective_desc& d) { return json{{"name", d.name}}; })},
                 {"mesh_axes", rows_json(mesh_axis_rows, [](const mesh_axis_desc& d) { return json{{"name", d.name}, {"label", d.label}}; })},
                 {"recommended_order", recommended_order},
                 {"defaults", defaults_json()}};

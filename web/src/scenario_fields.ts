@@ -46,7 +46,7 @@ export function scenarioFields(client: TslabClient): Map<string, ScenarioField> 
     plain(v, { kind: "select", key: "cluster", labelKey: "mem.cluster", choices: named(Object.keys(presets.clusters)) }, "cluster", presetName),
     ...["dp", "tp", "pp", "vpp", "ep", "cp"].map((axis) => degree(v, axis)),
     plain(v, { kind: "check", key: "sp", labelKey: "mem.sp" }, "parallel.sp", Boolean),
-    plain(v, { kind: "select", key: "zero", labelKey: "mem.zero", choices: ([0, 1, 2, 3] as const).map((z) => ({ value: String(z), labelKey: `mem.zero.${z}` as const })) },
+    plain(v, { kind: "select", key: "zero", labelKey: "mem.zero", choices: v.zero_stages.map((z) => ({ value: String(z.stage), labelKey: `mem.zero.${z.stage}`, label: z.label })) },
       "parallel.zero", undefined, Number),
     plain(v, { kind: "select", key: "schedule", labelKey: "mem.schedule", choices: choicesOf(v.schedules) }, "training.schedule"),
     plain(v, { kind: "range", key: "seq_len", labelKey: "mem.seq_len", min: 9, max: 20, step: 1, show: seqShow }, "training.seq_len",
@@ -63,14 +63,13 @@ export function scenarioFields(client: TslabClient): Map<string, ScenarioField> 
       "training.offload.optimizer", percent, fraction),
     plain(v, { kind: "range", key: "offload_act", labelKey: "mem.offload_act", min: 0, max: 100, step: 5, show: (x) => `${x}%` },
       "training.offload.activations", percent, fraction),
-    overlapField(),
+    overlapField(v.mesh_axes.map((a) => a.name)),
   ];
   return new Map(list.map((f) => [f.spec.key, f]));
 }
 
-/** One slider for the overlap of every axis' communication with compute (training.overlap.{dp,tp,pp,ep,cp}). */
-function overlapField(): ScenarioField {
-  const axes = ["dp", "tp", "pp", "ep", "cp"];
+/** One slider for the overlap of every mesh axis' communication with compute (training.overlap.<axis>). */
+function overlapField(axes: string[]): ScenarioField {
   return {
     spec: { kind: "range", key: "overlap", labelKey: "step.overlap", min: 0, max: 95, step: 5, show: (x) => `${x}%` },
     paths: ["training.overlap"],

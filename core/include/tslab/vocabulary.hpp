@@ -163,6 +163,20 @@ inline constexpr std::array scaling_rows = {
                  "OCP Microscaling Formats (MX) v1.0; Rouhani et al., arXiv 2310.10537"},
 };
 
+// ZeRO stages (parallel.zero; Rajbhandari et al., arXiv 1910.02054 section 5): what each shards over
+// the data-parallel group on top of the stage before it (memory.cpp reads the stage number).
+struct zero_stage_desc {
+    int stage;
+    const char* label;
+    const char* shards;
+};
+inline constexpr std::array zero_stage_rows = {
+    zero_stage_desc{0, "DP (replicated)", "nothing"},
+    zero_stage_desc{1, "ZeRO-1", "optimizer states and master weights"},
+    zero_stage_desc{2, "ZeRO-2", "+ gradients"},
+    zero_stage_desc{3, "ZeRO-3 (FSDP)", "+ parameters, gathered layer by layer"},
+};
+
 struct mesh_axis_desc {
     const char* name;
     const char* label;

@@ -13,7 +13,6 @@ import { createCommView, type CommView } from "./comm_view";
 import "./mesh.css";
 import "./comm.css";
 
-const ops = ["allreduce", "reducescatter", "allgather", "alltoall", "broadcast", "reduce", "sendrecv"];
 const links = ["nodes", "intra_node", "inter_node", "custom"] as const;
 
 /** Error paths of collective() and report() → the control that caused them. */
@@ -40,7 +39,8 @@ const defaults: Record<string, string | number | boolean> = {
   op: "allreduce", bytes: 28, ranks: "8", overlap: 0, link: "nodes", cluster: "dgx-h100", bw: "50", lat: "5", scenario: "3d",
 };
 
-function specs(clusters: string[]): ControlSpec[][] {
+/** ops: the core's collective op names (presets().vocabulary.collectives). */
+function specs(clusters: string[], ops: string[]): ControlSpec[][] {
   return [
     [
       { kind: "select", key: "op", labelKey: "comm.op", choices: ops.map((value) => ({ value })) }, // not-a-vocabulary-name: the collective spec's "op" field
@@ -92,7 +92,7 @@ function inventoryScenario(v: Vocabulary, key: string, overlapPct: number, appli
 }
 
 function buildForm(client: TslabClient) {
-  const groups = specs(Object.keys(client.presets().clusters));
+  const groups = specs(Object.keys(client.presets().clusters), vocabularyOf(client).collectives.map((c) => c.name));
   return createForm("comm.controls", ["comm.group.op", "comm.group.link", "comm.group.inventory"], groups);
 }
 

@@ -42,6 +42,10 @@ export interface Vocabulary {
   dtypes: NamedRow[];
   cp_methods: NamedRow[];
   mesh_axes: NamedRow[];
+  /** parallel.zero: each stage with what it shards (ZeRO, arXiv 1910.02054). */
+  zero_stages: { stage: number; label: string; shards: string; source: string }[];
+  /** Collective op names (the core's collective table, as specs, reports and profiles spell them). */
+  collectives: NamedRow[];
   /** training.moe.routing.kind values (L6). */
   routing_kinds: NamedRow[];
   /** The L8 scaling recipes the numerics section compares. */
