@@ -39,6 +39,9 @@ constexpr message_template table[] = {
     {"numerics.note.no_fp8", "{gemm} GEMMs: no FP8 speed-up and no scaling factors"},
     {"numerics.note.no_fp8_cores", "{gpu} has no FP8 tensor cores: FP8 GEMMs run at the BF16 rate"},
     {"numerics.note.fp8", "FP8 GEMMs at {speedup}× the BF16 rate; scales add {scales}% to FP8 activation bytes"},
+    // numerics_section.cpp: why a scaling recipe's row does not apply on this GPU.
+    {"numerics.row.no_fp8_cores", "no FP8 tensor cores"},
+    {"numerics.row.no_mx_scaling", "no MX block scaling in the tensor cores (Blackwell)"},
     // mesh_json.cpp: what the rank map puts on a slow link.
     {"mesh.tp_spans_nodes", "tp group of {size} spans {nodes} nodes: its per-layer {collective} crosses the NIC"},
     {"mesh.ep_spans_nodes", "ep group spans {nodes} nodes: All-to-All is NIC-bound"},

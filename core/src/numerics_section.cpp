@@ -62,8 +62,9 @@ scaling_row row_of(const scenario& s, const compute_estimate& c, const scaling_d
     r.gemm_input = d.fp8 ? "fp8 e4m3" : "bf16";
     r.reduction = dtype_label(p.reduce_dtype());
     r.update = dtype_label(p.master != dtype::none ? p.master : p.params);
-    if (d.fp8 && s.cluster.gpu.flops_fp8 <= 0) r.available = false, r.unavailable = "no FP8 tensor cores";
-    if (d.needs_mx && !s.cluster.gpu.mx_scaling) r.available = false, r.unavailable = "no MX block scaling in the tensor cores (Blackwell)";
+    auto refuse = [&r](message why) { r.available = false, r.unavailable = english(why), r.unavailable_msg = std::move(why); };
+    if (d.fp8 && s.cluster.gpu.flops_fp8 <= 0) refuse(msg("numerics.row.no_fp8_cores"));
+    if (d.needs_mx && !s.cluster.gpu.mx_scaling) refuse(msg("numerics.row.no_mx_scaling"));
     const stage_gemms g = stage_gemms_of(s, c, d);
     r.gemm_s = g.eligible_bf16_s;
     if (!d.fp8) return r;
@@ -98,6 +99,9 @@ namespace {
 void write_row(json_writer& w, const scaling_row& r) {
     w.begin_object();
     w.field("name", r.name).field("label", r.label).field("available", r.available).field("current", r.current).field("unavailable", r.unavailable);
+    w.key("unavailable_msg");
+    if (r.available) w.null_value();
+    else write_message(w, r.unavailable_msg);
     w.field("storage", r.storage).field("gemm_input", r.gemm_input).field("accumulate", r.accumulate);
     w.field("reduction", r.reduction).field("update", r.update).field("promote_every", r.promote_every);
     w.field("gemm_input_bytes", r.gemm_input_bytes).field("activation_scale_bytes", r.activation_scale_bytes);

@@ -10,6 +10,7 @@
 
 #include "tslab/compute.hpp"
 #include "tslab/json_writer.hpp"
+#include "tslab/messages.hpp"
 #include "tslab/optimizer_comm.hpp"
 #include "tslab/scenario.hpp"
 
@@ -20,6 +21,7 @@ struct scaling_row {
     bool available = true;
     bool current = false;     // the row the scenario's recipe runs
     std::string unavailable;  // why not, when !available (no FP8 tensor cores, no MX scaling)
+    message unavailable_msg;  // the same as a message id (messages.hpp); JSON null when available
     // Stages: storage (params), GEMM input, accumulation, gradient reduction, update.
     std::string storage, gemm_input, accumulate, reduction, update;
     double promote_every = 0;

@@ -1,4 +1,5 @@
 // L8 panel view: one card per scaling recipe (dtype per stage, savings, costs), Adam vs Muon states, Muon's gather bytes, and the FP8 trial.
+import { say } from "../core_messages";
 import { el } from "../dom";
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
@@ -21,7 +22,7 @@ function card(row: ScalingRow, current: boolean): HTMLElement {
   c.dataset.available = String(row.available);
   c.dataset.gemm = String(row.gemm_s);
   c.append(el("h4", "", row.label));
-  if (!row.available) c.append(el("p", "tsl-nu-note", t("nu.unavailable", { why: row.unavailable })));
+  if (!row.available) c.append(el("p", "tsl-nu-note", t("nu.unavailable", { why: say(row.unavailable_msg, row.unavailable) })));
   const dl = el("dl");
   const add = (k: MessageKey, v: string) => dl.append(el("dt", "", t(k)), el("dd", "", v));
   add("nu.stage.storage", row.storage);
@@ -67,13 +68,19 @@ function optimizerBox(r: ExpertInReport): HTMLElement {
   return box;
 }
 
+/** A before → after pair of two reports' figures; both numbers ride on the element, the view divides nothing. */
+function change(key: MessageKey, before: number, after: number, id: string): HTMLElement {
+  const f = figure(key, `${duration(before)} → ${duration(after)}`, id, after);
+  f.querySelector("strong")!.dataset.before = String(before);
+  return f;
+}
+
 function trialResult(result: HTMLElement, { before, after }: NumericsTrial): void {
   const gb = currentRow(before), ga = currentRow(after);
   const lesson = el("p", "tsl-ex-lesson", t("nu.trial.lesson"));
   lesson.dataset.testid = "nu-lesson";
   const figs = el("div", "tsl-figs");
-  figs.append(figure("nu.trial.gemm", `${duration(gb.gemm_s)} → ${duration(ga.gemm_s)}`, "nu-trial-gemm", ga.gemm_s / gb.gemm_s),
-    figure("nu.trial.step", `${duration(before.step.time_s)} → ${duration(after.step.time_s)}`, "nu-trial-step", after.step.time_s / before.step.time_s));
+  figs.append(change("nu.trial.gemm", gb.gemm_s, ga.gemm_s, "nu-trial-gemm"), change("nu.trial.step", before.step.time_s, after.step.time_s, "nu-trial-step"));
   const list = el("ul", "tsl-ex-caption");
   list.dataset.testid = "nu-trial-segments";
   after.step.segments.forEach((g, i) => {

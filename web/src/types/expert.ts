@@ -1,5 +1,6 @@
 // Types of the report's L6 `expert` and L8 `numerics` sections (core expert_section.hpp, numerics_section.hpp).
 import type { StepInReport } from "./step";
+import type { CoreMessage } from "../core_messages";
 
 export interface DispatchSplit {
   ep_nodes: number;
@@ -51,6 +52,8 @@ export interface ScalingRow {
   /** The row the scenario's recipe runs. */
   current: boolean;
   unavailable: string;
+  /** The same as a core message (null when the row is available). */
+  unavailable_msg: CoreMessage | null;
   storage: string;
   gemm_input: string;
   accumulate: string;
