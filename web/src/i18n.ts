@@ -17,6 +17,7 @@ export type Lang = "zh-CN" | "en";
 
 const zh = {
   "lab.title": "训练系统实验室 Training Systems Lab",
+  "lab.eyebrow": "C++ 内核 · 与 tslab report 输出同一份 JSON",
   "lab.loading": "正在加载 wasm core…",
   "lab.loadFailed": "wasm core 加载失败：",
   "lab.langToggle": "English",
@@ -101,6 +102,7 @@ export type MessageKey = keyof typeof zh;
 
 const en: Record<MessageKey, string> = {
   "lab.title": "Training Systems Lab",
+  "lab.eyebrow": "C++ core · the same JSON as tslab report",
   "lab.loading": "Loading the wasm core…",
   "lab.loadFailed": "The wasm core failed to load: ",
   "lab.langToggle": "中文",

@@ -20,6 +20,8 @@ const specs: ControlSpec[][] = [
     { kind: "select", key: "gpus", labelKey: "rel.gpus", choices: curveGpus.map((g) => ({ value: String(g), label: g.toLocaleString("en-US") })) },
     { kind: "number", key: "interval", labelKey: "rel.interval", min: 0, max: 1e9, placeholder: "Young/Daly" },
     { kind: "number", key: "storage", labelKey: "rel.storage", min: 1, max: 1e7 },
+    { kind: "number", key: "failure", labelKey: "rel.failure", min: 0, max: 1e6 },
+    { kind: "number", key: "restart", labelKey: "rel.restart", min: 0, max: 1e7 },
     { kind: "check", key: "async", labelKey: "rel.async" },
   ],
   [
@@ -30,9 +32,15 @@ const specs: ControlSpec[][] = [
   ],
 ];
 
-const initial: Record<string, string | number | boolean> = {
-  gpus: "16384", interval: "", storage: 2000, async: false, batch: 512, context: "32768", median: 4096, sigma: 1,
-};
+/** Failure rates are shown per million GPU-hours (the core's field is per GPU-hour). */
+const perMillion = 1e6;
+
+/** The controls' first values: the checkpoint knobs from the core's defaults (training.reliability), the rest the panel's own. */
+function initialValues(client: TslabClient): Record<string, string | number | boolean> {
+  const r = vocabularyOf(client).defaults.training.reliability as Record<string, number>;
+  return { gpus: "16384", interval: "", storage: r.checkpoint_storage_Bps / 1e9, failure: r.gpu_failure_rate_per_hour * perMillion,
+    restart: r.restart_s, async: false, batch: 512, context: "32768", median: 4096, sigma: 1 };
+}
 
 /** The knobs as a tslab/rl@1 spec over the shared scenario; each control's value goes to one core field. */
 function specOf(c: Map<string, Control>, store: ScenarioStore): RlSpec {
@@ -41,6 +49,8 @@ function specOf(c: Map<string, Control>, store: ScenarioStore): RlSpec {
   const interval = String(c.get("interval")!.read()).trim();
   s = withValue(s, "training.reliability.checkpoint_interval_s", interval === "" ? 0 : Number(interval));
   s = withValue(s, "training.reliability.checkpoint_storage_Bps", num("storage") * 1e9);
+  s = withValue(s, "training.reliability.gpu_failure_rate_per_hour", num("failure") / perMillion);
+  s = withValue(s, "training.reliability.restart_s", num("restart"));
   s = withValue(s, "training.reliability.async_checkpoint", Boolean(c.get("async")!.read()));
   return {
     schema: "tslab/rl@1", scenario: s, gpus: curveGpus,
@@ -51,6 +61,7 @@ function specOf(c: Map<string, Control>, store: ScenarioStore): RlSpec {
 /** Which control owns an error path. */
 const owner: [string, string][] = [
   ["scenario.training.reliability.checkpoint_interval_s", "interval"], ["scenario.training.reliability.checkpoint_storage_Bps", "storage"],
+  ["scenario.training.reliability.gpu_failure_rate_per_hour", "failure"], ["scenario.training.reliability.restart_s", "restart"],
   ["rl.rollout_batch", "batch"], ["rl.context_tokens", "context"], ["rl.response_median_tokens", "median"], ["rl.tail_sigma", "sigma"],
 ];
 
@@ -69,6 +80,7 @@ function failurePlan(client: TslabClient): [string, unknown][] {
 function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const { editScenario, subscribe } = store;
   const { element: form, controls, relabel } = createForm("rel.controls", ["rel.group.ckpt", "rel.group.rl"], specs);
+  const initial = initialValues(client);
   controls.forEach((c, k) => c.write(initial[k]));
   const results = el("div", "tsl-results");
   host.classList.add("tsl-rel");
