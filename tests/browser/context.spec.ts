@@ -22,8 +22,8 @@ test.afterEach(() => {
   expect(errors, "console errors").toEqual([]);
 });
 
-test("trial: one 128K sequence does not fit at CP 1 and fits at CP 8, with K/V traffic on the network (zh)", async ({ page }) => {
-  await openContext(page);
+/** The 128K trial's lesson in numbers, whatever the language: CP 1 misses HBM, CP 8 fits, K/V bytes cross the network. */
+async function trialHolds(page: Page): Promise<void> {
   await page.getByTestId("ctx-trial").click();
   const lesson = page.getByTestId("ctx-lesson");
   await expect(lesson).toBeVisible();
@@ -37,6 +37,13 @@ test("trial: one 128K sequence does not fit at CP 1 and fits at CP 8, with K/V t
   expect(await num(page, '[data-testid="ctx-lesson"]', "data-cp-bytes")).toBeGreaterThan(0);
   // TP 8 fills each 8-GPU node, so the cp group of 8 spans 8 nodes: the ring passes cross the network.
   await expect(lesson).toHaveAttribute("data-link", "inter");
+  await expect(page.locator(`${ctx} [data-control="cp"] input`)).toHaveValue("8");
+}
+
+test("trial: one 128K sequence does not fit at CP 1 and fits at CP 8, with K/V traffic on the network (zh)", async ({ page }) => {
+  await openContext(page);
+  await trialHolds(page);
+  const lesson = page.getByTestId("ctx-lesson");
   await expect(lesson).toContainText("超过 HBM");
   await expect(lesson).toContainText("网络（跨节点）");
   // The scenario moved: cp 8 is active; Ulysses cannot split Llama 3 8B's 32 / 8 = 4 heads per TP rank 8 ways, and says why.
@@ -53,7 +60,7 @@ test("trial: one 128K sequence does not fit at CP 1 and fits at CP 8, with K/V t
 test("the same trial in English", async ({ page }) => {
   await openContext(page);
   await page.locator("#lab [data-tsl-lang]").click();
-  await page.getByTestId("ctx-trial").click();
+  await trialHolds(page);
   const lesson = page.getByTestId("ctx-lesson");
   await expect(lesson).toContainText("over the 80.0 GiB of HBM");
   await expect(lesson).toContainText("network (across nodes)");
@@ -74,11 +81,12 @@ test("the log slider runs from 4K to 1M tokens and memory grows with it", async 
   await expect(page.locator('#lab [data-panel="memory"] [data-control="seq_len"] output')).toHaveText("1,048,576");
 });
 
-test("on a phone the methods fold into cards and stay readable", async ({ page }) => {
+test("on a phone, in English, the trial's numbers hold and the methods fold into readable cards", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openContext(page);
-  await page.getByTestId("ctx-trial").click();
-  await expect(page.getByTestId("ctx-lesson")).toBeVisible();
+  await page.locator("#lab [data-tsl-lang]").click();
+  await trialHolds(page);
+  await expect(page.getByTestId("ctx-lesson")).toContainText("network (across nodes)");
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
   // Text at least 12 px everywhere in the panel.

@@ -51,6 +51,22 @@ test("controls set on every panel come back from the URL with the same numbers",
   await field(page, "comm", "ranks").locator("input").fill("16");
   await page.locator("#tsl-tab-planner").click();
   await field(page, "planner", "gpus").locator("input").fill("128");
+  // The L6-L9 panels: a MoE model with skewed routing and redundant experts, a CP method, FP8, and the
+  // reliability panel's own what-if knobs (not scenario fields: the link keeps them as controls).
+  await page.locator("#tsl-tab-expert").click();
+  await field(page, "expert", "model").locator("select").selectOption("deepseek-v3");
+  await field(page, "expert", "routing").locator("select").selectOption("zipf");
+  await field(page, "expert", "skew").locator("input").fill("1.2");
+  await field(page, "expert", "redundant").locator("input").fill("32");
+  await field(page, "expert", "node_limit").locator("input").fill("4");
+  await page.locator("#tsl-tab-context").click();
+  await field(page, "context", "ctx_method").locator("select").selectOption("allgather");
+  await page.locator("#tsl-tab-numerics").click();
+  await field(page, "numerics", "precision").locator("select").selectOption({ index: 1 });
+  await page.locator("#tsl-tab-reliability").click();
+  await field(page, "reliability", "interval").locator("input").fill("3600");
+  await field(page, "reliability", "async").locator("input").check();
+  await field(page, "reliability", "batch").locator("input").fill("256");
   await page.locator("#tsl-tab-mesh").click();
   await expect.poll(() => page.url()).toMatch(/#lab=v1\.[\w-]+$/);
   await page.waitForTimeout(400); // the URL is written 200 ms after the last change
@@ -66,6 +82,10 @@ test("controls set on every panel come back from the URL with the same numbers",
   expect(await snapshot(again)).toEqual(before);
   await expect(field(again, "memory", "dp").locator("input")).toHaveValue("16");
   await expect(field(again, "planner", "gpus").locator("input")).toHaveValue("128");
+  await expect(field(again, "expert", "skew").locator("input")).toHaveValue("1.2");
+  await expect(field(again, "context", "ctx_method").locator("select")).toHaveValue("allgather");
+  await expect(field(again, "reliability", "interval").locator("input")).toHaveValue("3600");
+  await expect(field(again, "reliability", "async").locator("input")).toBeChecked();
   await again.locator(lab).screenshot({ path: `${shots}/share-restored-desktop.png` });
 });
 
