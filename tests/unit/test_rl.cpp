@@ -1,7 +1,7 @@
 // L9's RL loop and checkpoint policy: KV bytes per token (GQA and MLA) against the models' published
 // shapes, Blom's expected maximum against normal order-statistic tables, reshard = bytes /
-// bandwidth, the rollout's decode roofline and reward forward in closed form for fixed-length
-// responses, goodput and Young/Daly closed forms, the iteration's phases, and the
+// bandwidth, the rollout's decode roofline, reward forward and peak KV cache in closed form for
+// fixed-length responses, goodput and Young/Daly closed forms, the iteration's phases, and the
 // spec's errors.
 #include <catch2/catch.hpp>
 
@@ -157,6 +157,23 @@ TEST_CASE("Reward forward: 2·N·tokens at reward_efficiency of the BF16 peak of
     CHECK(21'050'848'045'957'120.0 / 3.958e15 == Approx(o.phases[3].time_s).epsilon(1e-12));
     r.reward = "rule";  // scored on the CPU: no GPU time
     CHECK(0.0 == rl_iteration(llama8b_on_8_h100(), r, 1.0).phases[3].time_s);
+}
+
+TEST_CASE("Peak KV cache per GPU: every trajectory's prompt and response, over the TP ranks that split it", "[rl]") {
+    // Fixed-length responses: all B trajectories of a replica hold P + T = 1024 + 4096 = 5120 tokens at
+    // the last step. Llama 3 8B, inference_tp 1 on 8 GPUs: B = 256 / 8 = 32, 131,072 B per token
+    // (2·32·8·128·2, arXiv 2407.21783 Table 3): 32·5120·131,072 = 21,474,836,480 B.
+    CHECK(21'474'836'480.0 == Approx(rl_iteration(llama8b_on_8_h100(), fixed_length(256, 1), 1.0).kv_peak_bytes_per_gpu).epsilon(1e-12));
+    // Llama 3 70B (Table 3: 80 layers, 8 KV heads, head_dim 128): 2·80·8·128·2 = 327,680 B per token.
+    // inference_tp 16 on 128 GPUs: 8 replicas of B = 512 / 8 = 64; 16 ranks share 8 KV heads, so each
+    // holds one head, 327,680 / 8 = 40,960 B per token: 64·5120·40,960 = 13,421,772,800 B.
+    const scenario l70 = parse_scenario(json::parse(llama70b));
+    CHECK(13'421'772'800.0 == Approx(rl_iteration(l70, fixed_length(512, 16), 1.0).kv_peak_bytes_per_gpu).epsilon(1e-12));
+    // DeepSeek-V3 MLA (arXiv 2412.19437 section 4.2: 61 layers, d_c = 512, d_h^R = 64; DeepSeek-V2 arXiv
+    // 2405.04434 Table 1): 61·576·2 = 70,272 B per token, whole on every TP rank. inference_tp 8 on 16
+    // GPUs: 2 replicas of B = 512 / 2 = 256: 256·5120·70,272 = 92,106,915,840 B.
+    const scenario v3 = parse_scenario({{"model", "deepseek-v3"}, {"parallel", {{"dp", 16}}}});
+    CHECK(92'106'915'840.0 == Approx(rl_iteration(v3, fixed_length(512, 8), 1.0).kv_peak_bytes_per_gpu).epsilon(1e-12));
 }
 
 TEST_CASE("tslab rl: errors name the field", "[rl]") {
