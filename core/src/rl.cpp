@@ -98,14 +98,16 @@ rollout_sums decode_rollout(const scenario& s, const rl_spec& r, double batch, d
         const double t = (i + 0.5) * dt, ctx = prompt + t;
         const double expected = batch * lognormal_survival(t, median, r.tail_sigma);
         const double active = std::max(1.0, expected);  // the slowest replica keeps its longest one
-        const double kv = active * ctx * d.kv_per_token_gpu;
+        const double kv = active * ctx * d.kv_per_token_gpu;  // read by the slice's average step
         const double bytes = d.dense_bytes + d.expert_bytes * experts_touched(s.model, active) + kv;
         const double flops = active * (d.flops_per_token + d.attn_flops_per_ctx * ctx);
         const double step = std::max(bytes / bw, flops / peak);
         out.time_s += step * dt;
         if (bytes / bw >= flops / peak) out.memory_bound_s += step * dt;
         out.slot_steps += expected * dt;  // a typical replica: idle once its trajectories are done
-        out.kv_peak = std::max(out.kv_peak, kv);
+        // Held at the slice's last step: P + t + dt/2 tokens per sequence, so fixed-length responses
+        // peak at B·(P + T) tokens, the whole prompt and response of every trajectory.
+        out.kv_peak = std::max(out.kv_peak, active * (ctx + 0.5 * dt) * d.kv_per_token_gpu);
     }
     return out;
 }

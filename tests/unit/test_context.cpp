@@ -84,3 +84,39 @@ TEST_CASE("Constraint errors name parallel.cp and the rule", "[context]") {
     uly.model.heads = 24;
     CHECK_THROWS_WITH(check_context_parallel(uly), Catch::Contains("Ulysses degree 16 does not divide the heads per TP rank"));
 }
+
+TEST_CASE("Ring and USP need training.flash_attention, Ulysses and all-gather CP do not", "[context]") {
+    // A ring pass merges each K/V block's partial output by its log-sum-exp (Liu et al. arXiv 2310.01889
+    // section 3), the online softmax that FlashAttention returns (Dao et al. arXiv 2205.14135 section
+    // 3.1); USP runs a ring inside every Ulysses group (Fang and Zhao arXiv 2405.07719 section 3).
+    // Ulysses (arXiv 2309.14509 section 3) and all-gather CP (Llama 3 arXiv 2407.21783 section 3.3.2)
+    // hand the kernel whole K/V, so any attention kernel serves them.
+    const auto doc = [](const char* method, bool flash) {
+        return json{{"model", "llama3-8b"}, {"parallel", {{"cp", 2}, {"cp_method", method}}},
+                    {"training", {{"seq_len", 32768}, {"flash_attention", flash}}}};
+    };
+    const std::pair<const char*, const char*> needs_flash[] = {{"ring", "Ring attention"}, {"usp", "USP (Ulysses × Ring)"}};
+    for (const auto& [method, label] : needs_flash) {
+        INFO(method);
+        bool thrown = false;
+        try {
+            parse_scenario(doc(method, false));
+        } catch (const input_error& e) {
+            thrown = true;
+            CHECK(std::string("parallel.cp") == e.path());
+            CHECK(std::string("context.ring_needs_flash") == e.msg().id);
+            CHECK(message_args{{"method", label}} == e.msg().args);
+            CHECK_THAT(e.reason(), Catch::EndsWith("needs training.flash_attention"));
+        }
+        CHECK(thrown);
+        CHECK_NOTHROW(parse_scenario(doc(method, true)));
+    }
+    for (const char* method : {"ulysses", "allgather"}) {
+        INFO(method);
+        CHECK_NOTHROW(parse_scenario(doc(method, false)));
+    }
+    // The rule is the context rules' own, not only the parser's: a scenario edited after parsing.
+    scenario ring = llama(1, 2, "ring");
+    ring.training.flash_attention = false;
+    CHECK_THROWS_WITH(check_context_parallel(ring), Catch::StartsWith("parallel.cp: Ring attention merges"));
+}

@@ -1,4 +1,4 @@
-// L7 side by side (context_methods.hpp): Ulysses, Ring and all-gather CP bytes per layer against the
+// L7 side by side (context_methods.hpp): Ulysses, Ring, USP and all-gather CP bytes per layer against the
 // papers' closed forms, zig-zag causal balance, unavailable methods with their reason, the 128K trial.
 #include <catch2/catch.hpp>
 
@@ -59,6 +59,39 @@ TEST_CASE("Ring: cp − 1 K/V block passes per layer forward, each b·(s/cp)·2�
     CHECK(pass.under_attention);
     CHECK(pass.exposed_s <= pass.time_s);
     CHECK(r.kernel_keys == Approx(32768.0 / 4));  // one block per kernel call
+}
+
+TEST_CASE("USP: Ulysses All-to-Alls over u, ring K/V passes over cp / u, each of b·(s/cp)·h per tensor", "[context_methods]") {
+    // Fang and Zhao arXiv 2405.07719 section 3: Ulysses inside groups of u ranks, Ring attention across
+    // the r = cp / u groups. MHA with a = 12 heads of 128 (h = 1536), tp 1, cp 8: the largest Ulysses
+    // degree dividing both cp and the heads is u = 4, so r = 2. N = 32768, b = 1, bf16 (e = 2 B).
+    // Ulysses part (Jacobs et al. arXiv 2309.14509 section 3.2 with P → u over the group's N/r tokens):
+    // each rank holds (N/r)/u = N/cp = 4096 tokens, so Q, K, V and the output each move N·h/cp per rank:
+    //   QKV All-to-All 4096·3·1536·2 = 37,748,736 B; output All-to-All 4096·1536·2 = 12,582,912 B;
+    //   once forward and once backward each (the backward's All-to-Alls of the gradients are the same size).
+    // Ring part (Liu et al. arXiv 2310.01889 section 3, ring of r hosts): a block holds the N/r tokens
+    // for the rank's h/u heads, K and V: (N/r)·2·(h/u)·e = 16384·2·384·2 = 25,165,824 B; r − 1 = 1 pass
+    // forward and 2(r − 1) = 2 backward (K/V and dK/dV): 3 calls.
+    //   per layer and micro-batch: 2·37,748,736 + 2·12,582,912 + 3·25,165,824 = 176,160,768 B.
+    const json mha12 = {{"layers", 4}, {"hidden", 1536}, {"heads", 12}, {"kv_heads", 12}, {"head_dim", 128}, {"ffn_hidden", 4096}, {"vocab", 32000}};
+    const auto rows = context_methods(scenario_doc(mha12, 1, 8, "usp", 32768));
+    const auto& u = row(rows, "usp");
+    REQUIRE(u.available);
+    CHECK(4 == u.ulysses);
+    CHECK(2 == u.ring);
+    const auto& qkv = item(u, "qkv");
+    CHECK(37'748'736.0 == Approx(qkv.bytes));
+    CHECK(2.0 == Approx(qkv.calls));
+    CHECK(37'748'736.0 * 3 / 4 == Approx(qkv.wire_bytes));  // nccl-tests All-to-All: (u − 1)/u of the buffer leaves a rank
+    const auto& out = item(u, "output");
+    CHECK(12'582'912.0 == Approx(out.bytes));
+    CHECK(2.0 == Approx(out.calls));
+    const auto& pass = item(u, "ring");
+    CHECK(25'165'824.0 == Approx(pass.bytes));
+    CHECK(3.0 == Approx(pass.calls));
+    CHECK(pass.under_attention);
+    CHECK(176'160'768.0 == Approx(u.bytes));
+    CHECK(32768.0 / 2 == Approx(u.kernel_keys));  // one ring block of N/r keys per kernel call
 }
 
 TEST_CASE("All-gather CP: K and V of the whole sequence gathered, dK/dV reduce-scattered", "[context_methods]") {

@@ -62,6 +62,8 @@ struct rl_phase {
 };
 
 struct rl_result {
+    // kv_peak_bytes_per_gpu: the most KV cache one GPU of a replica holds, expected active sequences ×
+    // (prompt + tokens decoded so far) × kv_bytes_per_token / kv_tp_shards, at the end of a step.
     double kv_bytes_per_token = 0, kv_peak_bytes_per_gpu = 0, weight_bytes_per_gpu = 0, hbm_bytes = 0;
     bool fits = true;
     double replicas = 0, trajectories_per_replica = 0;
