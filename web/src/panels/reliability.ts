@@ -38,7 +38,7 @@ const perMillion = 1e6;
 /** The controls' first values: the checkpoint knobs from the core's defaults (training.reliability), the rest the panel's own. */
 function initialValues(client: TslabClient): Record<string, string | number | boolean> {
   const r = vocabularyOf(client).defaults.training.reliability as Record<string, number>;
-  return { gpus: "16384", interval: "", storage: r.checkpoint_storage_Bps / 1e9, failure: r.gpu_failure_rate_per_hour * perMillion,
+  return { gpus: "16384", interval: "", storage: r.checkpoint_storage_Bps / 1e9, failure: Number((r.gpu_failure_rate_per_hour * perMillion).toPrecision(6)),
     restart: r.restart_s, async: false, batch: 512, context: "32768", median: 4096, sigma: 1 };
 }
 
