@@ -137,9 +137,18 @@ test("a large schedule runs in the Worker: the page says so, keeps the last resu
   // 1F1B on 8 ranks with 100,000 micro-batches lists 2·8·100,000 = 1.6M ops, over the core's
   // max_foreground_ops (schedule_io.hpp): the core's scheduleWork says so before any simulation.
   await field(page, "pipe_ranks").locator("input").fill("8");
+  // The Worker can finish within one poll of expect(): record the busy line and the dimmed body as they happen.
+  await page.locator('#lab [data-panel="pipeline"]').evaluate((panel) => {
+    const seen = { busy: false, pending: false };
+    (window as unknown as { pipeSeen: typeof seen }).pipeSeen = seen;
+    const busy = panel.querySelector<HTMLElement>('[data-testid="pipe-busy"]')!, body = panel.querySelector(".tsl-pipe-body")!;
+    new MutationObserver(() => {
+      seen.busy ||= !busy.hidden && busy.textContent !== "";
+      seen.pending ||= body.classList.contains("tsl-pipe-pending");
+    }).observe(panel, { attributes: true, childList: true, subtree: true, characterData: true });
+  });
   await field(page, "pipe_m").locator("input").fill("100000");
-  await expect(page.getByTestId("pipe-busy")).toBeVisible();
-  await expect(page.locator("#lab .tsl-pipe-body")).toHaveClass(/tsl-pipe-pending/);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { pipeSeen: object }).pipeSeen)).toEqual({ busy: true, pending: true });
   await expect(page.getByTestId("pipe-busy")).toBeHidden({ timeout: 30_000 });
   expect(await value(page, "pipe-ops-a")).toBe(2 * 8 * 100_000);
   // 1F1B idles (p − 1)(F + B) of (m + p − 1)(F + B) (Narayanan et al. arXiv 2104.04473 §2.2).
