@@ -41,6 +41,12 @@ constexpr message_template table[] = {
     {"numerics.note.fp8", "FP8 GEMMs at {speedup}× the BF16 rate; scales add {scales}% to FP8 activation bytes"},
     // numerics_section.cpp: why a scaling recipe's row does not apply on this GPU.
     {"numerics.row.no_fp8_cores", "no FP8 tensor cores"},
+    {"numerics.accumulate.bf16", "fp32 in the tensor core"},
+    {"numerics.accumulate.fp8_tensorwise", "fp32 in the tensor core (Hopper: ~14-bit partial sums)"},
+    {"numerics.accumulate.fp8_blockwise", "partial sums promoted to fp32 CUDA-core registers"},  // the view adds promote_every
+    {"numerics.accumulate.mxfp8", "fp32 in the tensor core, scales applied in the MMA"},
+    {"numerics.gemm_formula",
+     "3 × m × Σ FP8-eligible forward GEMMs of the busiest stage at bf16 (m = {m} micro-batches); FP8 rows ÷ {speedup} (fp8_speedup)"},
     {"numerics.row.no_mx_scaling", "no MX block scaling in the tensor cores (Blackwell)"},
     // mesh_json.cpp: what the rank map puts on a slow link.
     {"mesh.tp_spans_nodes", "tp group of {size} spans {nodes} nodes: its per-layer {collective} crosses the NIC"},

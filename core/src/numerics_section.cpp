@@ -56,7 +56,9 @@ const char* dtype_label(dtype t) { return t == dtype::fp8 ? "fp8 e4m3" : to_stri
 scaling_row row_of(const scenario& s, const compute_estimate& c, const scaling_desc& d, double speedup) {
     const auto& p = s.training.precision;
     scaling_row r;
-    r.name = d.name, r.label = d.label, r.source = d.source, r.accumulate = d.accumulate, r.promote_every = d.promote_every;
+    r.name = d.name, r.label = d.label, r.source = d.source, r.promote_every = d.promote_every;
+    r.accumulate_msg = msg(d.accumulate);
+    r.accumulate = english(r.accumulate_msg);
     r.current = &active_scaling(p) == &d;  // numerics.hpp: the row the step's cast term uses
     r.storage = dtype_label(p.params);
     r.gemm_input = d.fp8 ? "fp8 e4m3" : "bf16";
@@ -88,8 +90,8 @@ numerics_section numerics_section_of(const scenario& s, const compute_estimate& 
     n.fp8_speedup = fp8_speedup(f);  // the per-dtype GEMM curves (compute.hpp), 1 without FP8 tensor cores
     for (const auto& d : scaling_rows) n.rows.push_back(row_of(s, c, d, n.fp8_speedup));
     n.eligible_gemm_bf16_s = n.rows.front().gemm_s;
-    n.gemm_formula = fmt::format("3 × m × Σ FP8-eligible forward GEMMs of the busiest stage at bf16 (m = {} micro-batches); FP8 rows ÷ {:.3f} (fp8_speedup)",
-                                 c.microbatches, n.fp8_speedup);
+    n.gemm_formula_msg = msg("numerics.gemm_formula", {{"m", fmt::format("{}", c.microbatches)}, {"speedup", fmt::format("{:.3f}", n.fp8_speedup)}});
+    n.gemm_formula = english(n.gemm_formula_msg);
     n.optimizer = optimizer_compare_of(s);
     return n;
 }
@@ -103,6 +105,8 @@ void write_row(json_writer& w, const scaling_row& r) {
     if (r.available) w.null_value();
     else write_message(w, r.unavailable_msg);
     w.field("storage", r.storage).field("gemm_input", r.gemm_input).field("accumulate", r.accumulate);
+    w.key("accumulate_msg");
+    write_message(w, r.accumulate_msg);
     w.field("reduction", r.reduction).field("update", r.update).field("promote_every", r.promote_every);
     w.field("gemm_input_bytes", r.gemm_input_bytes).field("activation_scale_bytes", r.activation_scale_bytes);
     w.field("input_bytes_saved", r.input_bytes_saved).field("cast_bytes", r.cast_bytes).field("cast_s", r.cast_s);
@@ -118,6 +122,8 @@ void write_numerics_section(json_writer& w, const numerics_section& n) {
     w.begin_object();
     w.field("recipe", n.recipe).field("units", "bytes per layer and micro-batch on one rank unless named whole-model or per step");
     w.field("eligible_gemm_bf16_s", n.eligible_gemm_bf16_s).field("fp8_speedup", n.fp8_speedup).field("gemm_formula", n.gemm_formula);
+    w.key("gemm_formula_msg");
+    write_message(w, n.gemm_formula_msg);
     w.key("rows").begin_array();
     for (const auto& r : n.rows) write_row(w, r);
     w.end_array();

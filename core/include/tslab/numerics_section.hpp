@@ -24,6 +24,7 @@ struct scaling_row {
     message unavailable_msg;  // the same as a message id (messages.hpp); JSON null when available
     // Stages: storage (params), GEMM input, accumulation, gradient reduction, update.
     std::string storage, gemm_input, accumulate, reduction, update;
+    message accumulate_msg;  // accumulate as a message id
     double promote_every = 0;
     // Per layer and micro-batch, one rank: FP8 GEMM-input bytes (activations), their scales, the
     // bytes the cast kernels move (read bf16, write fp8 + scales; per-tensor: one extra amax read).
@@ -39,6 +40,7 @@ struct numerics_section {
     double eligible_gemm_bf16_s = 0;  // per step: 3 × m × Σ (stage's FP8-eligible forward GEMMs at bf16)
     double fp8_speedup = 1;        // fp8_speedup() of the scenario with FP8 GEMMs
     std::string gemm_formula;
+    message gemm_formula_msg;
     std::vector<scaling_row> rows;
     optimizer_compare optimizer;
 };

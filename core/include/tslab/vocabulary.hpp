@@ -148,18 +148,18 @@ struct scaling_desc {
     double scale_bytes;     // fp32 = 4, E8M0 = 1
     double promote_every;   // K elements between fp32 promotions of the partial sums; 0 = in the MMA
     bool needs_mx;          // only on GPUs whose tensor cores apply MX scales (gpu_spec::mx_scaling)
-    const char* accumulate;
+    const char* accumulate;  // the message id of the accumulation in words (messages_report.cpp)
     const char* source;
 };
 inline constexpr std::array scaling_rows = {
-    scaling_desc{"bf16", "BF16 mixed", false, 0, 0, 0, 0, 0, 0, false, "fp32 in the tensor core",
+    scaling_desc{"bf16", "BF16 mixed", false, 0, 0, 0, 0, 0, 0, false, "numerics.accumulate.bf16",
                  "Micikevicius et al., arXiv 1710.03740; ZeRO arXiv 1910.02054 section 3.1"},
-    scaling_desc{"fp8-tensorwise", "FP8 per-tensor", true, 0, 0, 0, 0, 4, 0, false, "fp32 in the tensor core (Hopper: ~14-bit partial sums)",
+    scaling_desc{"fp8-tensorwise", "FP8 per-tensor", true, 0, 0, 0, 0, 4, 0, false, "numerics.accumulate.fp8_tensorwise",
                  "Micikevicius et al., arXiv 2209.05433 (FP8 formats); Transformer Engine delayed/current scaling"},
     scaling_desc{"fp8-blockwise", "FP8 1×128 / 128×128 (DeepSeek-V3)", true, 1, 128, 128, 128, 4, 128, false,
-                 "partial sums promoted to fp32 CUDA-core registers every 128 elements",
+                 "numerics.accumulate.fp8_blockwise",
                  "DeepSeek-V3, arXiv 2412.19437 sections 3.3.1-3.3.2"},
-    scaling_desc{"mxfp8", "MXFP8 (1×32, E8M0)", true, 1, 32, 1, 32, 1, 0, true, "fp32 in the tensor core, scales applied in the MMA",
+    scaling_desc{"mxfp8", "MXFP8 (1×32, E8M0)", true, 1, 32, 1, 32, 1, 0, true, "numerics.accumulate.mxfp8",
                  "OCP Microscaling Formats (MX) v1.0; Rouhani et al., arXiv 2310.10537"},
 };
 

@@ -27,7 +27,8 @@ function card(row: ScalingRow, current: boolean): HTMLElement {
   const add = (k: MessageKey, v: string) => dl.append(el("dt", "", t(k)), el("dd", "", v));
   add("nu.stage.storage", row.storage);
   add("nu.stage.gemm", row.gemm_input);
-  add("nu.stage.accumulate", row.promote_every > 0 ? `${row.accumulate} (${t("nu.promote", { k: row.promote_every })})` : row.accumulate);
+  const accumulate = say(row.accumulate_msg, row.accumulate);
+  add("nu.stage.accumulate", row.promote_every > 0 ? `${accumulate} (${t("nu.promote", { k: row.promote_every })})` : accumulate);
   add("nu.stage.reduction", row.reduction);
   add("nu.stage.update", row.update);
   add("nu.gemm_s", duration(row.gemm_s));
@@ -109,7 +110,7 @@ export function createNumericsView(root: HTMLElement, onTrial: () => void) {
     for (const row of n.rows) cards.append(card(row, row === now));
     const speed = figure("nu.speedup", `${n.fp8_speedup.toFixed(2)}×`, "nu-speedup", n.fp8_speedup);
     table.append(el("h3", "", t("nu.table.title")), el("p", "tsl-ex-caption", t("nu.now", { recipe: n.recipe })), cards, speed,
-      el("p", "tsl-ex-formula", n.gemm_formula));
+      el("p", "tsl-ex-formula", say(n.gemm_formula_msg, n.gemm_formula)));
     body.replaceChildren(table, optimizerBox(r));
   };
   const relabel = () => {

@@ -54,6 +54,7 @@ export interface ScalingRow {
   unavailable: string;
   /** The same as a core message (null when the row is available). */
   unavailable_msg: CoreMessage | null;
+  accumulate_msg: CoreMessage;
   storage: string;
   gemm_input: string;
   accumulate: string;
@@ -77,6 +78,7 @@ export interface NumericsSection {
   eligible_gemm_bf16_s: number;
   fp8_speedup: number;
   gemm_formula: string;
+  gemm_formula_msg: CoreMessage;
   rows: ScalingRow[];
   optimizer: {
     params: number;
