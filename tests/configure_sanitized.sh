@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 [ -f build-fuzz/build.ninja ] && exit 0
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" -DTSLAB_FUZZ=ON -DTSLAB_BUILD_BENCH=OFF \
-    -DTSLAB_CALIBRATE_CUDA_BACKEND=OFF >/dev/null
+    -DTSLAB_CALIBRATE_CUDA_BACKEND=OFF -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8 >/dev/null

@@ -21,8 +21,6 @@ comm_links links_of(const cluster_spec& c) {
 
 namespace {
 
-std::string num(double v) { return fmt::format("{:g}", v); }
-std::string num(std::int64_t v) { return fmt::format("{}", v); }
 
 json parse_json_text(const std::string& text) {
     return parse_json(text);
@@ -53,10 +51,10 @@ link_spec parse_link_object(const json& obj) {
     l.bandwidth_Bps = r.number("bandwidth_Bps", 0, -1e300, 1e16);
     l.latency_s = r.number("latency_s", 0, -1e300, 10);
     r.finish();
-    if (!(l.bandwidth_Bps > 0)) throw input_error("link.bandwidth_Bps", msg("collective.bandwidth_not_positive", {{"value", num(l.bandwidth_Bps)}}));
+    if (!(l.bandwidth_Bps > 0)) throw input_error("link.bandwidth_Bps", msg("collective.bandwidth_not_positive", {{"value", num_text(l.bandwidth_Bps)}}));
     if (l.bandwidth_Bps < 1e3)  // as cluster links (scenario.cpp): 5e-324 B/s made every time infinite
-        throw input_error("link.bandwidth_Bps", msg("collective.bandwidth_too_low", {{"value", num(l.bandwidth_Bps)}}));
-    if (l.latency_s < 0) throw input_error("link.latency_s", msg("collective.value_negative", {{"value", num(l.latency_s)}}));
+        throw input_error("link.bandwidth_Bps", msg("collective.bandwidth_too_low", {{"value", num_text(l.bandwidth_Bps)}}));
+    if (l.latency_s < 0) throw input_error("link.latency_s", msg("collective.value_negative", {{"value", num_text(l.latency_s)}}));
     return l;
 }
 
@@ -91,7 +89,7 @@ void place_group(query& q, const json* link, std::int64_t per_node, const cluste
     }
     const std::int64_t k = per_node > 0 ? per_node : c.gpus_per_node;
     if (n > k && n % k != 0)
-        throw input_error("ranks", msg("collective.ranks_not_multiple", {{"ranks", num(n)}, {"per_node", num(k)}}));
+        throw input_error("ranks", msg("collective.ranks_not_multiple", {{"ranks", num_text(n)}, {"per_node", num_text(k)}}));
     q.g = n <= k ? group_topology::flat(n, link_class::intra) : group_topology{n, n / k, k};
     q.link_name = to_string(q.g.link());
 }
@@ -101,9 +99,9 @@ query parse_query(const json& spec) {
     query q;
     q.op = parse_op(r);
     q.bytes = r.number("bytes", 0, -1e300, 1e18);
-    if (!(q.bytes > 0)) throw input_error("bytes", msg("collective.value_not_positive", {{"value", num(q.bytes)}}));
+    if (!(q.bytes > 0)) throw input_error("bytes", msg("collective.value_not_positive", {{"value", num_text(q.bytes)}}));
     q.g.ranks = r.integer("ranks", 0, -(1 << 20), 1 << 20);
-    if (q.g.ranks < 2) throw input_error("ranks", msg("collective.ranks_below_two", {{"ranks", num(q.g.ranks)}}));
+    if (q.g.ranks < 2) throw input_error("ranks", msg("collective.ranks_below_two", {{"ranks", num_text(q.g.ranks)}}));
     q.algorithm = parse_algorithm(r);
     const std::string lib = r.text("library", "mpich");
     if (auto l = library_from_name(lib)) q.library = *l;

@@ -164,18 +164,16 @@ collective_estimate finish(collective_op op, const group_topology& g, double S, 
     return e;
 }
 
-std::string num(double v) { return fmt::format("{:g}", v); }
-std::string num(std::int64_t v) { return fmt::format("{}", v); }
 
 void check_inputs(double S, const group_topology& g, const comm_links& l) {
-    if (!(S > 0)) throw input_error("bytes", msg("collective.value_not_positive", {{"value", num(S)}}));
-    if (g.ranks < 2) throw input_error("ranks", msg("collective.ranks_below_two", {{"ranks", num(g.ranks)}}));
+    if (!(S > 0)) throw input_error("bytes", msg("collective.value_not_positive", {{"value", num_text(S)}}));
+    if (g.ranks < 2) throw input_error("ranks", msg("collective.ranks_below_two", {{"ranks", num_text(g.ranks)}}));
     if (g.nodes < 1 || g.per_node < 1 || g.nodes * g.per_node < g.ranks)
-        throw input_error("ranks_per_node", msg("collective.nodes_cannot_hold", {{"nodes", num(g.nodes)}, {"per_node", num(g.per_node)}, {"ranks", num(g.ranks)}}));
+        throw input_error("ranks_per_node", msg("collective.nodes_cannot_hold", {{"nodes", num_text(g.nodes)}, {"per_node", num_text(g.per_node)}, {"ranks", num_text(g.ranks)}}));
     const std::pair<const char*, const link_spec*> links[] = {{"link.intra_node", &l.intra}, {"link.inter_node", &l.inter}};
     for (const auto& [path, link] : links) {
-        if (!(link->bandwidth_Bps > 0)) throw input_error(path, msg("collective.link_bandwidth_not_positive", {{"value", num(link->bandwidth_Bps)}}));
-        if (!(link->latency_s >= 0)) throw input_error(path, msg("collective.link_latency_negative", {{"value", num(link->latency_s)}}));
+        if (!(link->bandwidth_Bps > 0)) throw input_error(path, msg("collective.link_bandwidth_not_positive", {{"value", num_text(link->bandwidth_Bps)}}));
+        if (!(link->latency_s >= 0)) throw input_error(path, msg("collective.link_latency_negative", {{"value", num_text(link->latency_s)}}));
     }
 }
 
@@ -222,7 +220,7 @@ collective_estimate estimate_collective(collective_op op, double bytes, const gr
     for (const auto& c : cs) list += (list.empty() ? "" : ", ") + std::string(to_string(c.a));
     throw input_error("algorithm", msg("collective.algorithm_not_applicable", {{"algorithm", to_string(*forced)},
                                                                           {"op", describe(op).name},
-                                                                          {"ranks", num(g.ranks)},
+                                                                          {"ranks", num_text(g.ranks)},
                                                                           {"link", to_string(g.link())},
                                                                           {"library", to_string(lib)},
                                                                           {"choices", list}}));

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "messages_tables.hpp"
 #include "tslab/json_writer.hpp"
 
@@ -110,6 +112,9 @@ json messages_json(const std::vector<message>& ms) {
     for (const auto& m : ms) out.push_back(message_json(m));
     return out;
 }
+
+std::string num_text(std::int64_t v) { return fmt::format("{}", v); }
+std::string num_text(double v) { return fmt::format("{:g}", v); }
 
 void write_message(json_writer& w, const message& m) {
     w.begin_object();

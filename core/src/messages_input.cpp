@@ -4,7 +4,7 @@
 namespace tslab::message_tables {
 
 namespace {
-constexpr message_template table[] = {
+constexpr message_template input_table[] = {
     // Free text without an id yet (still used by callers that have not been worded as messages).
     {"text", "{reason}"},
     // json_fields.cpp: one field of a JSON object. {got} is a JSON type name ("a boolean") or the number given.
@@ -115,6 +115,6 @@ constexpr message_template table[] = {
 };
 }  // namespace
 
-std::span<const message_template> input() { return table; }
+std::span<const message_template> input() { return input_table; }
 
 }  // namespace tslab::message_tables

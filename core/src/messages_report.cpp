@@ -5,7 +5,7 @@
 namespace tslab::message_tables {
 
 namespace {
-constexpr message_template table[] = {
+constexpr message_template report_table[] = {
     // step.cpp: what binds first, then what the chosen optimisation saves and where it moves the cost.
     {"step.binds_memory", "{ledger} {name} binds first: the most loaded GPU is {over} GiB over its HBM"},
     {"step.binds_time", "{ledger} {name} binds first ({share}% of the step)"},
@@ -80,6 +80,6 @@ constexpr message_template table[] = {
 };
 }  // namespace
 
-std::span<const message_template> report() { return table; }
+std::span<const message_template> report() { return report_table; }
 
 }  // namespace tslab::message_tables

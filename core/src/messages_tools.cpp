@@ -5,7 +5,7 @@
 namespace tslab::message_tables {
 
 namespace {
-constexpr message_template table[] = {
+constexpr message_template tools_table[] = {
     // calibration_parse.cpp, calibration_sections.cpp, calibration_provenance.cpp, calibration_detail.hpp
     {"calibration.missing_field", "missing required field"},
     {"calibration.must_be_positive", "must be positive"},
@@ -130,6 +130,6 @@ constexpr message_template table[] = {
 };
 }  // namespace
 
-std::span<const message_template> tools() { return table; }
+std::span<const message_template> tools() { return tools_table; }
 
 }  // namespace tslab::message_tables

@@ -13,12 +13,12 @@
 #include "tslab/report.hpp"
 #include "tslab/scenario_json.hpp"
 #include "tslab/schedule_shape.hpp"
+#include "tslab/units.hpp"
 
 namespace tslab {
 
 namespace {
 
-constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
 }  // namespace
 
@@ -172,9 +172,9 @@ plan_result plan_search::result(double seconds_left) const {
     else if (progress_.evaluated == 0)
         r.say(msg("plan.no_valid_plan", {{"gpus", std::to_string(gpus_)}}));
     else if (progress_.fitting == 0 && r.closest)
-        r.say(msg("plan.nothing_fits", {{"closest", describe(r.closest->choice)}, {"needs", fmt::format("{:.2f}", r.closest->memory_bytes / GiB)},
-                                        {"over", fmt::format("{:.2f}", -r.closest->headroom_bytes / GiB)},
-                                        {"capacity", fmt::format("{:.2f}", (r.closest->memory_bytes + r.closest->headroom_bytes) / GiB)}}));  // headroom = capacity − memory
+        r.say(msg("plan.nothing_fits", {{"closest", describe(r.closest->choice)}, {"needs", fmt::format("{:.2f}", r.closest->memory_bytes / gib_bytes)},
+                                        {"over", fmt::format("{:.2f}", -r.closest->headroom_bytes / gib_bytes)},
+                                        {"capacity", fmt::format("{:.2f}", (r.closest->memory_bytes + r.closest->headroom_bytes) / gib_bytes)}}));  // headroom = capacity − memory
     r.pipeline_cache_hits = hits_;
     r.pipeline_cache_misses = misses_;
     r.elapsed_s = elapsed_s_;
@@ -272,7 +272,7 @@ std::string plan_table(const plan_result& r) {
     for (std::size_t i = 0; i < r.top.size(); ++i) {
         const auto& e = r.top[i];
         out += fmt::format("{:>3}. {:10.4g} s  MFU {:5.1f}%  {:8.2f} GiB free  {}  [{}]\n", i + 1, e.time_s, 100 * e.mfu,
-                           e.headroom_bytes / GiB, describe(e.choice), e.bottleneck_ledger);
+                           e.headroom_bytes / gib_bytes, describe(e.choice), e.bottleneck_ledger);
     }
     if (const auto& b = r.baseline; b.valid) {
         out += fmt::format("the scenario's own plan: {:.4g} s{} ({})\n", b.time_s, b.fits ? "" : ", does not fit", describe(b.choice));
@@ -283,7 +283,7 @@ std::string plan_table(const plan_result& r) {
         if (!r.top.empty() && r.top.front().versus) out += "  best plan: " + r.top.front().versus->note + "\n";
     }
     out += fmt::format("Pareto front (memory vs time): {} plans\n", r.pareto.size());
-    for (const auto& e : r.pareto) out += fmt::format("     {:10.4g} s  {:8.2f} GiB  {}\n", e.time_s, e.memory_bytes / GiB, describe(e.choice));
+    for (const auto& e : r.pareto) out += fmt::format("     {:10.4g} s  {:8.2f} GiB  {}\n", e.time_s, e.memory_bytes / gib_bytes, describe(e.choice));
     return out;
 }
 

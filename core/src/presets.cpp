@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/units.hpp"
 
 namespace tslab {
 
@@ -74,7 +75,6 @@ json gpu(const char* name, double hbm_bytes, double hbm_bw, double fp32, double 
                 {"source", source}};
 }
 
-constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
 // The standalone GEMM ceilings of a GPU (gemm_rate.hpp): measured TFLOP/s of the best shape over
 // the datasheet's dense peak, from the Maximum Achievable Matmul FLOPS (MAMF) tables of S. Bekman,
@@ -102,14 +102,14 @@ const std::vector<named>& gpus() {
         // NVIDIA A100 Tensor Core GPU datasheet (2021), SXM column: 19.5 TF FP32, 156 TF TF32,
         // 312 TF BF16/FP16 dense, 80GB HBM2e at 2,039 GB/s; no FP8.
         // GEMM: MAMF BF16 row "NVIDIA A100 SXM": 271.2 of 312 TFLOP/s (86.9%).
-        {"a100-sxm4-80gb", with_gemm(gpu("A100-SXM4-80GB", 80 * GiB, 2.039e12, 19.5e12, 156e12, 312e12, 0, 108,
+        {"a100-sxm4-80gb", with_gemm(gpu("A100-SXM4-80GB", 80 * gib_bytes, 2.039e12, 19.5e12, 156e12, 312e12, 0, 108,
                                          "NVIDIA A100 datasheet, SXM 80GB column; 108 SMs (A100 whitepaper)"),
                                      271.2, 312, 0, 0, "MAMF table (stas00/ml-engineering): A100 SXM BF16 271.2 TFLOP/s; FlashAttention-2 up to 73% (arXiv 2307.08691)",
                                      0.72)},
         // NVIDIA H100 datasheet, SXM column: 67 TF FP32, 494.5 TF TF32 (989 sparse), 989.5 TF BF16,
         // 1979 TF FP8 dense (half the sparse figures), 80GB HBM3 at 3.35 TB/s.
         // GEMM: MAMF rows "NVIDIA H100 SXM": BF16 794.5 TFLOP/s, FP8 1402.6 TFLOP/s.
-        {"h100-sxm5-80gb", with_gemm(gpu("H100-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
+        {"h100-sxm5-80gb", with_gemm(gpu("H100-SXM5-80GB", 80 * gib_bytes, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
                                          "NVIDIA H100 datasheet, SXM column (dense = sparse / 2); 132 SMs (H100 whitepaper)"),
                                      794.5, 989.5, 1402.6, 1979, "MAMF table (stas00/ml-engineering): H100 SXM BF16 794.5, FP8 1402.6 TFLOP/s")},
         // NVIDIA H200 datasheet, SXM column: same compute as H100 SXM, 141GB HBM3e at 4.8 TB/s.
@@ -120,7 +120,7 @@ const std::vector<named>& gpus() {
         // H800 SXM: H100 compute and memory with NVLink cut to 400 GB/s (DeepSeek-V3 arXiv
         // 2412.19437 section 3.1 describes its cluster).
         // GEMM: no H800 row in the MAMF table; the H800 has the H100 SXM's compute, so its rows.
-        {"h800-sxm5-80gb", with_gemm(gpu("H800-SXM5-80GB", 80 * GiB, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
+        {"h800-sxm5-80gb", with_gemm(gpu("H800-SXM5-80GB", 80 * gib_bytes, 3.35e12, 67e12, 494.5e12, 989.5e12, 1979e12, 132,
                                          "NVIDIA H800 SXM product brief (H100 compute, 400 GB/s NVLink); 132 SMs (arXiv 2412.19437 section 3.2.2)"),
                                      794.5, 989.5, 1402.6, 1979, "MAMF table (stas00/ml-engineering): the H100 SXM rows (same compute)")},
         // NVIDIA DGX B200 datasheet: 1,440 GB HBM3e for 8 GPUs (180 GB each), 64 TB/s total

@@ -2,12 +2,12 @@
 #include <fmt/format.h>
 
 #include "tslab/report.hpp"
+#include "tslab/units.hpp"
 
 namespace tslab {
 
 namespace {
-constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
-std::string size(double bytes) { return fmt::format("{:9.2f} GiB ({:.1f} GB)", bytes / GiB, bytes / 1e9); }
+std::string size(double bytes) { return fmt::format("{:9.2f} GiB ({:.1f} GB)", bytes / gib_bytes, bytes / 1e9); }
 }  // namespace
 
 std::string report_table(const report& r) {

@@ -12,7 +12,6 @@ namespace tslab {
 
 namespace {
 
-std::string num(std::int64_t v) { return fmt::format("{}", v); }
 
 // Records the first violation; the reason (a message) is formatted only when someone asked for it.
 struct sink {
@@ -27,7 +26,7 @@ struct sink {
     }
     bool divides(std::int64_t d, std::int64_t n, const char* path, const char* what) const {
         if (n % d == 0) return true;
-        return fail(path, [&] { return msg("input.does_not_divide", {{"value", num(d)}, {"what", what}, {"n", num(n)}}); });
+        return fail(path, [&] { return msg("input.does_not_divide", {{"value", num_text(d)}, {"what", what}, {"n", num_text(n)}}); });
     }
 };
 
@@ -36,7 +35,7 @@ bool tensor_parallel_ok(const scenario& s, const sink& k) {
     const auto& p = s.parallel;
     if (!k.divides(p.tp, m.heads, "parallel.tp", "model.heads")) return false;
     if (m.attention == attention_kind::gqa && m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
-        return k.fail("parallel.tp", [&] { return msg("scenario.tp_vs_kv_heads", {{"tp", num(p.tp)}, {"kv_heads", num(m.kv_heads)}}); });
+        return k.fail("parallel.tp", [&] { return msg("scenario.tp_vs_kv_heads", {{"tp", num_text(p.tp)}, {"kv_heads", num_text(m.kv_heads)}}); });
     if (!k.divides(p.tp, m.ffn_hidden, "parallel.tp", "model.ffn_hidden")) return false;
     // TransformerEngine's userbuffers overlap splits the SP collectives (NeMo refuses tp_comm_overlap without SP).
     if (s.training.overlap.tp_comm && p.tp > 1 && !p.sp)
@@ -49,31 +48,31 @@ bool experts_ok(const scenario& s, const sink& k) {
     const auto& p = s.parallel;
     const auto& t = s.training.moe;
     if (!m.is_moe()) {
-        if (p.ep > 1) return k.fail("parallel.ep", [&] { return msg("scenario.needs_moe", {{"value", num(p.ep)}}); });
-        if (p.etp > 1) return k.fail("parallel.etp", [&] { return msg("scenario.needs_moe", {{"value", num(p.etp)}}); });
+        if (p.ep > 1) return k.fail("parallel.ep", [&] { return msg("scenario.needs_moe", {{"value", num_text(p.ep)}}); });
+        if (p.etp > 1) return k.fail("parallel.etp", [&] { return msg("scenario.needs_moe", {{"value", num_text(p.etp)}}); });
         return true;
     }
     if (!k.divides(p.ep, m.moe.experts, "parallel.ep", "model.moe.experts")) return false;
     if (!expert_dp_rule_holds(p.ep, p.dp, p.cp)) return k.fail("parallel.ep", [&] { return expert_dp_rule_message(p.ep, p.dp, p.cp); });
     if (!k.divides(p.etp, m.moe.expert_ffn_hidden, "parallel.etp", "model.moe.expert_ffn_hidden")) return false;
     if (p.etp > p.tp)
-        return k.fail("parallel.etp", [&] { return msg("scenario.etp_exceeds_tp", {{"etp", num(p.etp)}, {"tp", num(p.tp)}}); });
+        return k.fail("parallel.etp", [&] { return msg("scenario.etp_exceeds_tp", {{"etp", num_text(p.etp)}, {"tp", num_text(p.tp)}}); });
     // Redundant slots keep a static per-rank shape: a multiple of ep, at most the expert count (expert.hpp).
     if (t.redundant_experts % p.ep != 0)
         return k.fail("training.moe.redundant_experts", [&] {
-            return msg("expert.redundant_not_multiple", {{"redundant", num(t.redundant_experts)}, {"ep", num(p.ep)}});
+            return msg("expert.redundant_not_multiple", {{"redundant", num_text(t.redundant_experts)}, {"ep", num_text(p.ep)}});
         });
     if (t.redundant_experts > m.moe.experts)
         return k.fail("training.moe.redundant_experts",
-                      [&] { return msg("scenario.redundant_exceeds", {{"redundant", num(t.redundant_experts)}, {"experts", num(m.moe.experts)}}); });
+                      [&] { return msg("scenario.redundant_exceeds", {{"redundant", num_text(t.redundant_experts)}, {"experts", num_text(m.moe.experts)}}); });
     if (t.routing.kind == "histogram" && static_cast<std::int64_t>(t.routing.histogram.size()) != m.moe.experts)
         return k.fail("training.moe.routing.histogram", [&] {
-            return msg("scenario.histogram_size", {{"loads", fmt::format("{}", t.routing.histogram.size())}, {"experts", num(m.moe.experts)}});
+            return msg("scenario.histogram_size", {{"loads", fmt::format("{}", t.routing.histogram.size())}, {"experts", num_text(m.moe.experts)}});
         });
     // The EP kernels hold comm_sms while they run; the overlapped compute needs at least one SM.
     if (t.comm_sms >= s.cluster.gpu.sms)
         return k.fail("training.moe.comm_sms", [&] {
-            return msg("scenario.comm_sms_no_compute", {{"comm_sms", num(t.comm_sms)}, {"sms", fmt::format("{}", s.cluster.gpu.sms)}});
+            return msg("scenario.comm_sms_no_compute", {{"comm_sms", num_text(t.comm_sms)}, {"sms", fmt::format("{}", s.cluster.gpu.sms)}});
         });
     return true;
 }
@@ -101,7 +100,7 @@ bool pipeline_ok(const scenario& s, const sink& k) {
     }
     const std::int64_t chunks = path_stages(describe(sched), p.pp, p.vpp);  // the model is cut into the stages of the path
     if (chunks > s.model.layers)
-        return k.fail("parallel.pp", [&] { return msg("scenario.pp_chunks_exceed_layers", {{"chunks", num(chunks)}, {"layers", num(s.model.layers)}}); });
+        return k.fail("parallel.pp", [&] { return msg("scenario.pp_chunks_exceed_layers", {{"chunks", num_text(chunks)}, {"layers", num_text(s.model.layers)}}); });
     return true;
 }
 
@@ -110,7 +109,7 @@ bool batch_ok(const scenario& s, const sink& k) {
     if (t.global_batch % (t.micro_batch * s.parallel.dp) == 0) return true;
     return k.fail("training.global_batch", [&] {
         return msg("scenario.global_batch_not_multiple",
-                   {{"global_batch", num(t.global_batch)}, {"micro_batch", num(t.micro_batch)}, {"dp", num(s.parallel.dp)}});
+                   {{"global_batch", num_text(t.global_batch)}, {"micro_batch", num_text(t.micro_batch)}, {"dp", num_text(s.parallel.dp)}});
     });
 }
 

@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include "tslab/schedule_shape.hpp"
+#include "tslab/units.hpp"
 
 namespace tslab {
 
 namespace {
 
-constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
 double model_state(const memory_report& m) { return model_state_bytes_of(m); }
 double activations(const memory_report& m) { return activation_bytes_of(m); }
@@ -120,10 +120,10 @@ trade recompute_trade(const scenario& s, const step_inputs& in, const pipeline_s
     plain.training.recompute = recompute_kind::none;
     const double saved = activations(memory_ledger(plain, shape)) - activations(in.memory);
     const char* kind = to_string(s.training.recompute);
-    if (saved < 0.05 * GiB)  // below what the sentence can show
+    if (saved < 0.05 * gib_bytes)  // below what the sentence can show
         return {"L3", msg(s.training.flash_attention ? "step.trade.recompute_nothing_flash" : "step.trade.recompute_nothing",
                           {{"kind", kind}, {"flops", f0(100 * in.compute.recompute_extra)}})};
-    return {"L3", msg("step.trade.recompute", {{"kind", kind}, {"saved", f1(saved / GiB)}, {"flops", f0(100 * in.compute.recompute_extra)}})};
+    return {"L3", msg("step.trade.recompute", {{"kind", kind}, {"saved", f1(saved / gib_bytes)}, {"flops", f0(100 * in.compute.recompute_extra)}})};
 }
 
 std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const step_result& r) {
@@ -135,7 +135,7 @@ std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const ste
         scenario plain = s;
         plain.parallel.zero = 0;
         const double saved = model_state(memory_ledger(plain, shape)) - model_state(in.memory);
-        out.push_back({"L5", msg("step.trade.zero", {{"stage", std::to_string(s.parallel.zero)}, {"saved", f1(saved / GiB)},
+        out.push_back({"L5", msg("step.trade.zero", {{"stage", std::to_string(s.parallel.zero)}, {"saved", f1(saved / gib_bytes)},
                                                      {"exposed", g3(r.ledgers[4].exposed_s)}})});
     }
     if (s.parallel.pp > 1)
@@ -150,7 +150,7 @@ std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const ste
     const double offloaded = offloaded_bytes_of(in.memory);
     if (offloaded > 0)  // offload.hpp: the bytes leave HBM and come back over the host link
         out.push_back({t.offload.optimizer > 0 ? "L1" : "L2",
-                       msg("step.trade.offload", {{"host", f1(offloaded / GiB)},
+                       msg("step.trade.offload", {{"host", f1(offloaded / gib_bytes)},
                                                   {"time", g3(in.compute.offload_optimizer_s + in.compute.offload_activations_s)}})});
     return out;
 }
@@ -164,7 +164,7 @@ std::vector<message> bottleneck_sentence(const scenario& s, const step_inputs& i
         const bool state = model_state(in.memory) >= activations(in.memory);
         binding = state ? "L1" : "L2";
         out.push_back(msg("step.binds_memory", {{"ledger", binding}, {"name", state ? "model state" : "activation"},
-                                                {"over", f1(-in.memory.headroom_bytes / GiB)}}));
+                                                {"over", f1(-in.memory.headroom_bytes / gib_bytes)}}));
     } else {
         const step_ledger* top = &r.ledgers[2];
         for (std::size_t i = 3; i <= 6; ++i)

@@ -39,7 +39,7 @@ command_action define_accuracy(CLI::App& sub) {
     };
 }
 
-const bool registered = register_command(
+const bool accuracy_registered = register_command(
     {"accuracy", "published training runs vs the step model: signed error, mean and max (json|table)", define_accuracy});
 
 }  // namespace

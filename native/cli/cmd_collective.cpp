@@ -29,7 +29,7 @@ command_action define_mesh(CLI::App& sub) {
     return [o] { std::cout << mesh_json_text(read_input(o->path)) << "\n"; };
 }
 
-const bool registered =
+const bool collective_registered =
     register_command({"collective", "time one collective with the alpha-beta model (json|table)", define_collective}) &&
     register_command({"mesh", "rank map, process groups and links of a plan (json)", define_mesh});
 

@@ -51,7 +51,7 @@ command_action define_plan(CLI::App& sub) {
     };
 }
 
-const bool registered = register_command(
+const bool plan_registered = register_command(
     {"plan", "search dp/tp/pp/vpp/ep/cp/zero/micro-batch/recompute/schedule for the fastest plans that fit (json|table)",
      define_plan});
 

@@ -47,7 +47,7 @@ command_action define_presets(CLI::App& sub) {
     };
 }
 
-const bool registered =
+const bool report_registered =
     register_command({"report", "the report of one scenario: memory, step time, communication (json|table)", define_report}) &&
     register_command({"presets", "built-in model, GPU and cluster presets (json; table: their names)", define_presets});
 

@@ -22,7 +22,7 @@ command_action define_schedule(CLI::App& sub) {
     };
 }
 
-const bool registered = register_command(
+const bool schedule_registered = register_command(
     {"schedule", "simulate a pipeline schedule (json|table|trace; trace opens in Perfetto)", define_schedule});
 
 }  // namespace

@@ -33,7 +33,7 @@ command_action define_validate(CLI::App& sub) {
     };
 }
 
-const bool registered = register_command(
+const bool validate_registered = register_command(
     {"validate", "predicted vs measured for every probe of a calibration profile (json|table)", define_validate});
 
 }  // namespace

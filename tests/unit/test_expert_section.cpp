@@ -10,7 +10,7 @@ using namespace tslab;
 namespace {
 
 // DeepSeek-V3 (arXiv 2412.19437): hidden 7168, top-8 routing, EP 64 over 8 nodes of 8 GPUs.
-scenario v3(json moe, const char* precision = "fp8-mixed") {
+scenario deepseek_moe(json moe, const char* precision = "fp8-mixed") {
     return parse_scenario({{"model", {{"preset", "deepseek-v3"}}}, {"cluster", {{"preset", "dgx-h100"}}},
                            {"parallel", {{"dp", 64}, {"ep", 64}, {"pp", 1}}},
                            {"training", {{"seq_len", 4096}, {"micro_batch", 1}, {"global_batch", 64}, {"precision", precision}, {"moe", moe}}}});
@@ -26,7 +26,7 @@ expert_section section_of(const scenario& s) {
 TEST_CASE("dispatch and combine bytes per token: DeepSeek-V3's FP8 dispatch, BF16 combine", "[expert_section]") {
     // Section 3.3.4 / DeepEP: FP8 dispatch with one fp32 scale per 128 channels, BF16 combine.
     // Per token: dispatch 8 × 7168 × (1 + 4/128) = 59,136 B; combine 8 × 7168 × 2 = 114,688 B.
-    const dispatch_split d = section_of(v3(json::object())).dispatch;
+    const dispatch_split d = section_of(deepseek_moe(json::object())).dispatch;
     REQUIRE(d.tokens == 4096);
     REQUIRE(d.dispatch_bytes / d.tokens == Approx(59136));
     REQUIRE(d.combine_bytes / d.tokens == Approx(114688));
@@ -35,22 +35,22 @@ TEST_CASE("dispatch and combine bytes per token: DeepSeek-V3's FP8 dispatch, BF1
     // Plain All-to-All: (64 − 8)/64 of the pairs leave the node: 59,136 × 7/8 = 51,744 B per token.
     REQUIRE(d.dispatch_network_bytes / d.tokens == Approx(51744));
     // BF16 dispatch: 8 × 7168 × 2 = 114,688 B per token.
-    REQUIRE(section_of(v3(json::object(), "bf16-mixed")).dispatch.dispatch_bytes / 4096 == Approx(114688));
+    REQUIRE(section_of(deepseek_moe(json::object(), "bf16-mixed")).dispatch.dispatch_bytes / 4096 == Approx(114688));
 }
 
 TEST_CASE("node-limited routing (M = 4) halves the network bytes of top-8 over 8 nodes", "[expert_section]") {
     // Each token reaches at most 4 nodes, 4 × 7/8 = 3.5 of them remote on average, once each:
     // 3.5 × 7168 × 1.03125 = 25,872 B per token against 7 × 7392 = 51,744 B without the limit.
-    const dispatch_split d = section_of(v3({{"node_limit", 4}})).dispatch;
+    const dispatch_split d = section_of(deepseek_moe({{"node_limit", 4}})).dispatch;
     REQUIRE(d.dispatch_network_bytes / d.tokens == Approx(25872));
     REQUIRE(d.combine_network_bytes / d.tokens == Approx(3.5 * 7168 * 2));
     REQUIRE(d.network_bytes_unlimited / d.tokens == Approx(51744 + 7 * 7168 * 2));
 }
 
 TEST_CASE("the busiest rank sets the pace: skew raises it, redundant experts bring it back", "[expert_section]") {
-    const report flat = build_report(v3({{"routing", {{"kind", "zipf"}, {"skew", 0.0}}}}));
-    const report skewed = build_report(v3({{"routing", {{"kind", "zipf"}, {"skew", 0.8}}}}));
-    const report fixed = build_report(v3({{"routing", {{"kind", "zipf"}, {"skew", 0.8}}}, {"redundant_experts", 64}}));
+    const report flat = build_report(deepseek_moe({{"routing", {{"kind", "zipf"}, {"skew", 0.0}}}}));
+    const report skewed = build_report(deepseek_moe({{"routing", {{"kind", "zipf"}, {"skew", 0.8}}}}));
+    const report fixed = build_report(deepseek_moe({{"routing", {{"kind", "zipf"}, {"skew", 0.8}}}, {"redundant_experts", 64}}));
     const expert_section a = expert_section_of(flat.input, flat.mesh, flat.compute, flat.step);
     const expert_section b = expert_section_of(skewed.input, skewed.mesh, skewed.compute, skewed.step);
     const expert_section c = expert_section_of(fixed.input, fixed.mesh, fixed.compute, fixed.step);

@@ -2,6 +2,7 @@
 // reader's language while the report and the CLI keep the English text (issue 14, point 7).
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,6 +36,10 @@ std::span<const message_template> message_catalog();
 // The message `id` with `args`. An unregistered id or a parameter its template lacks is a
 // programming error (std::logic_error), so a typo fails every test that reaches the sentence.
 message make_message(std::string_view id, message_args args = {});
+
+// A number as a message parameter: integers in full ("4096"), others in the shortest form ("{:g}").
+std::string num_text(std::int64_t v);
+std::string num_text(double v);
 
 // Short form for call sites: throw input_error(path, msg("input.positive", {{"value", "0"}})).
 inline message msg(std::string_view id, message_args args = {}) { return make_message(id, std::move(args)); }
