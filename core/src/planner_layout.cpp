@@ -92,12 +92,13 @@ void plan_search::search_layout(const layout& l) {
     } catch (const input_error&) {
         return;  // the scenario's axis order cannot place this layout
     }
-    std::optional<mesh_layout> mesh;  // built when a plan of this layout first needs its model
+    // Built when a plan first needs its model, kept while the degrees stay (plan_search::mesh_).
+    if (const std::array degrees{l.tp, l.pp, l.cp, l.dp, l.ep}; degrees != mesh_degrees_) mesh_.reset(), mesh_degrees_ = degrees;
     std::vector<schedule_table> tables;
     for (const auto& [kind, v] : schedule_choices(l.pp, s.model.layers)) tables.push_back({kind, v});
     for (std::int64_t mb : detail::divisors(G / l.dp)) {
         s.training.micro_batch = mb;
-        micro_batch_state mbs{G / (mb * l.dp), &mesh, std::nullopt};
+        micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt};
         prepare_micro_batch(s, tables, mbs.m);
         for (auto rec : recompute_modes) {
             s.training.recompute = rec;

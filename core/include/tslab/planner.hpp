@@ -182,6 +182,12 @@ private:
     bool baseline_valid_ = false;
     bool in_baseline_layout_ = false;       // the layout being searched is the baseline's: no pruning
     std::optional<plan_entry> baseline_best_;
+    // The mesh of the layout searched last, kept for the next ones of the same degrees. Its groups
+    // depend on (tp, pp, cp, dp, ep), the axis order and the node size (mesh.hpp), and layouts come
+    // with etp and the CP method innermost: those enter no group (the spec's cp_method, sp and
+    // heads feed only the mesh's warnings, which the search never reads).
+    std::array<std::int64_t, 5> mesh_degrees_{};
+    std::optional<mesh_layout> mesh_;
     std::map<pipe_key, pipeline_timing> pipe_cache_;
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
