@@ -166,8 +166,9 @@ bool plan_search::advance(std::int64_t budget) {
 // Compute at vpp 1 and the bound cannot_place() takes first. Of everything the planner reads, vpp
 // enters only the per-chunk costs (split_chunks, compute.hpp) and the PP send/recv count
 // (comm_inventory.cpp); model_at() evaluates both at each vpp. estimate_compute reads the ZeRO stage
-// only as zero ≥ 1 (the optimizer step's shard), so stages 1-3 share one estimate.
-plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, double imbalance) const {
+// only as zero ≥ 1 (the optimizer step's shard), so stages 1-3 share one estimate. The layer times
+// under it are the micro-batch's (time_stage_layers: no recompute, ZeRO or offload in them).
+plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) const {
     cached_model cm;
     const auto sharded = std::find_if(done.begin() + 1, done.end(), [](const auto& d) { return d.has_value(); });
     if (s.parallel.zero >= 1 && sharded != done.end()) {
@@ -175,11 +176,12 @@ plan_search::cached_model plan_search::compute_model(scenario& s, const zero_mod
     } else {
         const std::int64_t v = s.parallel.vpp;
         s.parallel.vpp = 1;
-        cm.compute = estimate_compute_time(s, params_);  // the search reads times only; one model, counted once
+        if (!mbs.layers) mbs.layers = time_stage_layers(s);
+        cm.compute = estimate_compute_time(s, params_, *mbs.layers);  // the search reads times only; one model, counted once
         s.parallel.vpp = v;
     }
     // step_time_of adds exposed communication (≥ 0) to this sum; IEEE addition is monotone.
-    cm.bound_compute_s = step_time_of(cm.compute, 0, 0, {}, imbalance);
+    cm.bound_compute_s = step_time_of(cm.compute, 0, 0, {}, *mbs.imbalance);
     return cm;
 }
 

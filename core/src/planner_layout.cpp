@@ -98,7 +98,7 @@ void plan_search::search_layout(const layout& l) {
     for (const auto& [kind, v] : schedule_choices(l.pp, s.model.layers)) tables.push_back({kind, v});
     for (std::int64_t mb : detail::divisors(G / l.dp)) {
         s.training.micro_batch = mb;
-        micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt};
+        micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt, std::nullopt};
         prepare_micro_batch(s, tables, mbs.m);
         for (auto rec : recompute_modes) {
             s.training.recompute = rec;
@@ -173,7 +173,7 @@ void plan_search::search_recompute(scenario& s, const std::vector<schedule_table
 void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs) {
     if (!mbs.imbalance) mbs.imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
     auto& slot = models[static_cast<std::size_t>(s.parallel.zero)];
-    if (!slot) slot = compute_model(s, models, *mbs.imbalance);
+    if (!slot) slot = compute_model(s, models, mbs);
     cached_model& cm = *slot;
     if (!cannot_place(memory_bytes, cm.bound_compute_s)) {
         if (cm.by_vpp.empty()) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);

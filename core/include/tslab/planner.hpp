@@ -229,8 +229,9 @@ private:
         std::int64_t m = 1;
         std::optional<mesh_layout>* mesh = nullptr;
         std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
+        std::optional<stage_layer_times> layers;  // no recompute, ZeRO, offload or schedule in them (compute.hpp)
     };
-    cached_model compute_model(scenario& s, const zero_models& done, double imbalance) const;
+    cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) const;
     void add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const;
     const vpp_model& model_at(scenario& s, const mesh_layout& mesh, cached_model& cm) const;
     void fill_table(scenario& s, schedule_table& t);
