@@ -16,6 +16,7 @@
 #include "tslab/errors.hpp"
 #include "tslab/global_batch.hpp"
 #include "tslab/memory.hpp"
+#include "tslab/pipeline_bound.hpp"
 #include "tslab/schedule_shape.hpp"
 #include "tslab/step_model.hpp"
 
@@ -70,13 +71,44 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     baseline_valid_ = base.parallel.world() == gpus_;
 }
 
+namespace {
+
+// The costs a schedule is timed at once, F = 1: the timing at c is that one scaled by F.
+pipeline_costs unit_costs(const pipeline_costs& c) {
+    pipeline_costs unit = c;
+    unit.B /= c.F, unit.W /= c.F, unit.p2p_s /= c.F, unit.FB = c.FB < 0 ? -1 : c.FB / c.F, unit.F = 1;
+    return unit;
+}
+
+}  // namespace
+
+plan_search::pipe_key plan_search::pipe_key_of(const schedule_request& q, const pipeline_costs& c) {
+    return {static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp, c.B / c.F, c.W / c.F, c.p2p_s / c.F, c.fb() / c.F};
+}
+
+// timing_of simulates a schedule of more than one rank up to options.simulate_ops ops (and
+// time_pipeline up to max_schedule_ops); the closed forms time the rest.
+bool plan_search::simulates(const schedule_request& q) const {
+    const double ops = schedule_op_estimate(q);
+    return q.ranks > 1 && ops <= static_cast<double>(opt_.simulate_ops) && ops <= static_cast<double>(max_schedule_ops);
+}
+
+// At most timing_of(q, c).bubble_s for a schedule timing_of simulates: the schedule's bubble bound
+// (pipeline_bound.hpp) at the unit costs it would simulate, scaled by F as its result is
+// (multiplying by F > 0 keeps the order).
+double plan_search::bubble_floor(const schedule_request& q, const pipeline_costs& c) {
+    const auto key = std::tuple{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp};
+    auto it = bubble_bounds_.find(key);
+    if (it == bubble_bounds_.end()) it = bubble_bounds_.emplace(key, bubble_bound_of(generate_schedule(q))).first;
+    return bubble_lower_bound(it->second, unit_costs(c)) * c.F;
+}
+
 pipeline_timing plan_search::timing_of(const schedule_request& q, const pipeline_costs& c) {
-    const pipe_key key{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp, c.B / c.F, c.W / c.F, c.p2p_s / c.F, c.fb() / c.F};
+    const pipe_key key = pipe_key_of(q, c);
     auto it = pipe_cache_.find(key);
     if (it == pipe_cache_.end()) {
         ++misses_;
-        pipeline_costs unit = c;  // time once with F = 1, scale on every use
-        unit.B /= c.F, unit.W /= c.F, unit.p2p_s /= c.F, unit.FB = c.FB < 0 ? -1 : c.FB / c.F, unit.F = 1;
+        const pipeline_costs unit = unit_costs(c);  // time once with F = 1, scale on every use
         const bool large = schedule_op_estimate(q) > static_cast<double>(opt_.simulate_ops);
         pipeline_timing t = large ? closed_form_pipeline(q, unit) : time_pipeline(q, unit);
         t.peak_inflight.clear();

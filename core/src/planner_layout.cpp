@@ -184,15 +184,23 @@ void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models
 }
 
 // The full step time of a fitting plan that may enter the top K or the front, then consider().
+// Before a schedule is simulated, the step with the bubble's lower bound and no P2P (both ≤ what
+// the timing gives; step_time_of is monotone in each, as for cannot_place's bounds) may already
+// show that the plan cannot place; a timing the cache holds is used as it is.
 void plan_search::place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs) {
-    ++progress_.timed;
     const vpp_model& c = model_at(s, **mbs.mesh, cm);
     const schedule_request sq = scenario_schedule_request(s, mbs.m);
     const pipeline_costs k = chunk_costs(c.compute, sq, c.pp_exposed_s, c.chunk_comm);
-    const pipeline_timing t = timing_of(sq, k);
-    plan_entry e = entry_of(s, memory_bytes);
     std::vector<axis_comm> axes = c.axes;
     take_ep_hidden(axes, ep_hidden_s(sq, k));  // 0 unless the schedule pairs chunks (DualPipe, DualPipeV)
+    if (simulates(sq) && !pipe_cache_.contains(pipe_key_of(sq, k)) &&
+        cannot_place(memory_bytes, step_time_of(c.compute, bubble_floor(sq, k), 0, axes, *mbs.imbalance))) {
+        ++progress_.fitting;  // counted as consider() would; it would change nothing else
+        return;
+    }
+    ++progress_.timed;
+    const pipeline_timing t = timing_of(sq, k);
+    plan_entry e = entry_of(s, memory_bytes);
     e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, axes, *mbs.imbalance);
     consider(e);
 }

@@ -17,6 +17,7 @@
 #include "tslab/expert.hpp"
 #include "tslab/memory.hpp"
 #include "tslab/mesh.hpp"
+#include "tslab/pipeline_bound.hpp"
 #include "tslab/pipeline_cost_model.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/step.hpp"
@@ -189,6 +190,7 @@ private:
     std::array<std::int64_t, 5> mesh_degrees_{};
     std::optional<mesh_layout> mesh_;
     std::map<pipe_key, pipeline_timing> pipe_cache_;
+    std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t>, bubble_bound> bubble_bounds_;  // (schedule, p, m, v)
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
@@ -246,6 +248,9 @@ private:
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
     // the Pareto front (the argument is at the definition).
     bool cannot_place(double memory_bytes, double lb) const;
+    static pipe_key pipe_key_of(const schedule_request& q, const pipeline_costs& c);
+    bool simulates(const schedule_request& q) const;
+    double bubble_floor(const schedule_request& q, const pipeline_costs& c);
     pipeline_timing timing_of(const schedule_request& q, const pipeline_costs& c);
 };
 
