@@ -6,6 +6,8 @@
 #include "tslab/planner.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <iterator>
 #include <chrono>
 #include <limits>
 #include <tuple>
@@ -233,19 +235,57 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
     return cm.by_vpp.back();
 }
 
+// Dropping axes from the bound keeps it a bound: step_time_of adds exposed times (each ≥ 0) in axis
+// order, and IEEE addition is monotone in each operand.
+plan_search::step_bounds plan_search::bounds_over(const compute_estimate& c, std::vector<axis_comm> axes, double imbalance) {
+    step_bounds b;
+    b.plain = step_time_of(c, 0, 0, axes, imbalance);
+    // F&B pairs hide at most the whole EP axis (ep_hidden_s ≤ its exposed time): a bound at every m.
+    take_ep_hidden(axes, std::numeric_limits<double>::infinity());
+    b.dual = step_time_of(c, 0, 0, axes, imbalance);
+    return b;
+}
+
+namespace {
+
+// The EP and CP axes of a (layout, micro-batch) are the same under every recompute mode, ZeRO stage
+// and optimizer offload: add_ep reads the micro-batches, the stage's MoE layers, overlap.ep, the EP
+// group and the dispatch bytes (moe_traffic: tokens, top-k, hidden, GEMM dtype); add_cp the context
+// traffic (context.hpp: layout, sequence, micro-batch, heads, activations dtype) and overlap.cp;
+// apply_cp_overlap the attention kernel times (time_stage_layers). None of them reads recompute,
+// ZeRO or offload, and the TP and DP overlap passes touch their own axes only.
+std::vector<axis_comm> ep_cp_axes(const std::vector<axis_comm>& axes) {
+    std::vector<axis_comm> out;
+    std::copy_if(axes.begin(), axes.end(), std::back_inserter(out), [](const axis_comm& a) { return a.axis == "ep" || a.axis == "cp"; });
+    return out;
+}
+
+}  // namespace
+
 // The communication at vpp 1 and the bounds with it. step_time_of reads step_compute_s,
 // expert_step_s and the non-PP axes, none of which depends on vpp: the bounds hold at every vpp.
-void plan_search::add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const {
-    if (!mesh) mesh = build_mesh(mesh_spec_of(s), 0);
+void plan_search::add_comm(scenario& s, micro_batch_state& mbs, cached_model& cm) const {
+    if (!*mbs.mesh) *mbs.mesh = build_mesh(mesh_spec_of(s), 0);
     const std::int64_t v = s.parallel.vpp;
     s.parallel.vpp = 1;
-    const vpp_model& m = model_at(s, *mesh, cm);
+    const vpp_model& m = model_at(s, **mbs.mesh, cm);
     s.parallel.vpp = v;
-    cm.bound_s = step_time_of(cm.compute, 0, 0, m.axes, imbalance);
-    // F&B pairs hide at most the whole EP axis (ep_hidden_s ≤ its exposed time): a bound at every m.
-    std::vector<axis_comm> all_hidden = m.axes;
-    take_ep_hidden(all_hidden, std::numeric_limits<double>::infinity());
-    cm.bound_dual_s = step_time_of(cm.compute, 0, 0, all_hidden, imbalance);
+    cm.comm = bounds_over(cm.compute, m.axes, *mbs.imbalance);
+    if (!mbs.ep_cp) mbs.ep_cp = ep_cp_axes(m.axes);
+    assert(ep_cp_axes(m.axes) == *mbs.ep_cp);  // the argument at ep_cp_axes
+}
+
+// cannot_place's bounds, cheapest first: compute alone; the EP and CP axes of the micro-batch once
+// another plan's inventory gave them; the plan's own communication.
+bool plan_search::may_place(scenario& s, double memory_bytes, cached_model& cm, micro_batch_state& mbs) {
+    if (cannot_place(memory_bytes, cm.bound_compute_s)) return false;
+    const schedule_kind k = s.training.schedule;
+    if (cm.by_vpp.empty() && mbs.ep_cp) {
+        if (!cm.ep_cp) cm.ep_cp = bounds_over(cm.compute, *mbs.ep_cp, *mbs.imbalance);
+        if (cannot_place(memory_bytes, cm.ep_cp->of(k))) return false;
+    }
+    if (cm.by_vpp.empty()) add_comm(s, mbs, cm);
+    return !cannot_place(memory_bytes, cm.comm.of(k));
 }
 
 void check_plan_gpus(const scenario& s, const plan_options& o) {

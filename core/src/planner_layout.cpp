@@ -168,18 +168,13 @@ void plan_search::search_recompute(scenario& s, const std::vector<schedule_table
 }
 
 // A fitting plan: counted, then timed in full unless a bound shows it can enter neither the top K
-// nor the Pareto front (cannot_place). The cheap bound (compute only) is tried first; the mesh and
-// the communication inventory are built only when it does not settle the plan.
+// nor the Pareto front (cannot_place, may_place). The mesh and the communication inventory are
+// built only when the cheaper bounds do not settle the plan.
 void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs) {
     if (!mbs.imbalance) mbs.imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
     auto& slot = models[static_cast<std::size_t>(s.parallel.zero)];
     if (!slot) slot = compute_model(s, models, mbs);
-    cached_model& cm = *slot;
-    if (!cannot_place(memory_bytes, cm.bound_compute_s)) {
-        if (cm.by_vpp.empty()) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);
-        const bool dual = describe(s.training.schedule).ep_overlap;
-        if (!cannot_place(memory_bytes, dual ? cm.bound_dual_s : cm.bound_s)) return place(s, memory_bytes, cm, mbs);
-    }
+    if (may_place(s, memory_bytes, *slot, mbs)) return place(s, memory_bytes, *slot, mbs);
     ++progress_.fitting;  // counted as consider() would; it would change nothing else
 }
 

@@ -207,11 +207,18 @@ private:
         std::vector<axis_comm> axes;  // no EP overlap credit
         stage_comm chunk_comm;        // per micro-batch TP/CP/EP in the chunk costs
     };
+    // Step time without bubble and P2P over some of the axes (any vpp); `dual` with the EP axis
+    // hidden in full, the bound of the schedules that pair chunks (DualPipe, DualPipeV).
+    struct step_bounds {
+        double plain = 0, dual = 0;
+        double of(schedule_kind k) const { return describe(k).ep_overlap ? dual : plain; }
+    };
     struct cached_model {
         compute_estimate compute;    // at vpp 1
         std::vector<vpp_model> by_vpp;  // filled only once a bound needs the communication; [0] is vpp 1
         double bound_compute_s = 0;  // step time without communication, bubble and P2P (any vpp)
-        double bound_s = 0, bound_dual_s = 0;  // step time without bubble and P2P (any vpp)
+        std::optional<step_bounds> ep_cp;  // over the EP and CP axes only (micro_batch_state::ep_cp)
+        step_bounds comm;                  // over every axis, set with by_vpp
     };
     using zero_models = std::array<std::optional<cached_model>, 4>;  // by ZeRO stage
     // One (schedule, vpp) of a layout: the memory classes (memory.hpp), their model state per
@@ -232,9 +239,12 @@ private:
         std::optional<mesh_layout>* mesh = nullptr;
         std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
         std::optional<stage_layer_times> layers;  // no recompute, ZeRO, offload or schedule in them (compute.hpp)
+        std::optional<std::vector<axis_comm>> ep_cp;  // from the first inventory built (add_comm)
     };
     cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) const;
-    void add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const;
+    static step_bounds bounds_over(const compute_estimate& c, std::vector<axis_comm> axes, double imbalance);
+    void add_comm(scenario& s, micro_batch_state& mbs, cached_model& cm) const;
+    bool may_place(scenario& s, double memory_bytes, cached_model& cm, micro_batch_state& mbs);
     const vpp_model& model_at(scenario& s, const mesh_layout& mesh, cached_model& cm) const;
     void fill_table(scenario& s, schedule_table& t);
     void search_layout(const layout& l);
