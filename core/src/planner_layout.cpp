@@ -16,7 +16,7 @@ namespace tslab {
 namespace {
 
 // (schedule, vpp) pairs: every schedule row that allows pp stages (min_pp; the other preconditions,
-// schedule_rules.hpp, are checked per plan by plan_rules_hold), once, or with each vpp ≥ 2 the
+// schedule_rules.hpp, are checked per plan by schedule_rules_hold), once, or with each vpp ≥ 2 the
 // layers allow where the row's chunks are parallel.vpp.
 std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_t pp, std::int64_t layers) {
     std::vector<std::pair<schedule_kind, std::int64_t>> out;
@@ -31,6 +31,7 @@ std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_
 
 constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full};
 constexpr std::int64_t zero_stages = 4;
+constexpr std::int64_t plans_per_schedule = zero_stages * static_cast<std::int64_t>(std::size(recompute_modes));
 
 // The HBM total of the most loaded class: state + activations + buffers (memory.hpp).
 double largest_stage_total(const std::vector<double>& state, const std::vector<detail::rank_activation>& acts,
@@ -96,7 +97,12 @@ void plan_search::search_layout(const layout& l) {
     if (const std::array degrees{l.tp, l.pp, l.cp, l.dp, l.ep}; degrees != mesh_degrees_) mesh_.reset(), mesh_degrees_ = degrees;
     std::vector<schedule_table> tables;
     for (const auto& [kind, v] : schedule_choices(l.pp, s.model.layers)) tables.push_back({kind, v});
-    for (std::int64_t mb : detail::divisors(G / l.dp)) {
+    const std::vector<std::int64_t> micro_batches = detail::divisors(G / l.dp);
+    if (!layout_rules_hold(s)) {  // no plan of the layout is valid: its combinations are only counted
+        progress_.considered += static_cast<std::int64_t>(micro_batches.size() * tables.size()) * plans_per_schedule;
+        return;
+    }
+    for (std::int64_t mb : micro_batches) {
         s.training.micro_batch = mb;
         micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt, std::nullopt};
         prepare_micro_batch(s, tables, mbs.m);
@@ -109,13 +115,13 @@ void plan_search::search_layout(const layout& l) {
 
 // What depends on (schedule, micro-batch) but not on recompute or ZeRO: the rules (no rule reads
 // either; scenario_rules.cpp), the in-flight counts (closed forms of m) and the buffers per stage.
+// The layout's own rules held (search_layout): the schedule's part decides.
 void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m) {
-    const std::int64_t per_schedule = zero_stages * static_cast<std::int64_t>(std::size(recompute_modes));
     for (auto& t : tables) {
-        progress_.considered += per_schedule;
+        progress_.considered += plans_per_schedule;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
-        t.valid = plan_rules_hold(s);
+        t.valid = schedule_rules_hold(s);
         if (!t.valid) continue;
         if (!t.built) fill_table(s, t);
         for (std::size_t c = 0; c < t.classes.size(); ++c) t.inflight[c] = detail::class_inflight(t.classes[c], t.kind, s.parallel.pp, t.vpp, m);
