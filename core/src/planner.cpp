@@ -248,13 +248,8 @@ plan_search::step_bounds plan_search::bounds_over(const compute_estimate& c, std
 
 namespace {
 
-// The EP and CP axes of a (layout, micro-batch) are the same under every recompute mode, ZeRO stage
-// and optimizer offload: add_ep reads the micro-batches, the stage's MoE layers, overlap.ep, the EP
-// group and the dispatch bytes (moe_traffic: tokens, top-k, hidden, GEMM dtype); add_cp the context
-// traffic (context.hpp: layout, sequence, micro-batch, heads, activations dtype) and overlap.cp;
-// apply_cp_overlap the attention kernel times (time_stage_layers). None of them reads recompute,
-// ZeRO or offload, and the TP and DP overlap passes touch their own axes only.
-std::vector<axis_comm> ep_cp_axes(const std::vector<axis_comm>& axes) {
+// The EP and CP axes among all of an inventory's (the debug check of ep_cp_of's argument).
+[[maybe_unused]] std::vector<axis_comm> ep_cp_axes(const std::vector<axis_comm>& axes) {
     std::vector<axis_comm> out;
     std::copy_if(axes.begin(), axes.end(), std::back_inserter(out), [](const axis_comm& a) { return a.axis == "ep" || a.axis == "cp"; });
     return out;
@@ -262,29 +257,45 @@ std::vector<axis_comm> ep_cp_axes(const std::vector<axis_comm>& axes) {
 
 }  // namespace
 
+// The mesh of the layout, built when a plan first needs its communication.
+const mesh_layout& plan_search::mesh_of(const scenario& s, micro_batch_state& mbs) const {
+    if (!*mbs.mesh) *mbs.mesh = build_mesh(mesh_spec_of(s), 0);
+    return **mbs.mesh;
+}
+
+// The EP and CP axes of a (layout, micro-batch) are the same under every recompute mode, ZeRO stage
+// and optimizer offload: add_ep reads the micro-batches, the stage's MoE layers, overlap.ep, the EP
+// group and the dispatch bytes (moe_traffic: tokens, top-k, hidden, GEMM dtype); add_cp the context
+// traffic (context.hpp: layout, sequence, micro-batch, heads, activations dtype) and overlap.cp;
+// apply_cp_overlap the attention kernel times (time_stage_layers). None of them reads recompute,
+// ZeRO, offload or vpp, and the TP and DP overlap passes touch their own axes only. So they are
+// built once per micro-batch, from its EP and CP items alone (ep_cp_axes_of, step_model.hpp).
+const std::vector<axis_comm>& plan_search::ep_cp_of(const scenario& s, micro_batch_state& mbs, const cached_model& cm) const {
+    if (!mbs.ep_cp) mbs.ep_cp = ep_cp_axes_of(s, mesh_of(s, mbs), params_, cm.compute);
+    return *mbs.ep_cp;
+}
+
 // The communication at vpp 1 and the bounds with it. step_time_of reads step_compute_s,
 // expert_step_s and the non-PP axes, none of which depends on vpp: the bounds hold at every vpp.
 void plan_search::add_comm(scenario& s, micro_batch_state& mbs, cached_model& cm) const {
-    if (!*mbs.mesh) *mbs.mesh = build_mesh(mesh_spec_of(s), 0);
     const std::int64_t v = s.parallel.vpp;
     s.parallel.vpp = 1;
-    const vpp_model& m = model_at(s, **mbs.mesh, cm);
+    const vpp_model& m = model_at(s, mesh_of(s, mbs), cm);
     s.parallel.vpp = v;
     cm.comm = bounds_over(cm.compute, m.axes, *mbs.imbalance);
-    if (!mbs.ep_cp) mbs.ep_cp = ep_cp_axes(m.axes);
-    assert(ep_cp_axes(m.axes) == *mbs.ep_cp);  // the argument at ep_cp_axes
+    assert(ep_cp_axes(m.axes) == ep_cp_of(s, mbs, cm));  // the argument at ep_cp_of
 }
 
-// cannot_place's bounds, cheapest first: compute alone; the EP and CP axes of the micro-batch once
-// another plan's inventory gave them; the plan's own communication.
+// cannot_place's bounds, cheapest first: compute alone; the step over the micro-batch's EP and CP
+// axes; the plan's own communication.
 bool plan_search::may_place(scenario& s, double memory_bytes, cached_model& cm, micro_batch_state& mbs) {
     if (cannot_place(memory_bytes, cm.bound_compute_s)) return false;
     const schedule_kind k = s.training.schedule;
-    if (cm.by_vpp.empty() && mbs.ep_cp) {
-        if (!cm.ep_cp) cm.ep_cp = bounds_over(cm.compute, *mbs.ep_cp, *mbs.imbalance);
+    if (cm.by_vpp.empty()) {
+        if (!cm.ep_cp) cm.ep_cp = bounds_over(cm.compute, ep_cp_of(s, mbs, cm), *mbs.imbalance);
         if (cannot_place(memory_bytes, cm.ep_cp->of(k))) return false;
+        add_comm(s, mbs, cm);
     }
-    if (cm.by_vpp.empty()) add_comm(s, mbs, cm);
     return !cannot_place(memory_bytes, cm.comm.of(k));
 }
 

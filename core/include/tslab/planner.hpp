@@ -239,10 +239,12 @@ private:
         std::optional<mesh_layout>* mesh = nullptr;
         std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
         std::optional<stage_layer_times> layers;  // no recompute, ZeRO, offload or schedule in them (compute.hpp)
-        std::optional<std::vector<axis_comm>> ep_cp;  // from the first inventory built (add_comm)
+        std::optional<std::vector<axis_comm>> ep_cp;  // the EP and CP axes (plan_search::ep_cp_of)
     };
     cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) const;
     static step_bounds bounds_over(const compute_estimate& c, std::vector<axis_comm> axes, double imbalance);
+    const mesh_layout& mesh_of(const scenario& s, micro_batch_state& mbs) const;
+    const std::vector<axis_comm>& ep_cp_of(const scenario& s, micro_batch_state& mbs, const cached_model& cm) const;
     void add_comm(scenario& s, micro_batch_state& mbs, cached_model& cm) const;
     bool may_place(scenario& s, double memory_bytes, cached_model& cm, micro_batch_state& mbs);
     const vpp_model& model_at(scenario& s, const mesh_layout& mesh, cached_model& cm) const;
