@@ -194,7 +194,7 @@ private:
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
-    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, etp, schedule, vpp)
+    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, etp, placement, chunks)
 
     // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's
     // own functions (estimate_compute_time with split_chunks, build_comm_inventory, axis_totals),
@@ -221,17 +221,30 @@ private:
         step_bounds comm;                  // over every axis, set with by_vpp
     };
     using zero_models = std::array<std::optional<cached_model>, 4>;  // by ZeRO stage
-    // One (schedule, vpp) of a layout: the memory classes (memory.hpp), their model state per
-    // ZeRO stage, and per micro-batch the rules' verdict, in-flight counts and buffers per stage.
+    // The memory classes (memory.hpp) of one chunk placement in a layout, their model state per ZeRO
+    // stage and their buffers at the current micro-batch: shared by the schedules that place chunks
+    // alike (GPipe, 1F1B, ZB-H1 and ZB-H2; ZB-V and DualPipeV).
+    struct class_table {
+        stage_placement placement = stage_placement::linear;
+        std::int64_t chunks = 1;                               // per rank
+        const std::vector<detail::stage_class>* classes = nullptr;  // class_cache_'s, kept for the layout
+        std::array<std::vector<double>, 4> state, buffers;    // [zero][class]
+        std::array<std::vector<double>, 4> state_offloaded;   // [zero][class], optimizer states on the host
+        std::int64_t buffers_at = 0;                           // the micro-batch size of `buffers` (0: none yet)
+    };
+    // One (schedule, vpp) of a layout: its class table and, at the current micro-batch, the rules'
+    // verdict and the in-flight counts.
     struct schedule_table {
         schedule_kind kind = schedule_kind::one_f_one_b;
         std::int64_t vpp = 1;
-        std::vector<detail::stage_class> classes;
-        std::array<std::vector<double>, 4> state, buffers;  // [zero][class]
-        std::array<std::vector<double>, 4> state_offloaded;  // [zero][class], optimizer states on the host
-        std::vector<double> inflight;                       // [class], at the current micro-batch
-        bool valid = false;                                 // the rules hold at the current micro-batch
-        bool built = false;                                 // classes, state and sizes filled
+        std::size_t classes = no_table;  // index into layout_tables::classes
+        std::vector<double> inflight;    // [class], at the current micro-batch
+        bool valid = false;              // the rules hold at the current micro-batch
+    };
+    static constexpr std::size_t no_table = static_cast<std::size_t>(-1);
+    struct layout_tables {
+        std::vector<schedule_table> schedules;
+        std::vector<class_table> classes;
     };
     // What one (layout, micro-batch) shares across recompute modes.
     struct micro_batch_state {
@@ -248,10 +261,10 @@ private:
     void add_comm(scenario& s, micro_batch_state& mbs, cached_model& cm) const;
     bool may_place(scenario& s, double memory_bytes, cached_model& cm, micro_batch_state& mbs);
     const vpp_model& model_at(scenario& s, const mesh_layout& mesh, cached_model& cm) const;
-    void fill_table(scenario& s, schedule_table& t);
+    std::size_t class_table_of(scenario& s, layout_tables& lt, const schedule_table& t);
     void search_layout(const layout& l);
-    void prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m);
-    void search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs);
+    void prepare_micro_batch(scenario& s, layout_tables& lt, std::int64_t m);
+    void search_recompute(scenario& s, const layout_tables& lt, micro_batch_state& mbs);
     void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
     void place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs);
     plan_entry entry_of(const scenario& s, double memory_bytes) const;
