@@ -160,6 +160,8 @@ void plan_search::consider(const plan_entry& e) {
     front_.insert(std::lower_bound(front_.begin(), front_.end(), e,
                                    [](const plan_entry& a, const plan_entry& b) { return a.memory_bytes < b.memory_bytes; }),
                   e);
+    front_points_.clear();
+    for (const auto& f : front_) front_points_.emplace_back(f.memory_bytes, f.time_s);
 }
 
 // Pruning without the pipeline timing. step_time_of adds bubble and exposed P2P to the compute
@@ -178,9 +180,9 @@ bool plan_search::cannot_place(double memory_bytes, double lb) const {
     if (lb < last.time_s || (lb == last.time_s && memory_bytes < last.memory_bytes)) return false;
     // The front is sorted by memory ascending and time descending: the last member with memory
     // ≤ the plan's is the fastest of those.
-    auto it = std::upper_bound(front_.begin(), front_.end(), memory_bytes,
-                               [](double m, const plan_entry& f) { return m < f.memory_bytes; });
-    return it != front_.begin() && std::prev(it)->time_s <= lb;
+    auto it = std::upper_bound(front_points_.begin(), front_points_.end(), memory_bytes,
+                               [](double m, const std::pair<double, double>& f) { return m < f.first; });
+    return it != front_points_.begin() && std::prev(it)->second <= lb;
 }
 
 bool plan_search::advance(std::int64_t budget) {

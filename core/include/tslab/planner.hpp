@@ -178,6 +178,7 @@ private:
     plan_progress progress_;
     std::vector<plan_entry> best_;    // the top K so far, unsorted heap by time
     std::vector<plan_entry> front_;   // Pareto front so far, by memory ascending
+    std::vector<std::pair<double, double>> front_points_;  // its (memory, time), which cannot_place searches
     std::optional<plan_entry> closest_;
     plan_choice baseline_;                  // the scenario's own plan
     bool baseline_valid_ = false;
