@@ -34,8 +34,7 @@ constexpr std::int64_t zero_stages = 4;
 constexpr std::int64_t plans_per_schedule = zero_stages * static_cast<std::int64_t>(std::size(recompute_modes));
 
 // The HBM total of the most loaded class: state + activations + buffers (memory.hpp).
-double largest_stage_total(const std::vector<double>& state, const std::vector<detail::rank_activation>& acts,
-                           const std::vector<double>& buffers) {
+double largest_stage_total(const double* state, const std::vector<detail::rank_activation>& acts, const double* buffers) {
     double memory = 0;
     for (std::size_t c = 0; c < acts.size(); ++c) {
         const double b = detail::stage_total(state[c], acts[c], buffers[c]);
@@ -61,16 +60,16 @@ std::size_t plan_search::class_table_of(scenario& s, layout_tables& lt, const sc
     auto it = class_cache_.find(key);
     if (it == class_cache_.end()) it = class_cache_.emplace(key, detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_)).first;
     class_table c{d.placement, chunks, &it->second};
+    const std::size_t n = static_cast<std::size_t>(zero_stages) * c.classes->size();
+    c.state.reserve(n), c.state_offloaded.reserve(n), c.buffers.resize(n);
     for (int z = 0; z < zero_stages; ++z) {
-        const auto zi = static_cast<std::size_t>(z);
         s.parallel.zero = z;
         for (const auto& k : *c.classes) {
             detail::rank_state st = detail::rank_state_of(s, k.shards);
-            c.state[zi].push_back(st.total());
+            c.state.push_back(st.total());
             st.keep = 0;  // the whole master copy and optimizer states in host memory (offload.hpp)
-            c.state_offloaded[zi].push_back(st.total());
+            c.state_offloaded.push_back(st.total());
         }
-        c.buffers[zi].resize(c.classes->size());
     }
     lt.classes.push_back(std::move(c));
     return lt.classes.size() - 1;
@@ -102,6 +101,7 @@ void plan_search::search_layout(const layout& l) {
     if (const std::array degrees{l.tp, l.pp, l.cp, l.dp, l.ep}; degrees != mesh_degrees_) mesh_.reset(), mesh_degrees_ = degrees;
     layout_tables tables;
     for (const auto& [kind, v] : schedule_choices(l.pp, s.model.layers)) tables.schedules.push_back({kind, v});
+    tables.classes.reserve(tables.schedules.size());
     const std::vector<std::int64_t> micro_batches = detail::divisors(G / l.dp);
     if (!layout_rules_hold(s)) {  // no plan of the layout is valid: its combinations are only counted
         progress_.considered += static_cast<std::int64_t>(micro_batches.size() * tables.schedules.size()) * plans_per_schedule;
@@ -138,7 +138,7 @@ void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64
         for (int z = 0; z < zero_stages; ++z) {
             s.parallel.zero = z;
             for (std::size_t k = 0; k < classes.size(); ++k)
-                c.buffers[static_cast<std::size_t>(z)][k] = detail::rank_buffers_of(s, classes[k].shards).total();
+                c.buffers[static_cast<std::size_t>(z) * classes.size() + k] = detail::rank_buffers_of(s, classes[k].shards).total();
         }
     }
 }
@@ -164,14 +164,14 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             const auto zi = static_cast<std::size_t>(z);
             ++progress_.evaluated;
             s.parallel.zero = z;
-            const double memory = largest_stage_total(ct.state[zi], acts, ct.buffers[zi]);
+            const double memory = largest_stage_total(ct.at(ct.state, zi), acts, ct.at(ct.buffers, zi));
             if (hbm - memory >= 0) {
                 evaluate_fitting(s, memory, models, mbs);
                 continue;
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
             // host-link time every step (offload.hpp), so a plan that fits without it never needs it.
-            const double offloaded = largest_stage_total(ct.state_offloaded[zi], acts, ct.buffers[zi]);
+            const double offloaded = largest_stage_total(ct.at(ct.state_offloaded, zi), acts, ct.at(ct.buffers, zi));
             const double given = s.training.offload.optimizer;
             if (given < 1 && hbm - offloaded >= 0) {
                 s.training.offload.optimizer = 1;

@@ -229,9 +229,10 @@ private:
         stage_placement placement = stage_placement::linear;
         std::int64_t chunks = 1;                               // per rank
         const std::vector<detail::stage_class>* classes = nullptr;  // class_cache_'s, kept for the layout
-        std::array<std::vector<double>, 4> state, buffers;    // [zero][class]
-        std::array<std::vector<double>, 4> state_offloaded;   // [zero][class], optimizer states on the host
-        std::int64_t buffers_at = 0;                           // the micro-batch size of `buffers` (0: none yet)
+        // [zero · classes + class]; state_offloaded with the optimizer states on the host
+        std::vector<double> state, state_offloaded, buffers;
+        std::int64_t buffers_at = 0;  // the micro-batch size of `buffers` (0: none yet)
+        const double* at(const std::vector<double>& v, std::size_t zero) const { return v.data() + zero * classes->size(); }
     };
     // One (schedule, vpp) of a layout: its class table and, at the current micro-batch, the rules'
     // verdict and the in-flight counts.
