@@ -95,13 +95,21 @@ bool plan_search::simulates(const schedule_request& q) const {
     return q.ranks > 1 && ops <= static_cast<double>(opt_.simulate_ops) && ops <= static_cast<double>(max_schedule_ops);
 }
 
+// The request's schedule, generated once while the requests for it come in a row (the plans of one
+// table and micro-batch, bound and then simulated).
+const pipeline_schedule& plan_search::schedule_of(const schedule_request& q) {
+    const shape_key key{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp};
+    if (!schedule_ || schedule_->first != key) schedule_.emplace(key, generate_schedule(q));
+    return schedule_->second;
+}
+
 // At most timing_of(q, c).bubble_s for a schedule timing_of simulates: the schedule's bubble bound
 // (pipeline_bound.hpp) at the unit costs it would simulate, scaled by F as its result is
 // (multiplying by F > 0 keeps the order).
 double plan_search::bubble_floor(const schedule_request& q, const pipeline_costs& c) {
-    const auto key = std::tuple{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp};
+    const shape_key key{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp};
     auto it = bubble_bounds_.find(key);
-    if (it == bubble_bounds_.end()) it = bubble_bounds_.emplace(key, bubble_bound_of(generate_schedule(q))).first;
+    if (it == bubble_bounds_.end()) it = bubble_bounds_.emplace(key, bubble_bound_of(schedule_of(q))).first;
     return bubble_lower_bound(it->second, unit_costs(c)) * c.F;
 }
 
@@ -112,7 +120,8 @@ pipeline_timing plan_search::timing_of(const schedule_request& q, const pipeline
         ++misses_;
         const pipeline_costs unit = unit_costs(c);  // time once with F = 1, scale on every use
         const bool large = schedule_op_estimate(q) > static_cast<double>(opt_.simulate_ops);
-        pipeline_timing t = large ? closed_form_pipeline(q, unit) : time_pipeline(q, unit);
+        // time_pipeline's simulated branch on the schedule bubble_floor generated just before
+        pipeline_timing t = simulates(q) ? time_schedule(schedule_of(q), unit) : large ? closed_form_pipeline(q, unit) : time_pipeline(q, unit);
         t.peak_inflight.clear();
         it = pipe_cache_.emplace(key, t).first;
     } else {

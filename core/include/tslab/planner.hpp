@@ -191,7 +191,9 @@ private:
     std::array<std::int64_t, 5> mesh_degrees_{};
     std::optional<mesh_layout> mesh_;
     std::map<pipe_key, pipeline_timing> pipe_cache_;
-    std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t>, bubble_bound> bubble_bounds_;  // (schedule, p, m, v)
+    using shape_key = std::tuple<int, std::int64_t, std::int64_t, std::int64_t>;  // (schedule, p, m, v)
+    std::map<shape_key, bubble_bound> bubble_bounds_;
+    std::optional<std::pair<shape_key, pipeline_schedule>> schedule_;  // the one generated last
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
@@ -277,6 +279,7 @@ private:
     bool cannot_place(double memory_bytes, double lb) const;
     static pipe_key pipe_key_of(const schedule_request& q, const pipeline_costs& c);
     bool simulates(const schedule_request& q) const;
+    const pipeline_schedule& schedule_of(const schedule_request& q);
     double bubble_floor(const schedule_request& q, const pipeline_costs& c);
     pipeline_timing timing_of(const schedule_request& q, const pipeline_costs& c);
 };
