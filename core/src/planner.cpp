@@ -1,14 +1,15 @@
 // The planner's search state: the layouts of N GPUs, the pipeline-timing cache, the top K and
 // Pareto bookkeeping with its pruning bound, and the per-(micro-batch, recompute, zero) compute
-// and communication model (derived per vpp). The walk over one layout is in planner_layout.cpp.
-// Pipeline timings are cached across the whole search, keyed on (schedule, p, m, v, B/F, W/F,
-// p2p/F): the timing scales with F at fixed ratios.
+// and communication model (derived per vpp) with the step-time bounds read from it, cheapest
+// first (may_place), then the bubble's (bubble_floor). The walk over one layout is in
+// planner_layout.cpp. Pipeline timings are cached across the whole search, keyed on (schedule, p,
+// m, v, B/F, W/F, p2p/F): the timing scales with F at fixed ratios.
 #include "tslab/planner.hpp"
 
 #include <algorithm>
 #include <cassert>
-#include <iterator>
 #include <chrono>
+#include <iterator>
 #include <limits>
 #include <tuple>
 

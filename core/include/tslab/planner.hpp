@@ -114,8 +114,9 @@ struct plan_baseline {
 // The counts of a search. Every combination of the knobs is `considered`; those that pass the
 // scenario rules form the valid space and are `evaluated`: each gets its own memory ledger total and
 // HBM fit test (so `fitting` and the closest miss are exact). A fitting plan then gets lower bounds
-// of its step time (compute alone, then the step without bubble and exposed P2P); only plans that
-// could still enter the top K or the Pareto front are `timed` in full (pipeline schedule included).
+// of its step time (compute alone; with the micro-batch's EP and CP traffic; with all its
+// communication; with its schedule's bubble lower bound); only plans that could still enter the top
+// K or the Pareto front are `timed` in full (pipeline schedule included).
 // The others provably change neither list (cannot_place), so the result equals that of timing every
 // fitting plan. JSON: candidates_considered, _evaluated, _fitting, _timed.
 struct plan_progress {
