@@ -14,7 +14,7 @@ comm_links links_of(const cluster_spec& c) {
     // A calibration profile has already replaced the link tiers it measured (apply_calibration);
     // its source names the run, e.g. "calibrated: NVIDIA H200 ×8, 2026-12-01".
     if (c.profile) return {c.intra_node, c.inter_node, c.source};
-    const auto names = cluster_preset_names();
+    static const std::vector<std::string> names = cluster_preset_names();  // the preset table is fixed; every inventory asks
     const bool preset = std::find(names.begin(), names.end(), c.name) != names.end();
     return {c.intra_node, c.inter_node, fmt::format("{}: {}", preset ? "preset" : "cluster", c.name)};
 }

@@ -188,16 +188,20 @@ void add_cp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
 
 }  // namespace
 
-comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc) {
+namespace {
+
+comm_inventory build(const scenario& s, const mesh_layout& m, const param_counts& pc, bool all_axes) {
     comm_inventory inv;
     const comm_links links = links_of(s.cluster);
     inv.source = links.source;
     inv.items.reserve(12);
     builder b{links, inv};
     const step_facts f = facts_of(s, pc);
-    add_dp(b, s, m, f);
-    add_tp(b, s, m, f);
-    add_pp(b, s, m, f);
+    if (all_axes) {
+        add_dp(b, s, m, f);
+        add_tp(b, s, m, f);
+        add_pp(b, s, m, f);
+    }
     add_ep(b, s, m, f);
     add_cp(b, s, m, f);
     for (const auto& it : inv.items) {
@@ -206,6 +210,12 @@ comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, con
     }
     return inv;
 }
+
+}  // namespace
+
+comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc) { return build(s, m, pc, true); }
+
+comm_inventory build_ep_cp_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc) { return build(s, m, pc, false); }
 
 namespace {
 

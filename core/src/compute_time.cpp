@@ -20,12 +20,6 @@ namespace {
 
 using D = double;
 
-// Forward time of one layer: GEMMs at their efficiency, memory-bound bytes at HBM bandwidth.
-struct layer_time {
-    D gemm = 0, core = 0, memory = 0, core_memory = 0, expert = 0;
-    D cast = 0;  // FP8 cast kernels of the forward GEMM inputs (numerics.hpp fp8_cast_of), HBM-bound
-};
-
 layer_time time_layer(const scenario& s, bool moe_layer) {
     const layer_work w = layer_forward_work(s, moe_layer);
     const gpu_spec& g = s.cluster.gpu;
@@ -74,12 +68,12 @@ void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) 
 
 // D MTP modules per micro-batch: each a transformer block, the 2d → d projection and one more
 // pass of the shared head (forward 1×, backward 2× its GEMMs).
-pass_times mtp_pass_times(const scenario& s, D head) {
+pass_times mtp_pass_times(const scenario& s, const stage_layer_times& t) {
     pass_times p;
     const D depth = static_cast<D>(s.training.mtp_depth);
     if (depth == 0) return p;
-    add_layers(p, s, time_layer(s, mtp_block_is_moe(s.model)), depth);
-    const D extra = depth * (head + gemm_time_s(s.cluster.gpu, s.training.precision.gemm, mtp_projection_gemm(s)));
+    add_layers(p, s, t.mtp_block, depth);
+    const D extra = depth * (t.head + t.mtp_projection);
     p.fwd += extra, p.gemm += extra, p.bwd += 2 * extra, p.wgrad += extra;
     return p;
 }
@@ -132,22 +126,53 @@ void split_chunks(compute_estimate& e, std::int64_t vpp) {
 
 compute_estimate estimate_compute_time(const scenario& s) { return estimate_compute_time(s, count_params(s.model)); }
 
+namespace {
+
+struct stage_split {
+    std::int64_t layers, moe_layers;
+};
+
+// The last stage's layers: MoE layers sit at the end.
+stage_split busiest_stage(const scenario& s) {
+    const std::int64_t layers = (s.model.layers + s.parallel.pp - 1) / s.parallel.pp;
+    return {layers, std::min(layers, moe_layer_count(s.model))};
+}
+
+}  // namespace
+
+stage_layer_times time_stage_layers(const scenario& s) {
+    const stage_split st = busiest_stage(s);
+    stage_layer_times t;
+    if (st.layers > st.moe_layers) t.dense = time_layer(s, false);
+    if (st.moe_layers > 0) t.moe = time_layer(s, true);
+    t.head = gemm_time_s(s.cluster.gpu, s.training.precision.gemm, head_gemm(s));
+    if (s.training.mtp_depth != 0) {  // mtp_pass_times reads them only then
+        t.mtp_block = time_layer(s, mtp_block_is_moe(s.model));
+        t.mtp_projection = gemm_time_s(s.cluster.gpu, s.training.precision.gemm, mtp_projection_gemm(s));
+    }
+    return t;
+}
+
 compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts) {
+    return estimate_compute_time(s, counts, time_stage_layers(s));
+}
+
+compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts, const stage_layer_times& times) {
     compute_estimate e;
     const auto& q = s.parallel;
     e.microbatches = s.training.microbatches(q);
-    const std::int64_t moe_total = moe_layer_count(s.model);
-    e.stage_layers = (s.model.layers + q.pp - 1) / q.pp;  // the last stage: MoE layers sit at the end
-    e.stage_moe_layers = std::min(e.stage_layers, moe_total);
+    const stage_split st = busiest_stage(s);
+    e.stage_layers = st.layers;
+    e.stage_moe_layers = st.moe_layers;
     pass_times p;
     D core = 0, dense_gemm = 0;  // per layer: the stage's MoE layer where it has one (the larger)
     if (e.stage_layers > e.stage_moe_layers) {
-        const layer_time t = time_layer(s, false);
+        const layer_time& t = times.dense;
         add_layers(p, s, t, static_cast<D>(e.stage_layers - e.stage_moe_layers));
         core = t.core, dense_gemm = t.gemm - t.core;
     }
     if (e.stage_moe_layers > 0) {
-        const layer_time t = time_layer(s, true);
+        const layer_time& t = times.moe;
         add_layers(p, s, t, static_cast<D>(e.stage_moe_layers));
         core = t.core, dense_gemm = t.gemm - t.core;
     }
@@ -158,8 +183,8 @@ compute_estimate estimate_compute_time(const scenario& s, const param_counts& co
     e.stage_B_s = k * (p.bwd - p.wgrad + p.rec);
     split_chunks(e, q.vpp);
     // The last stage's head, and its MTP modules (compute.hpp) counted like it.
-    const D head = gemm_time_s(s.cluster.gpu, s.training.precision.gemm, head_gemm(s));
-    const pass_times mtp = mtp_pass_times(s, head);
+    const D head = times.head;
+    const pass_times mtp = mtp_pass_times(s, times);
     e.fwd_s = k * (p.fwd + head + mtp.fwd);
     e.bwd_s = k * (p.bwd + 2 * head + mtp.bwd);
     e.wgrad_s = k * (p.wgrad + head + mtp.wgrad);

@@ -7,6 +7,8 @@
 // dV reduce-scattered after, with 2·cp chunks for balance (Llama 3, arXiv 2407.21783 section 3.3.2).
 #include "tslab/context.hpp"
 
+#include <numeric>
+
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
@@ -41,11 +43,11 @@ shape shape_of(const scenario& s) {
     return x;
 }
 
+// The largest degree that divides both cp and the heads per TP rank: their greatest common divisor
+// (cp itself when heads_r is 0, as every degree divides 0). A count-down from cp took up to cp − 1
+// divisions per call, which the planner pays for every plan with thousands of CP ranks.
 std::int64_t auto_ulysses(const scenario& s) {
-    const std::int64_t heads_r = s.model.heads / s.parallel.tp;
-    for (std::int64_t u = s.parallel.cp; u > 1; --u)
-        if (s.parallel.cp % u == 0 && heads_r % u == 0) return u;
-    return 1;
+    return std::gcd(s.parallel.cp, s.model.heads / s.parallel.tp);
 }
 
 void add_sp(context_report& r, const scenario& s, const shape& x) {

@@ -85,7 +85,10 @@ pipeline_timing time_pipeline(const schedule_request& q, const pipeline_costs& c
     if (schedule_op_estimate(q) > static_cast<double>(max_schedule_ops)) return closed_form_pipeline(q, c);
     // The scenario rules check the same preconditions (schedule_rules.hpp): a request that reaches
     // here is generated, or the error names the broken rule.
-    const pipeline_schedule sched = generate_schedule(q);
+    return time_schedule(generate_schedule(q), c);
+}
+
+pipeline_timing time_schedule(const pipeline_schedule& sched, const pipeline_costs& c) {
     const pipeline_timeline with = simulate_pipeline(sched, c);
     pipeline_timing t;
     t.simulated = true;

@@ -1,12 +1,15 @@
 // The planner's search state: the layouts of N GPUs, the pipeline-timing cache, the top K and
 // Pareto bookkeeping with its pruning bound, and the per-(micro-batch, recompute, zero) compute
-// and communication model (derived per vpp). The walk over one layout is in planner_layout.cpp.
-// Pipeline timings are cached across the whole search, keyed on (schedule, p, m, v, B/F, W/F,
-// p2p/F): the timing scales with F at fixed ratios.
+// and communication model (derived per vpp) with the step-time bounds read from it, cheapest
+// first (may_place), then the bubble's (bubble_floor). The walk over one layout is in
+// planner_layout.cpp. Pipeline timings are cached across the whole search, keyed on (schedule, p,
+// m, v, B/F, W/F, p2p/F): the timing scales with F at fixed ratios.
 #include "tslab/planner.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
+#include <iterator>
 #include <limits>
 #include <tuple>
 
@@ -16,6 +19,7 @@
 #include "tslab/errors.hpp"
 #include "tslab/global_batch.hpp"
 #include "tslab/memory.hpp"
+#include "tslab/pipeline_bound.hpp"
 #include "tslab/schedule_shape.hpp"
 #include "tslab/step_model.hpp"
 
@@ -70,15 +74,55 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     baseline_valid_ = base.parallel.world() == gpus_;
 }
 
+namespace {
+
+// The costs a schedule is timed at once, F = 1: the timing at c is that one scaled by F.
+pipeline_costs unit_costs(const pipeline_costs& c) {
+    pipeline_costs unit = c;
+    unit.B /= c.F, unit.W /= c.F, unit.p2p_s /= c.F, unit.FB = c.FB < 0 ? -1 : c.FB / c.F, unit.F = 1;
+    return unit;
+}
+
+}  // namespace
+
+plan_search::pipe_key plan_search::pipe_key_of(const schedule_request& q, const pipeline_costs& c) {
+    return {static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp, c.B / c.F, c.W / c.F, c.p2p_s / c.F, c.fb() / c.F};
+}
+
+// timing_of simulates a schedule of more than one rank up to options.simulate_ops ops (and
+// time_pipeline up to max_schedule_ops); the closed forms time the rest.
+bool plan_search::simulates(const schedule_request& q) const {
+    const double ops = schedule_op_estimate(q);
+    return q.ranks > 1 && ops <= static_cast<double>(opt_.simulate_ops) && ops <= static_cast<double>(max_schedule_ops);
+}
+
+// The request's schedule, generated once while the requests for it come in a row (the plans of one
+// table and micro-batch, bound and then simulated).
+const pipeline_schedule& plan_search::schedule_of(const schedule_request& q) {
+    const shape_key key{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp};
+    if (!schedule_ || schedule_->first != key) schedule_.emplace(key, generate_schedule(q));
+    return schedule_->second;
+}
+
+// At most timing_of(q, c).bubble_s for a schedule timing_of simulates: the schedule's bubble bound
+// (pipeline_bound.hpp) at the unit costs it would simulate, scaled by F as its result is
+// (multiplying by F > 0 keeps the order).
+double plan_search::bubble_floor(const schedule_request& q, const pipeline_costs& c) {
+    const shape_key key{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp};
+    auto it = bubble_bounds_.find(key);
+    if (it == bubble_bounds_.end()) it = bubble_bounds_.emplace(key, bubble_bound_of(schedule_of(q))).first;
+    return bubble_lower_bound(it->second, unit_costs(c)) * c.F;
+}
+
 pipeline_timing plan_search::timing_of(const schedule_request& q, const pipeline_costs& c) {
-    const pipe_key key{static_cast<int>(q.kind), q.ranks, q.microbatches, q.vpp, c.B / c.F, c.W / c.F, c.p2p_s / c.F, c.fb() / c.F};
+    const pipe_key key = pipe_key_of(q, c);
     auto it = pipe_cache_.find(key);
     if (it == pipe_cache_.end()) {
         ++misses_;
-        pipeline_costs unit = c;  // time once with F = 1, scale on every use
-        unit.B /= c.F, unit.W /= c.F, unit.p2p_s /= c.F, unit.FB = c.FB < 0 ? -1 : c.FB / c.F, unit.F = 1;
+        const pipeline_costs unit = unit_costs(c);  // time once with F = 1, scale on every use
         const bool large = schedule_op_estimate(q) > static_cast<double>(opt_.simulate_ops);
-        pipeline_timing t = large ? closed_form_pipeline(q, unit) : time_pipeline(q, unit);
+        // time_pipeline's simulated branch on the schedule bubble_floor generated just before
+        pipeline_timing t = simulates(q) ? time_schedule(schedule_of(q), unit) : large ? closed_form_pipeline(q, unit) : time_pipeline(q, unit);
         t.peak_inflight.clear();
         it = pipe_cache_.emplace(key, t).first;
     } else {
@@ -126,6 +170,8 @@ void plan_search::consider(const plan_entry& e) {
     front_.insert(std::lower_bound(front_.begin(), front_.end(), e,
                                    [](const plan_entry& a, const plan_entry& b) { return a.memory_bytes < b.memory_bytes; }),
                   e);
+    front_points_.clear();
+    for (const auto& f : front_) front_points_.emplace_back(f.memory_bytes, f.time_s);
 }
 
 // Pruning without the pipeline timing. step_time_of adds bubble and exposed P2P to the compute
@@ -144,9 +190,9 @@ bool plan_search::cannot_place(double memory_bytes, double lb) const {
     if (lb < last.time_s || (lb == last.time_s && memory_bytes < last.memory_bytes)) return false;
     // The front is sorted by memory ascending and time descending: the last member with memory
     // ≤ the plan's is the fastest of those.
-    auto it = std::upper_bound(front_.begin(), front_.end(), memory_bytes,
-                               [](double m, const plan_entry& f) { return m < f.memory_bytes; });
-    return it != front_.begin() && std::prev(it)->time_s <= lb;
+    auto it = std::upper_bound(front_points_.begin(), front_points_.end(), memory_bytes,
+                               [](double m, const std::pair<double, double>& f) { return m < f.first; });
+    return it != front_points_.begin() && std::prev(it)->second <= lb;
 }
 
 bool plan_search::advance(std::int64_t budget) {
@@ -166,8 +212,9 @@ bool plan_search::advance(std::int64_t budget) {
 // Compute at vpp 1 and the bound cannot_place() takes first. Of everything the planner reads, vpp
 // enters only the per-chunk costs (split_chunks, compute.hpp) and the PP send/recv count
 // (comm_inventory.cpp); model_at() evaluates both at each vpp. estimate_compute reads the ZeRO stage
-// only as zero ≥ 1 (the optimizer step's shard), so stages 1-3 share one estimate.
-plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, double imbalance) const {
+// only as zero ≥ 1 (the optimizer step's shard), so stages 1-3 share one estimate. The layer times
+// under it are the micro-batch's (time_stage_layers: no recompute, ZeRO or offload in them).
+plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) const {
     cached_model cm;
     const auto sharded = std::find_if(done.begin() + 1, done.end(), [](const auto& d) { return d.has_value(); });
     if (s.parallel.zero >= 1 && sharded != done.end()) {
@@ -175,11 +222,12 @@ plan_search::cached_model plan_search::compute_model(scenario& s, const zero_mod
     } else {
         const std::int64_t v = s.parallel.vpp;
         s.parallel.vpp = 1;
-        cm.compute = estimate_compute_time(s, params_);  // the search reads times only; one model, counted once
+        if (!mbs.layers) mbs.layers = time_stage_layers(s);
+        cm.compute = estimate_compute_time(s, params_, *mbs.layers);  // the search reads times only; one model, counted once
         s.parallel.vpp = v;
     }
     // step_time_of adds exposed communication (≥ 0) to this sum; IEEE addition is monotone.
-    cm.bound_compute_s = step_time_of(cm.compute, 0, 0, {}, imbalance);
+    cm.bound_compute_s = step_time_of(cm.compute, 0, 0, {}, *mbs.imbalance);
     return cm;
 }
 
@@ -199,19 +247,68 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
     return cm.by_vpp.back();
 }
 
+// Dropping axes from the bound keeps it a bound: step_time_of adds exposed times (each ≥ 0) in axis
+// order, and IEEE addition is monotone in each operand.
+plan_search::step_bounds plan_search::bounds_over(const compute_estimate& c, std::vector<axis_comm> axes, double imbalance) {
+    step_bounds b;
+    b.plain = step_time_of(c, 0, 0, axes, imbalance);
+    // F&B pairs hide at most the whole EP axis (ep_hidden_s ≤ its exposed time): a bound at every m.
+    take_ep_hidden(axes, std::numeric_limits<double>::infinity());
+    b.dual = step_time_of(c, 0, 0, axes, imbalance);
+    return b;
+}
+
+namespace {
+
+// The EP and CP axes among all of an inventory's (the debug check of ep_cp_of's argument).
+[[maybe_unused]] std::vector<axis_comm> ep_cp_axes(const std::vector<axis_comm>& axes) {
+    std::vector<axis_comm> out;
+    std::copy_if(axes.begin(), axes.end(), std::back_inserter(out), [](const axis_comm& a) { return a.axis == "ep" || a.axis == "cp"; });
+    return out;
+}
+
+}  // namespace
+
+// The mesh of the layout, built when a plan first needs its communication.
+const mesh_layout& plan_search::mesh_of(const scenario& s, micro_batch_state& mbs) const {
+    if (!*mbs.mesh) *mbs.mesh = build_mesh(mesh_spec_of(s), 0);
+    return **mbs.mesh;
+}
+
+// The EP and CP axes of a (layout, micro-batch) are the same under every recompute mode, ZeRO stage
+// and optimizer offload: add_ep reads the micro-batches, the stage's MoE layers, overlap.ep, the EP
+// group and the dispatch bytes (moe_traffic: tokens, top-k, hidden, GEMM dtype); add_cp the context
+// traffic (context.hpp: layout, sequence, micro-batch, heads, activations dtype) and overlap.cp;
+// apply_cp_overlap the attention kernel times (time_stage_layers). None of them reads recompute,
+// ZeRO, offload or vpp, and the TP and DP overlap passes touch their own axes only. So they are
+// built once per micro-batch, from its EP and CP items alone (ep_cp_axes_of, step_model.hpp).
+const std::vector<axis_comm>& plan_search::ep_cp_of(const scenario& s, micro_batch_state& mbs, const cached_model& cm) const {
+    if (!mbs.ep_cp) mbs.ep_cp = ep_cp_axes_of(s, mesh_of(s, mbs), params_, cm.compute);
+    return *mbs.ep_cp;
+}
+
 // The communication at vpp 1 and the bounds with it. step_time_of reads step_compute_s,
 // expert_step_s and the non-PP axes, none of which depends on vpp: the bounds hold at every vpp.
-void plan_search::add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const {
-    if (!mesh) mesh = build_mesh(mesh_spec_of(s), 0);
+void plan_search::add_comm(scenario& s, micro_batch_state& mbs, cached_model& cm) const {
     const std::int64_t v = s.parallel.vpp;
     s.parallel.vpp = 1;
-    const vpp_model& m = model_at(s, *mesh, cm);
+    const vpp_model& m = model_at(s, mesh_of(s, mbs), cm);
     s.parallel.vpp = v;
-    cm.bound_s = step_time_of(cm.compute, 0, 0, m.axes, imbalance);
-    // F&B pairs hide at most the whole EP axis (ep_hidden_s ≤ its exposed time): a bound at every m.
-    std::vector<axis_comm> all_hidden = m.axes;
-    take_ep_hidden(all_hidden, std::numeric_limits<double>::infinity());
-    cm.bound_dual_s = step_time_of(cm.compute, 0, 0, all_hidden, imbalance);
+    cm.comm = bounds_over(cm.compute, m.axes, *mbs.imbalance);
+    assert(ep_cp_axes(m.axes) == ep_cp_of(s, mbs, cm));  // the argument at ep_cp_of
+}
+
+// cannot_place's bounds, cheapest first: compute alone; the step over the micro-batch's EP and CP
+// axes; the plan's own communication.
+bool plan_search::may_place(scenario& s, double memory_bytes, cached_model& cm, micro_batch_state& mbs) {
+    if (cannot_place(memory_bytes, cm.bound_compute_s)) return false;
+    const schedule_kind k = s.training.schedule;
+    if (cm.by_vpp.empty()) {
+        if (!cm.ep_cp) cm.ep_cp = bounds_over(cm.compute, ep_cp_of(s, mbs, cm), *mbs.imbalance);
+        if (cannot_place(memory_bytes, cm.ep_cp->of(k))) return false;
+        add_comm(s, mbs, cm);
+    }
+    return !cannot_place(memory_bytes, cm.comm.of(k));
 }
 
 void check_plan_gpus(const scenario& s, const plan_options& o) {

@@ -16,7 +16,7 @@ namespace tslab {
 namespace {
 
 // (schedule, vpp) pairs: every schedule row that allows pp stages (min_pp; the other preconditions,
-// schedule_rules.hpp, are checked per plan by plan_rules_hold), once, or with each vpp ≥ 2 the
+// schedule_rules.hpp, are checked per plan by schedule_rules_hold), once, or with each vpp ≥ 2 the
 // layers allow where the row's chunks are parallel.vpp.
 std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_t pp, std::int64_t layers) {
     std::vector<std::pair<schedule_kind, std::int64_t>> out;
@@ -31,10 +31,10 @@ std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_
 
 constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full};
 constexpr std::int64_t zero_stages = 4;
+constexpr std::int64_t plans_per_schedule = zero_stages * static_cast<std::int64_t>(std::size(recompute_modes));
 
 // The HBM total of the most loaded class: state + activations + buffers (memory.hpp).
-double largest_stage_total(const std::vector<double>& state, const std::vector<detail::rank_activation>& acts,
-                           const std::vector<double>& buffers) {
+double largest_stage_total(const double* state, const std::vector<detail::rank_activation>& acts, const double* buffers) {
     double memory = 0;
     for (std::size_t c = 0; c < acts.size(); ++c) {
         const double b = detail::stage_total(state[c], acts[c], buffers[c]);
@@ -45,29 +45,34 @@ double largest_stage_total(const std::vector<double>& state, const std::vector<d
 
 }  // namespace
 
-// The classes and their model state depend on the layout, the schedule's chunk placement and the
-// ZeRO stage only: listed once per layout, when a micro-batch size first passes the rules.
-void plan_search::fill_table(scenario& s, schedule_table& t) {
-    t.built = true;
-    // The classes depend on (tp, pp, ep, schedule, vpp), not on cp or dp (memory.cpp, local_shards):
+// The classes and their model state depend on the layout, the chunk placement and the ZeRO stage
+// only (memory.cpp: layers_of reads the shape's rank chunks, local_shards and rank_state_of the
+// layout): listed once per layout and placement, when a schedule of it first passes the rules.
+std::size_t plan_search::class_table_of(scenario& s, layout_tables& lt, const schedule_table& t) {
+    const schedule_desc& d = describe(t.kind);
+    const std::int64_t chunks = chunks_per_rank(d, t.vpp);
+    for (std::size_t i = 0; i < lt.classes.size(); ++i)
+        if (lt.classes[i].placement == d.placement && lt.classes[i].chunks == chunks) return i;
+    // The classes depend on (tp, pp, ep, etp, placement), not on cp or dp (memory.cpp, local_shards):
     // layouts come ordered by tp, then pp, so one cache per (tp, pp) serves every cp, dp and ep.
     if (classes_of_ != std::pair{s.parallel.tp, s.parallel.pp}) class_cache_.clear(), classes_of_ = {s.parallel.tp, s.parallel.pp};
-    const auto key = std::tuple{s.parallel.ep, s.parallel.etp, static_cast<int>(t.kind), t.vpp};
+    const auto key = std::tuple{s.parallel.ep, s.parallel.etp, static_cast<int>(d.placement), chunks};
     auto it = class_cache_.find(key);
     if (it == class_cache_.end()) it = class_cache_.emplace(key, detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_)).first;
-    t.classes = it->second;
-    t.inflight.resize(t.classes.size());
+    class_table c{d.placement, chunks, &it->second};
+    const std::size_t n = static_cast<std::size_t>(zero_stages) * c.classes->size();
+    c.state.reserve(n), c.state_offloaded.reserve(n), c.buffers.resize(n);
     for (int z = 0; z < zero_stages; ++z) {
-        const auto zi = static_cast<std::size_t>(z);
         s.parallel.zero = z;
-        for (const auto& c : t.classes) {
-            detail::rank_state st = detail::rank_state_of(s, c.shards);
-            t.state[zi].push_back(st.total());
+        for (const auto& k : *c.classes) {
+            detail::rank_state st = detail::rank_state_of(s, k.shards);
+            c.state.push_back(st.total());
             st.keep = 0;  // the whole master copy and optimizer states in host memory (offload.hpp)
-            t.state_offloaded[zi].push_back(st.total());
+            c.state_offloaded.push_back(st.total());
         }
-        t.buffers[zi].resize(t.classes.size());
     }
+    lt.classes.push_back(std::move(c));
+    return lt.classes.size() - 1;
 }
 
 void plan_search::search_layout(const layout& l) {
@@ -92,12 +97,19 @@ void plan_search::search_layout(const layout& l) {
     } catch (const input_error&) {
         return;  // the scenario's axis order cannot place this layout
     }
-    std::optional<mesh_layout> mesh;  // built when a plan of this layout first needs its model
-    std::vector<schedule_table> tables;
-    for (const auto& [kind, v] : schedule_choices(l.pp, s.model.layers)) tables.push_back({kind, v});
-    for (std::int64_t mb : detail::divisors(G / l.dp)) {
+    // Built when a plan first needs its model, kept while the degrees stay (plan_search::mesh_).
+    if (const std::array degrees{l.tp, l.pp, l.cp, l.dp, l.ep}; degrees != mesh_degrees_) mesh_.reset(), mesh_degrees_ = degrees;
+    layout_tables tables;
+    for (const auto& [kind, v] : schedule_choices(l.pp, s.model.layers)) tables.schedules.push_back({kind, v});
+    tables.classes.reserve(tables.schedules.size());
+    const std::vector<std::int64_t> micro_batches = detail::divisors(G / l.dp);
+    if (!layout_rules_hold(s)) {  // no plan of the layout is valid: its combinations are only counted
+        progress_.considered += static_cast<std::int64_t>(micro_batches.size() * tables.schedules.size()) * plans_per_schedule;
+        return;
+    }
+    for (std::int64_t mb : micro_batches) {
         s.training.micro_batch = mb;
-        micro_batch_state mbs{G / (mb * l.dp), &mesh, std::nullopt};
+        micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt, std::nullopt};
         prepare_micro_batch(s, tables, mbs.m);
         for (auto rec : recompute_modes) {
             s.training.recompute = rec;
@@ -108,20 +120,25 @@ void plan_search::search_layout(const layout& l) {
 
 // What depends on (schedule, micro-batch) but not on recompute or ZeRO: the rules (no rule reads
 // either; scenario_rules.cpp), the in-flight counts (closed forms of m) and the buffers per stage.
-void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m) {
-    const std::int64_t per_schedule = zero_stages * static_cast<std::int64_t>(std::size(recompute_modes));
-    for (auto& t : tables) {
-        progress_.considered += per_schedule;
+// The layout's own rules held (search_layout): the schedule's part decides.
+void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64_t m) {
+    for (auto& t : lt.schedules) {
+        progress_.considered += plans_per_schedule;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
-        t.valid = plan_rules_hold(s);
+        t.valid = schedule_rules_hold(s);
         if (!t.valid) continue;
-        if (!t.built) fill_table(s, t);
-        for (std::size_t c = 0; c < t.classes.size(); ++c) t.inflight[c] = detail::class_inflight(t.classes[c], t.kind, s.parallel.pp, t.vpp, m);
+        if (t.classes == no_table) t.classes = class_table_of(s, lt, t);
+        class_table& c = lt.classes[t.classes];
+        const auto& classes = *c.classes;
+        t.inflight.resize(classes.size());
+        for (std::size_t k = 0; k < classes.size(); ++k) t.inflight[k] = detail::class_inflight(classes[k], t.kind, s.parallel.pp, t.vpp, m);
+        if (c.buffers_at == s.training.micro_batch) continue;  // no buffer reads the schedule (rank_buffers_of)
+        c.buffers_at = s.training.micro_batch;
         for (int z = 0; z < zero_stages; ++z) {
             s.parallel.zero = z;
-            for (std::size_t c = 0; c < t.classes.size(); ++c)
-                t.buffers[static_cast<std::size_t>(z)][c] = detail::rank_buffers_of(s, t.classes[c].shards).total();
+            for (std::size_t k = 0; k < classes.size(); ++k)
+                c.buffers[static_cast<std::size_t>(z) * classes.size() + k] = detail::rank_buffers_of(s, classes[k].shards).total();
         }
     }
 }
@@ -129,30 +146,32 @@ void plan_search::prepare_micro_batch(scenario& s, std::vector<schedule_table>& 
 // One (layout, micro-batch, recompute): every valid schedule/vpp and ZeRO stage. The memory total
 // is the largest over the classes of state + activations + buffers (memory.hpp); compute and
 // communication are built per ZeRO stage when a plan first fits, shared by every schedule/vpp.
-void plan_search::search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs) {
+void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_batch_state& mbs) {
     const detail::activation_terms act = detail::activation_terms_of(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
     zero_models models, offloaded_models;
     std::vector<detail::rank_activation> acts;
-    for (const auto& t : tables) {
+    for (const auto& t : lt.schedules) {
         if (!t.valid) continue;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
+        const class_table& ct = lt.classes[t.classes];
+        const auto& classes = *ct.classes;
         acts.clear();
-        for (std::size_t c = 0; c < t.classes.size(); ++c)
-            acts.push_back(detail::rank_activation_of(s, t.classes[c].shards, t.classes[c].chunks_held, t.inflight[c], act));
+        for (std::size_t c = 0; c < classes.size(); ++c)
+            acts.push_back(detail::rank_activation_of(s, classes[c].shards, classes[c].chunks_held, t.inflight[c], act));
         for (int z = 0; z < zero_stages; ++z) {
             const auto zi = static_cast<std::size_t>(z);
             ++progress_.evaluated;
             s.parallel.zero = z;
-            const double memory = largest_stage_total(t.state[zi], acts, t.buffers[zi]);
+            const double memory = largest_stage_total(ct.at(ct.state, zi), acts, ct.at(ct.buffers, zi));
             if (hbm - memory >= 0) {
                 evaluate_fitting(s, memory, models, mbs);
                 continue;
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
             // host-link time every step (offload.hpp), so a plan that fits without it never needs it.
-            const double offloaded = largest_stage_total(t.state_offloaded[zi], acts, t.buffers[zi]);
+            const double offloaded = largest_stage_total(ct.at(ct.state_offloaded, zi), acts, ct.at(ct.buffers, zi));
             const double given = s.training.offload.optimizer;
             if (given < 1 && hbm - offloaded >= 0) {
                 s.training.offload.optimizer = 1;
@@ -167,31 +186,34 @@ void plan_search::search_recompute(scenario& s, const std::vector<schedule_table
 }
 
 // A fitting plan: counted, then timed in full unless a bound shows it can enter neither the top K
-// nor the Pareto front (cannot_place). The cheap bound (compute only) is tried first; the mesh and
-// the communication inventory are built only when it does not settle the plan.
+// nor the Pareto front (cannot_place, may_place). The mesh and the communication inventory are
+// built only when the cheaper bounds do not settle the plan.
 void plan_search::evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs) {
     if (!mbs.imbalance) mbs.imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
     auto& slot = models[static_cast<std::size_t>(s.parallel.zero)];
-    if (!slot) slot = compute_model(s, models, *mbs.imbalance);
-    cached_model& cm = *slot;
-    if (!cannot_place(memory_bytes, cm.bound_compute_s)) {
-        if (cm.by_vpp.empty()) add_comm(s, *mbs.mesh, cm, *mbs.imbalance);
-        const bool dual = describe(s.training.schedule).ep_overlap;
-        if (!cannot_place(memory_bytes, dual ? cm.bound_dual_s : cm.bound_s)) return place(s, memory_bytes, cm, mbs);
-    }
+    if (!slot) slot = compute_model(s, models, mbs);
+    if (may_place(s, memory_bytes, *slot, mbs)) return place(s, memory_bytes, *slot, mbs);
     ++progress_.fitting;  // counted as consider() would; it would change nothing else
 }
 
 // The full step time of a fitting plan that may enter the top K or the front, then consider().
+// Before a schedule is simulated, the step with the bubble's lower bound and no P2P (both ≤ what
+// the timing gives; step_time_of is monotone in each, as for cannot_place's bounds) may already
+// show that the plan cannot place; a timing the cache holds is used as it is.
 void plan_search::place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs) {
-    ++progress_.timed;
     const vpp_model& c = model_at(s, **mbs.mesh, cm);
     const schedule_request sq = scenario_schedule_request(s, mbs.m);
     const pipeline_costs k = chunk_costs(c.compute, sq, c.pp_exposed_s, c.chunk_comm);
-    const pipeline_timing t = timing_of(sq, k);
-    plan_entry e = entry_of(s, memory_bytes);
     std::vector<axis_comm> axes = c.axes;
     take_ep_hidden(axes, ep_hidden_s(sq, k));  // 0 unless the schedule pairs chunks (DualPipe, DualPipeV)
+    if (simulates(sq) && !pipe_cache_.contains(pipe_key_of(sq, k)) &&
+        cannot_place(memory_bytes, step_time_of(c.compute, bubble_floor(sq, k), 0, axes, *mbs.imbalance))) {
+        ++progress_.fitting;  // counted as consider() would; it would change nothing else
+        return;
+    }
+    ++progress_.timed;
+    const pipeline_timing t = timing_of(sq, k);
+    plan_entry e = entry_of(s, memory_bytes);
     e.time_s = step_time_of(c.compute, t.bubble_s, t.p2p_exposed_s, axes, *mbs.imbalance);
     consider(e);
 }

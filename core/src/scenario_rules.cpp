@@ -138,6 +138,16 @@ bool plan_rules_hold(const scenario& s, rule_violation* why) {
     return batch_ok(s, k) && tensor_parallel_ok(s, k) && experts_ok(s, k) && context_ok(s, k) && pipeline_ok(s, k);
 }
 
+bool layout_rules_hold(const scenario& s) {
+    const sink k{nullptr};
+    return tensor_parallel_ok(s, k) && experts_ok(s, k) && context_ok(s, k);
+}
+
+bool schedule_rules_hold(const scenario& s) {
+    const sink k{nullptr};
+    return batch_ok(s, k) && pipeline_ok(s, k);
+}
+
 void check_cross_rules(scenario& s) {
     rule_violation why;
     if (!plan_rules_hold(s, &why)) throw input_error(why.path, why.msg);

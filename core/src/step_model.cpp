@@ -71,6 +71,12 @@ step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_c
     return out;
 }
 
+std::vector<axis_comm> ep_cp_axes_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c) {
+    comm_inventory inv = build_ep_cp_inventory(s, mesh, pc);
+    apply_cp_overlap(inv, s, c);
+    return axis_totals(inv);
+}
+
 step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,
                                const memory_report& m, const comm_inventory& comm, const ep_overlap_report& ep) {
     step_inputs in;

@@ -3,6 +3,7 @@
 
 #include "tslab/comm_inventory.hpp"
 #include "tslab/report.hpp"
+#include "tslab/step_model.hpp"
 
 using namespace tslab;
 using Catch::Matchers::Contains;
@@ -119,4 +120,30 @@ TEST_CASE("report JSON carries mesh and comm with the contract's field names") {
     CHECK(first == std::vector<std::string>(keys.begin(), keys.begin() + 8));
     CHECK(item["link"] == "mixed");
     CHECK(r["comm"]["source"] == "preset: dgx-h100");
+}
+
+TEST_CASE("EP and CP axes alone: the same totals as the whole step communication's") {
+    // MoE with EP over nodes and every CP method, under every recompute mode and ZeRO stage, with
+    // the DP buckets and the TP overlap on: the other axes' passes leave EP and CP as they are.
+    for (const auto& method : cp_method_rows)
+        for (const char* rec : {"none", "selective", "full"})
+            for (int zero : {0, 1, 3}) {
+                json doc = json::parse(R"({"model": {"preset": "deepseek-v3", "layers": 8}, "cluster": "dgx-h100",
+                    "parallel": {"dp": 8, "tp": 2, "cp": 4, "ep": 16, "pp": 2, "sp": true},
+                    "training": {"seq_len": 8192, "micro_batch": 1, "global_batch": 64,
+                                 "overlap": {"tp_comm": true, "grad_reduce": true, "param_gather": true}}})");
+                doc["parallel"]["cp_method"] = method.name;
+                doc["parallel"]["zero"] = zero;
+                doc["training"]["recompute"] = rec;
+                const scenario s = make(doc.dump().c_str());
+                const mesh_layout mesh = build_mesh(mesh_spec_of(s));
+                const param_counts pc = count_params(s.model);
+                const compute_estimate c = estimate_compute(s);
+                std::vector<axis_comm> want;
+                for (const auto& a : axis_totals(step_comm_of(s, mesh, pc, c, s.training.microbatches(s.parallel)).inventory))
+                    if (a.axis == "ep" || a.axis == "cp") want.push_back(a);
+                INFO(method.name << " " << rec << " zero " << zero);
+                REQUIRE(want.size() == 2);
+                CHECK(ep_cp_axes_of(s, mesh, pc, c) == want);
+            }
 }

@@ -70,6 +70,20 @@ TEST_CASE("USP: the largest Ulysses degree that divides the heads, ring over the
     CHECK_THROWS_WITH(context_traffic(s, 3), Catch::Contains("USP Ulysses degree 3 does not divide cp = 32"));
 }
 
+TEST_CASE("USP auto degree: the largest divisor of cp that divides the heads per TP rank", "[context]") {
+    // The definition, counted down from cp, against ulysses_degree_of on a grid (heads per rank 0 too).
+    scenario s = parse_scenario({{"model", "llama3-70b"}, {"parallel", {{"cp_method", "usp"}}}});
+    for (std::int64_t heads : {1, 6, 24, 64, 96})
+        for (std::int64_t tp : {1, 2, 8, 128})
+            for (std::int64_t cp = 1; cp <= 4096; cp = cp < 48 ? cp + 1 : cp * 2) {
+                s.model.heads = heads, s.parallel.tp = tp, s.parallel.cp = cp;
+                std::int64_t want = 1;
+                for (std::int64_t u = cp; u > 1 && want == 1; --u)
+                    if (cp % u == 0 && (heads / tp) % u == 0) want = u;
+                CHECK(ulysses_degree_of(s) == want);
+            }
+}
+
 TEST_CASE("Constraint errors name parallel.cp and the rule", "[context]") {
     // 24 heads, 6 KV heads, Ulysses 4: 4 divides 24 but neither 4 | 6 nor 6 | 4.
     json model = {{"layers", 4}, {"hidden", 3072}, {"heads", 24}, {"kv_heads", 6}, {"ffn_hidden", 8192}};

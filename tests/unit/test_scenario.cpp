@@ -3,6 +3,7 @@
 
 #include "tslab/errors.hpp"
 #include "tslab/scenario.hpp"
+#include "tslab/schedule_table.hpp"
 
 using namespace tslab;
 
@@ -124,4 +125,30 @@ TEST_CASE("plan_rules_hold: the parser's rules without throwing, the reason only
     s.training.micro_batch = 3;  // global batch 2·1·1·8 ... = 2 is not a multiple of 3
     CHECK_FALSE(plan_rules_hold(s, &why));
     CHECK(why.path == "training.global_batch");
+}
+
+TEST_CASE("plan_rules_hold is layout_rules_hold and schedule_rules_hold", "[scenario]") {
+    // Every rule fails somewhere on this grid: tp vs heads, ep vs experts, etp > tp, CP chunks and
+    // Ulysses heads, the schedule preconditions, the global batch.
+    scenario s = parse_scenario_text(R"({"model": {"preset": "deepseek-v3", "layers": 8}, "parallel": {"dp": 8}, "training": {"global_batch": 64}})");
+    std::int64_t held = 0, layout_broken = 0, schedule_broken = 0;
+    for (std::int64_t tp : {1, 2, 3, 8})
+        for (std::int64_t ep : {1, 4, 5})
+            for (std::int64_t etp : {1, 2})
+                for (std::int64_t cp : {1, 2, 3})
+                    for (const auto& method : cp_method_rows)
+                        for (std::int64_t pp : {1, 2, 4})
+                            for (std::int64_t mb : {1, 3, 8})
+                                for (const schedule_desc& d : schedule_rows) {
+                                    auto& q = s.parallel;
+                                    q.tp = tp, q.ep = ep, q.etp = etp, q.cp = cp, q.cp_method = method.name, q.pp = pp, q.sp = tp > 1;
+                                    q.vpp = d.chunks == chunks_rule::vpp ? 2 : 1;
+                                    s.training.micro_batch = mb, s.training.schedule = d.kind;
+                                    const bool layout = layout_rules_hold(s), schedule = schedule_rules_hold(s);
+                                    CHECK(plan_rules_hold(s) == (layout && schedule));
+                                    held += layout && schedule, layout_broken += !layout, schedule_broken += !schedule;
+                                }
+    CHECK(held > 0);
+    CHECK(layout_broken > 0);
+    CHECK(schedule_broken > 0);
 }

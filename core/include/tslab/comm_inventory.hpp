@@ -39,6 +39,9 @@ struct comm_inventory {
 mesh_spec mesh_spec_of(const scenario& s);
 
 comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc);
+// The items of the EP and CP axes only, the same as build_comm_inventory's (the others are
+// neither built nor timed): what a search needs for a bound that reads those two axes.
+comm_inventory build_ep_cp_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc);
 
 // The inventory as a JSON object (the report's comm section).
 void write_comm(json_writer& w, const comm_inventory& c);

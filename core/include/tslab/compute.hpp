@@ -86,6 +86,24 @@ compute_estimate estimate_compute_time(const scenario& s);
 // many plans of one model counts its tensors once instead of once per plan.
 compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts);
 
+// Forward time of one layer for one micro-batch: GEMMs at their efficiency, memory-bound bytes at
+// HBM bandwidth, FP8 casts.
+struct layer_time {
+    double gemm = 0, core = 0, memory = 0, core_memory = 0, expert = 0;
+    double cast = 0;  // FP8 cast kernels of the forward GEMM inputs (numerics.hpp fp8_cast_of), HBM-bound
+};
+// The forward times estimate_compute_time builds on: the busiest stage's dense and MoE layer (each
+// where the stage has one), the output head and the MTP block and projection (where the model has
+// MTP). They read the layout (tp, pp, cp and its method, ep, etp, sp), the micro-batch, sequence,
+// precision, FlashAttention and the GPU; never recompute, ZeRO, offload, schedule or vpp, so a
+// search that varies only those reuses one set (the estimate from them is the same doubles).
+struct stage_layer_times {
+    layer_time dense, moe, mtp_block;
+    double head = 0, mtp_projection = 0;
+};
+stage_layer_times time_stage_layers(const scenario& s);
+compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts, const stage_layer_times& times);
+
 // The one FLOP convention of every count in the report (model.flops_per_token, step.mfu, step.hfu,
 // step.tflops_per_gpu, *_flops_per_gpu): each GEMM counts 2·m·n·k and the attention scores count
 // the whole s×s matrix, masked or not (non-causal), as PaLM (Chowdhery et al., arXiv 2204.02311

@@ -72,6 +72,9 @@ struct pipeline_timing {
 // estimate otherwise; DualPipe (p/2−1)(F&B+B−3W); DualPipeV on p devices (p−1)(F&B+B−3W)) and the
 // 2(p−1) transfers of the fill and drain as exposed P2P.
 pipeline_timing time_pipeline(const schedule_request& q, const pipeline_costs& c);
+// The simulated branch of time_pipeline, on the schedule generated from the request (a caller that
+// already holds it need not generate it again).
+pipeline_timing time_schedule(const pipeline_schedule& sched, const pipeline_costs& c);
 pipeline_timing closed_form_pipeline(const schedule_request& q, const pipeline_costs& c);
 
 }  // namespace tslab

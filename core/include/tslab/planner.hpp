@@ -17,6 +17,7 @@
 #include "tslab/expert.hpp"
 #include "tslab/memory.hpp"
 #include "tslab/mesh.hpp"
+#include "tslab/pipeline_bound.hpp"
 #include "tslab/pipeline_cost_model.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/step.hpp"
@@ -113,8 +114,9 @@ struct plan_baseline {
 // The counts of a search. Every combination of the knobs is `considered`; those that pass the
 // scenario rules form the valid space and are `evaluated`: each gets its own memory ledger total and
 // HBM fit test (so `fitting` and the closest miss are exact). A fitting plan then gets lower bounds
-// of its step time (compute alone, then the step without bubble and exposed P2P); only plans that
-// could still enter the top K or the Pareto front are `timed` in full (pipeline schedule included).
+// of its step time (compute alone; with the micro-batch's EP and CP traffic; with all its
+// communication; with its schedule's bubble lower bound); only plans that could still enter the top
+// K or the Pareto front are `timed` in full (pipeline schedule included).
 // The others provably change neither list (cannot_place), so the result equals that of timing every
 // fitting plan. JSON: candidates_considered, _evaluated, _fitting, _timed.
 struct plan_progress {
@@ -177,16 +179,26 @@ private:
     plan_progress progress_;
     std::vector<plan_entry> best_;    // the top K so far, unsorted heap by time
     std::vector<plan_entry> front_;   // Pareto front so far, by memory ascending
+    std::vector<std::pair<double, double>> front_points_;  // its (memory, time), which cannot_place searches
     std::optional<plan_entry> closest_;
     plan_choice baseline_;                  // the scenario's own plan
     bool baseline_valid_ = false;
     bool in_baseline_layout_ = false;       // the layout being searched is the baseline's: no pruning
     std::optional<plan_entry> baseline_best_;
+    // The mesh of the layout searched last, kept for the next ones of the same degrees. Its groups
+    // depend on (tp, pp, cp, dp, ep), the axis order and the node size (mesh.hpp), and layouts come
+    // with etp and the CP method innermost: those enter no group (the spec's cp_method, sp and
+    // heads feed only the mesh's warnings, which the search never reads).
+    std::array<std::int64_t, 5> mesh_degrees_{};
+    std::optional<mesh_layout> mesh_;
     std::map<pipe_key, pipeline_timing> pipe_cache_;
+    using shape_key = std::tuple<int, std::int64_t, std::int64_t, std::int64_t>;  // (schedule, p, m, v)
+    std::map<shape_key, bubble_bound> bubble_bounds_;
+    std::optional<std::pair<shape_key, pipeline_schedule>> schedule_;  // the one generated last
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
-    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, etp, schedule, vpp)
+    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, etp, placement, chunks)
 
     // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's
     // own functions (estimate_compute_time with split_chunks, build_comm_inventory, axis_totals),
@@ -199,38 +211,65 @@ private:
         std::vector<axis_comm> axes;  // no EP overlap credit
         stage_comm chunk_comm;        // per micro-batch TP/CP/EP in the chunk costs
     };
+    // Step time without bubble and P2P over some of the axes (any vpp); `dual` with the EP axis
+    // hidden in full, the bound of the schedules that pair chunks (DualPipe, DualPipeV).
+    struct step_bounds {
+        double plain = 0, dual = 0;
+        double of(schedule_kind k) const { return describe(k).ep_overlap ? dual : plain; }
+    };
     struct cached_model {
         compute_estimate compute;    // at vpp 1
         std::vector<vpp_model> by_vpp;  // filled only once a bound needs the communication; [0] is vpp 1
         double bound_compute_s = 0;  // step time without communication, bubble and P2P (any vpp)
-        double bound_s = 0, bound_dual_s = 0;  // step time without bubble and P2P (any vpp)
+        std::optional<step_bounds> ep_cp;  // over the EP and CP axes only (micro_batch_state::ep_cp)
+        step_bounds comm;                  // over every axis, set with by_vpp
     };
     using zero_models = std::array<std::optional<cached_model>, 4>;  // by ZeRO stage
-    // One (schedule, vpp) of a layout: the memory classes (memory.hpp), their model state per
-    // ZeRO stage, and per micro-batch the rules' verdict, in-flight counts and buffers per stage.
+    // The memory classes (memory.hpp) of one chunk placement in a layout, their model state per ZeRO
+    // stage and their buffers at the current micro-batch: shared by the schedules that place chunks
+    // alike (GPipe, 1F1B, ZB-H1 and ZB-H2; ZB-V and DualPipeV).
+    struct class_table {
+        stage_placement placement = stage_placement::linear;
+        std::int64_t chunks = 1;                               // per rank
+        const std::vector<detail::stage_class>* classes = nullptr;  // class_cache_'s, kept for the layout
+        // [zero · classes + class]; state_offloaded with the optimizer states on the host
+        std::vector<double> state, state_offloaded, buffers;
+        std::int64_t buffers_at = 0;  // the micro-batch size of `buffers` (0: none yet)
+        const double* at(const std::vector<double>& v, std::size_t zero) const { return v.data() + zero * classes->size(); }
+    };
+    // One (schedule, vpp) of a layout: its class table and, at the current micro-batch, the rules'
+    // verdict and the in-flight counts.
     struct schedule_table {
         schedule_kind kind = schedule_kind::one_f_one_b;
         std::int64_t vpp = 1;
-        std::vector<detail::stage_class> classes;
-        std::array<std::vector<double>, 4> state, buffers;  // [zero][class]
-        std::array<std::vector<double>, 4> state_offloaded;  // [zero][class], optimizer states on the host
-        std::vector<double> inflight;                       // [class], at the current micro-batch
-        bool valid = false;                                 // the rules hold at the current micro-batch
-        bool built = false;                                 // classes, state and sizes filled
+        std::size_t classes = no_table;  // index into layout_tables::classes
+        std::vector<double> inflight;    // [class], at the current micro-batch
+        bool valid = false;              // the rules hold at the current micro-batch
+    };
+    static constexpr std::size_t no_table = static_cast<std::size_t>(-1);
+    struct layout_tables {
+        std::vector<schedule_table> schedules;
+        std::vector<class_table> classes;
     };
     // What one (layout, micro-batch) shares across recompute modes.
     struct micro_batch_state {
         std::int64_t m = 1;
         std::optional<mesh_layout>* mesh = nullptr;
         std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
+        std::optional<stage_layer_times> layers;  // no recompute, ZeRO, offload or schedule in them (compute.hpp)
+        std::optional<std::vector<axis_comm>> ep_cp;  // the EP and CP axes (plan_search::ep_cp_of)
     };
-    cached_model compute_model(scenario& s, const zero_models& done, double imbalance) const;
-    void add_comm(scenario& s, std::optional<mesh_layout>& mesh, cached_model& cm, double imbalance) const;
+    cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) const;
+    static step_bounds bounds_over(const compute_estimate& c, std::vector<axis_comm> axes, double imbalance);
+    const mesh_layout& mesh_of(const scenario& s, micro_batch_state& mbs) const;
+    const std::vector<axis_comm>& ep_cp_of(const scenario& s, micro_batch_state& mbs, const cached_model& cm) const;
+    void add_comm(scenario& s, micro_batch_state& mbs, cached_model& cm) const;
+    bool may_place(scenario& s, double memory_bytes, cached_model& cm, micro_batch_state& mbs);
     const vpp_model& model_at(scenario& s, const mesh_layout& mesh, cached_model& cm) const;
-    void fill_table(scenario& s, schedule_table& t);
+    std::size_t class_table_of(scenario& s, layout_tables& lt, const schedule_table& t);
     void search_layout(const layout& l);
-    void prepare_micro_batch(scenario& s, std::vector<schedule_table>& tables, std::int64_t m);
-    void search_recompute(scenario& s, const std::vector<schedule_table>& tables, micro_batch_state& mbs);
+    void prepare_micro_batch(scenario& s, layout_tables& lt, std::int64_t m);
+    void search_recompute(scenario& s, const layout_tables& lt, micro_batch_state& mbs);
     void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
     void place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs);
     plan_entry entry_of(const scenario& s, double memory_bytes) const;
@@ -239,6 +278,10 @@ private:
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
     // the Pareto front (the argument is at the definition).
     bool cannot_place(double memory_bytes, double lb) const;
+    static pipe_key pipe_key_of(const schedule_request& q, const pipeline_costs& c);
+    bool simulates(const schedule_request& q) const;
+    const pipeline_schedule& schedule_of(const schedule_request& q);
+    double bubble_floor(const schedule_request& q, const pipeline_costs& c);
     pipeline_timing timing_of(const schedule_request& q, const pipeline_costs& c);
 };
 

@@ -240,5 +240,12 @@ struct rule_violation {
     message msg;
 };
 bool plan_rules_hold(const scenario& s, rule_violation* why = nullptr);
+// The same rules in two parts, for a search that varies the micro-batch and schedule within a
+// layout: plan_rules_hold(s) == layout_rules_hold(s) && schedule_rules_hold(s). The layout part
+// (tensor, expert and context rules) reads the degrees, the CP method, sp, the TP overlap, the
+// model, the sequence and the cluster, never the micro-batch, schedule, vpp, ZeRO or recompute;
+// the schedule part is the global batch and the schedule's preconditions.
+bool layout_rules_hold(const scenario& s);
+bool schedule_rules_hold(const scenario& s);
 
 }  // namespace tslab

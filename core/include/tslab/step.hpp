@@ -29,6 +29,7 @@ struct step_ledger {
 struct axis_comm {
     std::string axis;  // "dp", "tp", "pp", "ep", "cp"
     double time_s = 0, exposed_s = 0, bytes = 0;
+    bool operator==(const axis_comm&) const = default;
 };
 
 // What the F&B pairs of DualPipe or DualPipeV hide of the EP all-to-all on the rank with the fewest

@@ -42,6 +42,9 @@ struct step_comm {
 };
 step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c,
                        std::int64_t microbatches);
+// The EP and CP axes of axis_totals(step_comm_of(...).inventory), without the other axes' items: the
+// TP and DP overlap passes touch only their own axes, ring CP's overlap is applied as there.
+std::vector<axis_comm> ep_cp_axes_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c);
 
 // Everything assemble_step needs. `timing` gives L4 (bubble and P2P), `comm` L5-L7 traffic, `ep`
 // what the schedule's F&B pairs hide of the EP axis.
