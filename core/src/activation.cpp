@@ -8,12 +8,12 @@ namespace tslab {
 
 namespace {
 
-struct dims {
+struct activation_dims {
     double s, b, h, t, e, tokens;
 };
 
-dims dims_of(const scenario& s) {
-    dims d;
+activation_dims activation_dims_of(const scenario& s) {
+    activation_dims d;
     d.s = static_cast<double>(s.training.seq_len) / static_cast<double>(s.parallel.cp);
     d.b = static_cast<double>(s.training.micro_batch);
     d.h = static_cast<double>(s.model.hidden);
@@ -57,7 +57,7 @@ double moe_elems(const scenario& s, double& replicated_extra) {
 // output with its fp32 log-sum-exp (split by TP); the MLP's first matmul output (2f SwiGLU gate+up,
 // f GeLU; the activation function's output is recomputed); MoE: top_k copies of the expert outputs
 // and the router logits; dropout masks (1 byte) where the model has dropout.
-layer_activation op_level_bytes(const scenario& s, bool moe_layer, const dims& d, bool sp, layer_activation& out) {
+layer_activation op_level_bytes(const scenario& s, bool moe_layer, const activation_dims& d, bool sp, layer_activation& out) {
     const auto& m = s.model;
     const bool glu = m.ffn == ffn_kind::swiglu;
     double rep = 3 * d.e * d.h + (m.dropout ? 2 * d.h : 0);
@@ -97,7 +97,7 @@ std::string formula_for(const scenario& s) {
 
 layer_activation layer_activation_bytes(const scenario& s, bool moe_layer) {
     const auto& m = s.model;
-    const dims d = dims_of(s);
+    const activation_dims d = activation_dims_of(s);
     const bool sp = s.parallel.sp && s.parallel.tp > 1;
     layer_activation out;
     out.formula = formula_for(s);
@@ -135,14 +135,14 @@ layer_activation layer_activation_bytes(const scenario& s, bool moe_layer) {
 }
 
 double first_stage_other_bytes(const scenario& s) {
-    const dims d = dims_of(s);
+    const activation_dims d = activation_dims_of(s);
     const bool sp = s.parallel.sp && s.parallel.tp > 1;
     // embedding output kept for the first layer's backward, plus its dropout mask
     return d.tokens * d.h * (d.e + (s.model.dropout ? 1.0 : 0.0)) / (sp ? d.t : 1.0);
 }
 
 double last_stage_other_bytes(const scenario& s) {
-    const dims d = dims_of(s);
+    const activation_dims d = activation_dims_of(s);
     // fp32 logits for the cross-entropy, vocab-parallel over TP (Korthikanti section 4.3)
     return 4.0 * d.tokens * static_cast<double>(s.model.vocab) / d.t;
 }

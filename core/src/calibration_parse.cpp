@@ -50,7 +50,7 @@ collective_sample parse_collective_sample(const json& obj, const std::string& pa
     return s;
 }
 
-collective_op parse_op(field_reader& r) {
+collective_op parse_fit_op(field_reader& r) {
     require(r, "op");
     std::vector<std::string> names;
     for (const auto& d : collective_table()) names.emplace_back(d.name);
@@ -60,7 +60,7 @@ collective_op parse_op(field_reader& r) {
 collective_fit parse_collective(const json& obj, const std::string& path) {
     field_reader r(obj, path);
     collective_fit c;
-    c.op = parse_op(r);
+    c.op = parse_fit_op(r);
     c.ranks = need_int(r, "ranks", 1, 1 << 24);
     require(r, "scope");
     c.scope = r.choice("scope", "intra", {"intra", "inter"}) == "inter" ? link_scope::inter : link_scope::intra;

@@ -26,7 +26,7 @@ json parse_json_text(const std::string& text) {
     return parse_json(text);
 }
 
-collective_op parse_op(field_reader& r) {
+collective_op parse_query_op(field_reader& r) {
     if (!r.has("op")) throw input_error("op", msg("collective.op_missing"));
     const std::string name = r.text("op", "");
     if (auto op = collective_from_name(name)) return *op;
@@ -97,7 +97,7 @@ void place_group(query& q, const json* link, std::int64_t per_node, const cluste
 query parse_query(const json& spec) {
     field_reader r(spec, "");
     query q;
-    q.op = parse_op(r);
+    q.op = parse_query_op(r);
     q.bytes = r.number("bytes", 0, -1e300, 1e18);
     if (!(q.bytes > 0)) throw input_error("bytes", msg("collective.value_not_positive", {{"value", num_text(q.bytes)}}));
     q.g.ranks = r.integer("ranks", 0, -(1 << 20), 1 << 20);

@@ -14,14 +14,14 @@ namespace {
 
 using D = double;
 
-struct dims {
+struct flop_dims {
     D b, sq, skv, n, h, t, ep, etp, e;  // e: bytes of an element in memory-bound kernels
     D kernel_keys;                      // keys per FlashAttention call (context.hpp)
     bool flash, sp, dropout;
 };
 
-dims dims_of(const scenario& s) {
-    dims d;
+flop_dims flop_dims_of(const scenario& s) {
+    flop_dims d;
     d.b = static_cast<D>(s.training.micro_batch);
     d.sq = static_cast<D>(s.training.seq_len) / static_cast<D>(s.parallel.cp);  // local queries
     d.skv = static_cast<D>(s.training.seq_len);                                  // keys seen (ring/Ulysses)
@@ -47,7 +47,7 @@ gemm_call mk(const char* name, D m, D k, D n, D batch = 1, bool fp8 = true) {
 }
 
 // QKᵀ and AV over heads_r local heads; the score matrix is sq × skv per head.
-void add_core(std::vector<gemm_call>& out, const dims& d, D heads_r, D qk_dim, D v_dim) {
+void add_core(std::vector<gemm_call>& out, const flop_dims& d, D heads_r, D qk_dim, D v_dim) {
     gemm_call qk = mk("attn.core.qk", d.sq, qk_dim, d.skv, heads_r * d.b, false);
     gemm_call av = mk("attn.core.av", d.sq, d.skv, v_dim, heads_r * d.b, false);
     for (gemm_call* g : {&qk, &av}) {
@@ -60,13 +60,13 @@ void add_core(std::vector<gemm_call>& out, const dims& d, D heads_r, D qk_dim, D
 
 // Softmax (+ attention dropout) over the score matrix: read and write it (Megatron's fused
 // scale-mask-softmax), plus a 1-byte dropout mask. Zero under Flash (scores stay on chip).
-D core_bytes(const dims& d, D heads_r) {
+D core_bytes(const flop_dims& d, D heads_r) {
     if (d.flash) return 0;
     const D elems = heads_r * d.b * d.sq * d.skv;
     return elems * 2 * d.e + (d.dropout ? elems * (2 * d.e + 1) : 0);
 }
 
-D attention(std::vector<gemm_call>& out, const model_spec& m, const dims& d, D& core_mem) {
+D attention(std::vector<gemm_call>& out, const model_spec& m, const flop_dims& d, D& core_mem) {
     const D a_r = static_cast<D>(m.heads) / d.t;
     if (m.attention == attention_kind::mla) {
         const auto& x = m.mla;
@@ -105,7 +105,7 @@ D mlp(std::vector<gemm_call>& out, const model_spec& m, const char* up, const ch
 
 // Routed experts: n·top_k token-expert pairs per TP group spread evenly over ep ranks' E/ep local
 // experts (the mean; the busiest rank is expert.hpp's business), tokens split tp/etp ways.
-D moe(std::vector<gemm_call>& out, const model_spec& m, const dims& d) {
+D moe(std::vector<gemm_call>& out, const model_spec& m, const flop_dims& d) {
     const auto& x = m.moe;
     const D E = static_cast<D>(x.experts), k = static_cast<D>(x.top_k), fe = static_cast<D>(x.expert_ffn_hidden);
     out.push_back(mk("moe.router", d.n, d.h, E, 1, false));  // gating stays in 16-bit (DeepSeek-V3 §3.3)
@@ -121,7 +121,7 @@ D moe(std::vector<gemm_call>& out, const model_spec& m, const dims& d) {
 }  // namespace
 
 layer_work layer_forward_work(const scenario& s, bool moe_layer) {
-    const dims d = dims_of(s);
+    const flop_dims d = flop_dims_of(s);
     const model_spec& m = s.model;
     layer_work w;
     D core_mem = 0;
@@ -145,12 +145,12 @@ layer_work layer_forward_work(const scenario& s, bool moe_layer) {
 }
 
 gemm_call head_gemm(const scenario& s) {
-    const dims d = dims_of(s);
+    const flop_dims d = flop_dims_of(s);
     return mk("head", d.n, d.h, static_cast<D>(s.model.vocab) / d.t, 1, false);  // kept in 16-bit
 }
 
 gemm_call mtp_projection_gemm(const scenario& s) {
-    const dims d = dims_of(s);
+    const flop_dims d = flop_dims_of(s);
     return mk("mtp.proj", d.n, 2 * d.h, d.h / d.t);  // column-parallel, as Megatron-Core's eh_proj
 }
 

@@ -48,7 +48,7 @@ json balance_json(std::int64_t cp, double seq_len) {
 }
 
 // Each formula with its source, as the lab prints it beside the figure (the lab's one place for them).
-json formulas() {
+json context_formulas() {
     return json{
         {"sp", "SP: AllGather before and ReduceScatter after attention and MLP, b·s·h·e each, on the TP group (Korthikanti et al. arXiv 2205.05198 §4.2.2)"},
         {"ulysses", "Ulysses: All-to-All of Q, K, V in and of the output back, forward and backward: 4·N·h/P per rank and layer for MHA (Jacobs et al. arXiv 2309.14509 §3.2)"},
@@ -72,7 +72,7 @@ std::string context_json_text(const std::string& scenario_text) {
              {"cp_method", s.parallel.cp_method}, {"tp", s.parallel.tp}, {"seq_stops", seq_stops()}};
     out["methods"] = std::move(methods);
     out["balance"] = balance_json(s.parallel.cp, static_cast<double>(s.training.seq_len));
-    out["formulas"] = formulas();
+    out["formulas"] = context_formulas();
     return out.dump(2);
 }
 

@@ -4,6 +4,7 @@
 #include "tslab/errors.hpp"
 #include "tslab/json_parse.hpp"
 #include "tslab/mesh.hpp"
+#include "tslab/scenario.hpp"
 
 namespace tslab {
 
@@ -116,23 +117,22 @@ std::string mesh_json_text(const std::string& spec_text) {
     const json doc = parse_json(spec_text);
     field_reader r(doc, "");
     mesh_spec s;
-    constexpr std::int64_t max_degree = 1 << 20;
-    s.dp = r.integer("dp", 1, 1, max_degree);
+    s.dp = r.integer("dp", 1, 1, max_parallel_degree);
     s.tp = r.integer("tp", 1, 1, 4096);
     s.pp = r.integer("pp", 1, 1, 4096);
-    s.ep = r.integer("ep", 1, 1, max_degree);
+    s.ep = r.integer("ep", 1, 1, max_parallel_degree);
     s.cp = r.integer("cp", 1, 1, 4096);
     s.order = r.text("order", s.order);
     s.gpus_per_node = r.integer("gpus_per_node", 8, 1, 1024);
-    s.nodes = r.integer("nodes", 0, 0, max_degree);
+    s.nodes = r.integer("nodes", 0, 0, max_parallel_degree);
     s.sp = r.boolean("sp", false);
     s.cp_method = r.choice("cp_method", s.cp_method, row_names(cp_method_rows));
     s.heads = r.integer("heads", 0, 0, 1 << 16);
     // At most 5 axes × 65536 listed ranks (~3 MB of JSON); 2^20 wrote 54 MB.
     const std::int64_t limit = r.integer("list_limit", default_list_limit, 1, max_list_limit);
     r.finish();
-    if (s.world() > max_degree)
-        throw input_error("", msg("input.world_over_limit", {{"world", fmt::format("{}", s.world())}, {"limit", fmt::format("{}", max_degree)}}));
+    if (s.world() > max_parallel_degree)
+        throw input_error("", msg("input.world_over_limit", {{"world", fmt::format("{}", s.world())}, {"limit", fmt::format("{}", max_parallel_degree)}}));
     const mesh_layout m = build_mesh_for_spec(s, limit);
     return write_json([&](json_writer& w) {
         w.begin_object();

@@ -67,7 +67,7 @@ json reliability_json(const reliability_report& r) {
 }
 
 // Each formula with its source, as the lab prints it beside the figure.
-json formulas() {
+json rl_formulas() {
     return json{{"mtbf", "job MTBF = 1 / (per-GPU failure rate · GPUs); rate default: Llama 3, 419 interruptions in 54 days on 16,384 GPUs (arXiv 2407.21783 §3.3.4)"},
                 {"young", "τ = √(2·δ·M) (Young 1974)"},
                 {"daly", "τ = √(2δM)·[1 + ⅓√(δ/2M) + δ/(18M)] − δ (Daly 2006)"},
@@ -126,7 +126,7 @@ std::string rl_json_text(const std::string& spec_text) {
     out["reliability"] = checkpoint_json(reliability_of_scenario(s, snapshot), rep);
     out["reliability"]["curve"] = std::move(curve);
     out["iteration"] = iteration_json(rl_iteration(s, r, rep.step.time_s));
-    out["formulas"] = formulas();
+    out["formulas"] = rl_formulas();
     return out.dump(2);
 }
 

@@ -17,7 +17,6 @@ namespace tslab {
 namespace {
 
 constexpr std::int64_t big = 1'000'000'000;  // upper bound for counts: keeps products in int64
-constexpr std::int64_t max_degree = 1 << 20;
 
 // `{"preset": name, ...}` -> preset's fields overlaid by the rest; plain objects pass through.
 json resolve_part(const json& part, const std::string& path, json (*lookup)(const std::string&, const std::string&)) {

@@ -9,7 +9,6 @@ namespace tslab {
 
 namespace {
 
-constexpr std::int64_t max_degree = 1 << 20;
 
 std::vector<std::string> allowed_dtypes(const precision_field_desc& f) {
     std::vector<std::string> out;
@@ -152,11 +151,11 @@ reliability_spec parse_reliability(const json* v) {
 parallel_spec parse_parallel(const json& part) {
     field_reader r(part, "parallel");
     parallel_spec p;
-    p.dp = r.integer("dp", p.dp, 1, max_degree);
+    p.dp = r.integer("dp", p.dp, 1, max_parallel_degree);
     p.tp = r.integer("tp", p.tp, 1, 4096);
     p.pp = r.integer("pp", p.pp, 1, 4096);
     p.vpp = r.integer("vpp", p.vpp, 1, 1024);
-    p.ep = r.integer("ep", p.ep, 1, max_degree);
+    p.ep = r.integer("ep", p.ep, 1, max_parallel_degree);
     p.etp = r.integer("etp", p.etp, 1, 4096);
     p.cp = r.integer("cp", p.cp, 1, 4096);
     static const std::vector<std::string> cp_methods = row_names(cp_method_rows);
@@ -165,8 +164,8 @@ parallel_spec parse_parallel(const json& part) {
     p.zero = static_cast<int>(r.integer("zero", p.zero, 0, 3));
     p.order = r.text("order", p.order);
     r.finish();
-    if (p.world() > max_degree)
-        throw input_error("parallel", msg("input.world_over_limit", {{"world", fmt::format("{}", p.world())}, {"limit", fmt::format("{}", max_degree)}}));
+    if (p.world() > max_parallel_degree)
+        throw input_error("parallel", msg("input.world_over_limit", {{"world", fmt::format("{}", p.world())}, {"limit", fmt::format("{}", max_parallel_degree)}}));
     return p;
 }
 

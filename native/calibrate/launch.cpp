@@ -36,11 +36,6 @@ const char* const fix = "launch one rank per GPU with `srun --mpi=pmix` (see `sr
 
 std::string hex(std::uint64_t v) { return fmt::format("{:016x}", v); }
 
-std::uint64_t fnv(const std::string& s, std::uint64_t h = 1469598103934665603ULL) {
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-    return h;
-}
-
 std::vector<std::string> split_tabs(const std::string& s) {
     std::vector<std::string> out(1);
     for (char c : s)
@@ -107,7 +102,7 @@ void describe_ranks(const world& w, const rank_device& d, const std::string& clu
     }
     p.hosts.assign(hosts.begin(), hosts.end());
     std::uint64_t h = 1469598103934665603ULL;
-    for (const auto& x : p.hosts) h = fnv(x + "\n", h);
+    for (const auto& x : p.hosts) h = fnv1a(x + "\n", h);
     p.node_list_hash = hex(h);
     p.cluster_name = cluster_name.empty() ? common_prefix(p.hosts) : cluster_name;
     for (const char* v : {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "JOB_ID"})

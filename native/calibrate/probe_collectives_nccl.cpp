@@ -46,7 +46,7 @@ int runtime_version() {
     return v;
 }
 
-std::string dotted(int v) { return v >= 10000 ? fmt::format("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100)
+std::string nccl_version_text(int v) { return v >= 10000 ? fmt::format("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100)
                                               : fmt::format("{}.{}.{}", v / 1000, (v / 100) % 10, v % 100); }
 
 ncclRedOp_t nccl_op(const std::string& r) { return r == "min" ? ncclMin : r == "max" ? ncclMax : ncclSum; }
@@ -250,7 +250,7 @@ void nccl_runner::once(collective_op op, const group& g, std::int64_t count, std
 
 std::string nccl_versions() {
     const int rt = runtime_version();
-    std::string s = fmt::format("NCCL header {} ({}), library {} ({})", dotted(NCCL_VERSION_CODE), NCCL_VERSION_CODE, dotted(rt), rt);
+    std::string s = fmt::format("NCCL header {} ({}), library {} ({})", nccl_version_text(NCCL_VERSION_CODE), NCCL_VERSION_CODE, nccl_version_text(rt), rt);
     if (rt < NCCL_VERSION(2, 28, 0)) s += "; all-to-all uses grouped send/recv (ncclAlltoAll needs 2.28)";
     return s;
 }

@@ -40,7 +40,7 @@ device_buffer::~device_buffer() {
 }
 
 namespace {
-std::string dotted(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
+std::string cuda_version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
 }  // namespace
 
 device_identity cuda_select_device(int local_rank) {
@@ -73,8 +73,8 @@ device_identity cuda_select_device(int local_rank) {
     cublasGetProperty(MAJOR_VERSION, &cb[0]);
     cublasGetProperty(MINOR_VERSION, &cb[1]);
     cublasGetProperty(PATCH_LEVEL, &cb[2]);
-    d.software = {{"cuda_driver", dotted(driver)},
-                  {"cuda_runtime", dotted(runtime)},
+    d.software = {{"cuda_driver", cuda_version_text(driver)},
+                  {"cuda_runtime", cuda_version_text(runtime)},
                   {"cublas", fmt::format("{}.{}.{}", cb[0], cb[1], cb[2])},
                   {"nccl", fmt::format("{}.{}.{}", nccl / 10000, (nccl / 100) % 100, nccl % 100)},
                   {"compute_capability", fmt::format("{}.{}", prop.major, prop.minor)}};

@@ -37,11 +37,6 @@ void resolve_backend(options& o, device_identity& d, const world& w) {
     if (o.backend == "cpu" && o.gemm) throw input_error("--ops", "gemm needs --backend cuda");
 }
 
-std::uint64_t fnv(const std::string& s, std::uint64_t h = 1469598103934665603ULL) {
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-    return h;
-}
-
 // Everything the ranks must agree on that is derived from the flags and files.
 std::uint64_t derived_hash(const run_plan& p) {
     const options& o = p.o;
@@ -50,7 +45,7 @@ std::uint64_t derived_hash(const run_plan& p) {
     for (auto op : o.ops) s += describe(op).name, s += ',';
     for (auto b : p.sizes) s += fmt::format("{},", b);
     for (const auto& g : p.wl.gemms) s += fmt::format("{}x{}x{},", g.m, g.n, g.k);
-    return fnv(s);
+    return fnv1a(s);
 }
 
 void setup_one_rank(world& w, int argc, char** argv, run_plan& p) {

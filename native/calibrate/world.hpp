@@ -9,6 +9,13 @@
 
 namespace tslab::calibrate {
 
+// FNV-1a (64-bit) of a string, continuing from h: the fingerprint ranks compare to agree on hosts and
+// options without sending the text itself.
+inline std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603ULL) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+    return h;
+}
+
 // One partition of the world into equal groups: every rank belongs to exactly one group of
 // `size` ranks, and all groups run the same collective at the same time.
 struct group {

@@ -124,6 +124,9 @@ struct cluster_spec {
     std::optional<calibration_profile> profile;
 };
 
+// The largest parallel degree (and world size) an input may name: 2^20 ranks.
+inline constexpr std::int64_t max_parallel_degree = 1 << 20;
+
 // The member initializers of parallel_spec and training_spec (and the specs they hold) are the
 // scenario's defaults: the parser reads them, and so does presets_json()'s "vocabulary.defaults".
 struct parallel_spec {
