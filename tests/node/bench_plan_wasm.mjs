@@ -1,5 +1,5 @@
-// Benchmark of the wasm plan(): the exhaustive search for Kimi K2 on dgx-h100 by GPU count (the issue's
-// speed goal is 4096 GPUs in under 5 s). Prints wall-clock and CPU-time medians and the candidate
+// Benchmark of the wasm plan(): the exhaustive search for Kimi K2 on dgx-h100 by GPU count (the speed
+// goal is 4096 GPUs in under 2 s). Prints wall-clock and CPU-time medians and the candidate
 // counts; asserts nothing. TSLAB_BENCH_RUNS runs per case (default 3), TSLAB_BENCH_GPUS a comma list.
 import { loadTslab } from "./tslab_module.mjs";
 
