@@ -12,8 +12,8 @@ step "setup"
 bash tests/setup.sh
 
 step "native build and tests"
-# Unity builds (a dozen sources per compiler run) cut the two native builds to about a third on 2
-# cores; a plain `cmake -S . -B build` (the README's) still builds every source on its own.
+# Unity builds (eight core or native sources per compiler run) cut the two native builds to about a
+# third on 2 cores; a plain `cmake -S . -B build` (the README's) builds every source on its own.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8 >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure -j2
@@ -21,8 +21,8 @@ ctest --test-dir build --output-on-failure -j2
 step "sanitized build (clang, ASan + UBSan): unit tests and CLI checks"
 # One tree holds the sanitized tests and the fuzz targets (tests/configure_sanitized.sh), so the core
 # is compiled once for both. The brute-force searches and the training set's plans (minutes each
-# under the sanitizers) repeat, at scale, the planner and fit code that the smaller planner and fit tests already run
-# here; the Release pass above runs them.
+# under the sanitizers) repeat, at scale, the planner and fit code that the smaller planner and fit
+# tests already run here; the Release pass above runs them.
 bash tests/configure_sanitized.sh
 cmake --build build-fuzz
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

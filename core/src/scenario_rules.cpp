@@ -12,7 +12,6 @@ namespace tslab {
 
 namespace {
 
-
 // Records the first violation; the reason (a message) is formatted only when someone asked for it.
 struct sink {
     rule_violation* why;

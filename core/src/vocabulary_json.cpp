@@ -95,7 +95,7 @@ json vocabulary_json() {
                 {"routing_kinds", rows_json(routing_rows, label_row)},
                 {"scaling_recipes", rows_json(scaling_rows, [](const scaling_desc& d) { return json{{"name", d.name}, {"label", d.label}, {"source", d.source}}; })},
                 {"zero_stages", rows_json(zero_stage_rows, [](const zero_stage_desc& d) {
-                     return json{{"stage", d.stage}, {"label", d.label}, {"shards", d.shards}, {"source", "arXiv 1910.02054 section 5"}};
+                     return json{{"stage", d.stage}, {"label", d.label}, {"shards", d.shards}, {"source", d.source}};
                  })},
                 {"collectives", rows_json(collective_table(), [](const collective_desc& d) { return json{{"name", d.name}}; })},
                 {"mesh_axes", rows_json(mesh_axis_rows, [](const mesh_axis_desc& d) { return json{{"name", d.name}, {"label", d.label}}; })},

@@ -169,12 +169,13 @@ struct zero_stage_desc {
     int stage;
     const char* label;
     const char* shards;
+    const char* source;
 };
 inline constexpr std::array zero_stage_rows = {
-    zero_stage_desc{0, "DP (replicated)", "nothing"},
-    zero_stage_desc{1, "ZeRO-1", "optimizer states and master weights"},
-    zero_stage_desc{2, "ZeRO-2", "+ gradients"},
-    zero_stage_desc{3, "ZeRO-3 (FSDP)", "+ parameters, gathered layer by layer"},
+    zero_stage_desc{0, "DP (replicated)", "nothing", "arXiv 1910.02054 section 5"},
+    zero_stage_desc{1, "ZeRO-1", "optimizer states and master weights", "arXiv 1910.02054 section 5"},
+    zero_stage_desc{2, "ZeRO-2", "+ gradients", "arXiv 1910.02054 section 5"},
+    zero_stage_desc{3, "ZeRO-3 (FSDP)", "+ parameters, gathered layer by layer", "arXiv 1910.02054 section 5"},
 };
 
 struct mesh_axis_desc {
