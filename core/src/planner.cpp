@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "tslab/dp_overlap.hpp"
+#include "tslab/expert.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/global_batch.hpp"
 #include "tslab/memory.hpp"
@@ -139,6 +140,8 @@ void plan_search::consider(const plan_entry& e) {
         return;
     }
     ++progress_.fitting;
+    ++search_version_;
+    fastest_s_ = std::min(fastest_s_, e.time_s);
     if (in_baseline_layout_ && (!baseline_best_ || ranks_before(e, *baseline_best_))) baseline_best_ = e;
     // The top list keeps one plan per layout (dp, tp, pp, cp, ep): its fastest. A plan of a listed
     // layout replaces that entry only when it ranks before it (which then also ranks before the
@@ -174,6 +177,11 @@ void plan_search::consider(const plan_entry& e) {
     for (const auto& f : front_) front_points_.emplace_back(f.memory_bytes, f.time_s);
 }
 
+// A plan slower than pareto_window × the fastest one so far stays out of the final front's window
+// (the fastest only gets faster), and no plan outside the window dominates one inside it, so the
+// front within the window is the same with or without such plans.
+bool plan_search::past_window(double lb) const { return lb > pareto_window * fastest_s_; }
+
 // Pruning without the pipeline timing. step_time_of adds bubble and exposed P2P to the compute
 // time, and both are ≥ 0 (clamped in pipeline_cost_model.cpp, then scaled by F > 0); IEEE
 // addition is monotone, so the time with bubble = P2P = 0 is a lower bound `lb` of the plan's
@@ -188,11 +196,57 @@ bool plan_search::cannot_place(double memory_bytes, double lb) const {
     if (static_cast<std::int64_t>(best_.size()) < opt_.top) return false;
     const plan_entry& last = best_.front();
     if (lb < last.time_s || (lb == last.time_s && memory_bytes < last.memory_bytes)) return false;
+    if (past_window(lb)) return true;
     // The front is sorted by memory ascending and time descending: the last member with memory
     // ≤ the plan's is the fastest of those.
     auto it = std::upper_bound(front_points_.begin(), front_points_.end(), memory_bytes,
                                [](double m, const std::pair<double, double>& f) { return m < f.first; });
     return it != front_points_.begin() && std::prev(it)->second <= lb;
+}
+
+// cannot_place(memory, lb) as a threshold on memory, for a full top K whose last plan is faster
+// than lb (the case of equal times is left to cannot_place): the front's members are ordered by
+// memory ascending and time strictly descending, so those with time ≤ lb are a suffix, and a plan
+// with at least the memory of its first member is dominated by it.
+double plan_search::cannot_place_from(double lb) const {
+    constexpr double never = std::numeric_limits<double>::infinity();
+    if (in_baseline_layout_ || static_cast<std::int64_t>(best_.size()) < opt_.top || !(lb > best_.front().time_s)) return never;
+    if (past_window(lb)) return 0;
+    const auto it = std::partition_point(front_points_.begin(), front_points_.end(), [&](const auto& f) { return f.second > lb; });
+    return it == front_points_.end() ? never : it->first;
+}
+
+// Whether a fitting plan of `memory` bytes at the current schedule can be shown, before its own
+// model is built, to enter neither the top K nor the front. Every plan's step time is at least
+// that of the (layout, micro-batch)'s plan with no recompute at ZeRO 1 and the scenario's optimizer
+// offload: recompute only adds work (compute_time.cpp add_layers: p.rec and the experts' 4th
+// pass), ZeRO 0 only a larger optimizer shard, the forced offload only host-link time, and
+// step_time_of is monotone in each (as for cannot_place's bounds). Offloaded activations are the
+// exception: recompute lengthens the window that hides their copy, so with them no floor is
+// taken. Its bounds, cheapest first: compute alone, then over the EP and CP axes. cannot_place
+// only turns from false to true as plans are considered, so a threshold stays valid; it is
+// renewed when the lists changed.
+bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memory) {
+    if (in_baseline_layout_ || base_.training.offload.activations > 0) return false;
+    floor_state& f = mbs.floor;
+    if (!f.model) {
+        const auto saved = std::tuple{s.training.recompute, s.parallel.zero, s.training.offload.optimizer};
+        s.training.recompute = recompute_kind::none, s.parallel.zero = 1, s.training.offload.optimizer = base_.training.offload.optimizer;
+        if (!mbs.imbalance) mbs.imbalance = expert_ledger(s, {s.training.moe.imbalance, s.training.moe.redundant_experts}).imbalance_used;
+        f.model = compute_model(s, {}, mbs);
+        std::tie(s.training.recompute, s.parallel.zero, s.training.offload.optimizer) = saved;
+    }
+    if (f.version != search_version_) {
+        f.version = search_version_;
+        f.compute = cannot_place_from(f.model->bound_compute_s);
+        if (f.model->ep_cp) f.ep_cp = {cannot_place_from(f.model->ep_cp->plain), cannot_place_from(f.model->ep_cp->dual)};
+    }
+    if (memory >= f.compute) return true;
+    if (!f.model->ep_cp) {
+        f.model->ep_cp = bounds_over(f.model->compute, ep_cp_of(s, mbs, *f.model), *mbs.imbalance);
+        f.ep_cp = {cannot_place_from(f.model->ep_cp->plain), cannot_place_from(f.model->ep_cp->dual)};
+    }
+    return memory >= f.ep_cp[describe(s.training.schedule).ep_overlap ? 1 : 0];
 }
 
 bool plan_search::advance(std::int64_t budget) {

@@ -166,7 +166,8 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             s.parallel.zero = z;
             const double memory = largest_stage_total(ct.at(ct.state, zi), acts, ct.at(ct.buffers, zi));
             if (hbm - memory >= 0) {
-                evaluate_fitting(s, memory, models, mbs);
+                if (floor_prunes(s, mbs, memory)) ++progress_.fitting;  // as consider() would count it
+                else evaluate_fitting(s, memory, models, mbs);
                 continue;
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
@@ -175,7 +176,8 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             const double given = s.training.offload.optimizer;
             if (given < 1 && hbm - offloaded >= 0) {
                 s.training.offload.optimizer = 1;
-                evaluate_fitting(s, offloaded, offloaded_models, mbs);
+                if (floor_prunes(s, mbs, offloaded)) ++progress_.fitting;
+                else evaluate_fitting(s, offloaded, offloaded_models, mbs);
                 s.training.offload.optimizer = given;
                 continue;
             }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -159,7 +160,8 @@ plan_result plan_search::result(double seconds_left) const {
     r.top = best_;
     for (auto& e : r.top) detail_entry(e, base_);
     std::sort(r.top.begin(), r.top.end(), ranks_before);
-    r.pareto = front_;
+    // The front kept by the search, within the window of the fastest plan (pareto_window).
+    std::copy_if(front_.begin(), front_.end(), std::back_inserter(r.pareto), [&](const plan_entry& e) { return !past_window(e.time_s); });
     for (auto& e : r.pareto) front_entry(e, base_, opt_.simulate_ops, out_of_time());
     if (progress_.fitting == 0 && closest_) {
         r.closest = closest_;
@@ -251,6 +253,7 @@ json plan_to_json(const plan_result& r) {
                 {"layouts_total", p.groups_total},
                 {"top", std::move(top)},
                 {"pareto", std::move(pareto)},
+                {"pareto_window", pareto_window},
                 {"closest", r.closest ? entry_json(*r.closest, true) : json(nullptr)},
                 {"scenario_plan", baseline_json(r.baseline)},
                 {"pipeline_cache", {{"hits", r.pipeline_cache_hits}, {"misses", r.pipeline_cache_misses}}},

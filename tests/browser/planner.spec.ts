@@ -45,6 +45,8 @@ test("a small search reaches 100%, lists the fastest plans in order and draws th
   const times = await rows.evaluateAll((rs) => rs.map((r) => Number((r as HTMLElement).dataset.time)));
   expect(times).toEqual([...times].sort((a, b) => a - b));
   expect(await page.getByTestId("pareto-point").count()).toBeGreaterThan(0);
+  // The heading names the front's window, the core's pareto_window (2×).
+  await expect(page.locator(".tsl-plan-pareto h3")).toContainText("2×");
   await expect(page.getByTestId("plan-status")).toContainText(/64|considered|考虑/);
   // No global batch given: the planner's default, max(4M tokens / 4096, 64 GPUs) = 1024 sequences (core/src/planner_output.cpp).
   await expect(page.getByTestId("plan-top")).toHaveAttribute("data-global-batch", "1024");

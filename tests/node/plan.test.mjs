@@ -26,6 +26,10 @@ test("plan parity: wasm plan() and the CLI return the same JSON apart from elaps
   assert.ok(j.candidates_evaluated > 0);
   assert.ok(j.candidates_timed >= 1 && j.candidates_timed <= j.candidates_fitting);
   assert.ok(j.pareto.length >= 1);
+  // The front stops at pareto_window × the fastest plan's step time (core planner.hpp).
+  assert.equal(j.pareto_window, 2);
+  const fastest = Math.min(...j.top.map((e) => e.time_s));
+  for (const e of j.pareto) assert.ok(e.time_s <= j.pareto_window * fastest * (1 + 1e-9), `${e.time_s} past the window`);
 });
 
 test("plan parity on DeepSeek-V3 on 256 GPUs: one plan per distinct layout, in the same order in both builds", () => {

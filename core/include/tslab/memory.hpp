@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tslab/compute.hpp"
 #include "tslab/params.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/schedule_shape.hpp"
@@ -110,8 +111,26 @@ struct rank_activation {
     double layers = 0, other = 0;         // in HBM
     double host = 0;                      // offloaded layer activations
 };
-rank_activation rank_activation_of(const scenario& s, const rank_shards& st, double chunks_held, double inflight,
-                                   const activation_terms& a);
+// Inline: the planner calls it for every class of every (schedule, recompute) it searches.
+// In-flight (micro-batch × chunk) units × layers per chunk × bytes per layer (the mean of the
+// rank's dense and MoE layers); the embedding output is kept per in-flight unit of the first chunk.
+inline rank_activation rank_activation_of(const scenario& s, const rank_shards& st, double chunks_held, double inflight,
+                                          const activation_terms& a) {
+    rank_activation r;
+    r.per_chunk = static_cast<double>(st.layers) / chunks_held;
+    if (st.layers != 0) {
+        const double moe = static_cast<double>(st.moe_layers), dense = static_cast<double>(st.layers) - moe;
+        r.per_layer = ((moe > 0 ? a.layer_moe * moe : 0) + (dense > 0 ? a.layer_dense * dense : 0)) / static_cast<double>(st.layers);
+    }
+    const double act = inflight * r.per_chunk * r.per_layer, keep = 1 - s.training.offload.activations;
+    r.layers = act * keep;
+    r.host = act * (1 - keep);
+    r.other = (st.first ? a.first_other * inflight / chunks_held : 0) + (st.last ? a.last_other : 0);
+    // The last chunk holds one micro-batch at a time; each MTP depth keeps a block and its logits.
+    const double mtp = static_cast<double>(st.mtp_layers);
+    r.other += mtp * ((mtp_block_is_moe(s.model) ? a.layer_moe : a.layer_dense) + a.last_other);
+    return r;
+}
 
 // Communication buffers: ZeRO-3 gather of two layers, PP send/recv, the SP all-gathered input.
 struct rank_buffers {

@@ -37,6 +37,11 @@ struct plan_options {
     double max_seconds = 60;
 };
 
+// The Pareto front lists the plans at most this many times the fastest plan's step time. Past it,
+// memory is bought with time nobody spends: Kimi K2's front on 4096 H100 ran from 3.6 s to 2,500 s
+// per step (cp 256 across nodes at 4 GiB), and timing that tail cost the search most of its work.
+inline constexpr double pareto_window = 2;
+
 // The most GPUs a plan is searched for (options.gpus, or the scenario's world): 2^20 ran for minutes.
 inline constexpr std::int64_t max_plan_gpus = 65536;
 // Throws input_error when the GPUs to plan for exceed max_plan_gpus, before any search work.
@@ -137,7 +142,9 @@ struct plan_result {
     bool sp = false;
     plan_progress progress;
     std::vector<plan_entry> top;     // ranks_before order; no two with the same time and memory (at most options.top)
-    std::vector<plan_entry> pareto;  // fitting plans no other beats on both memory and time, by memory
+    // Fitting plans no other beats on both memory and time, by memory, within pareto_window × the
+    // fastest plan's step time (JSON pareto_window).
+    std::vector<plan_entry> pareto;
     std::optional<plan_entry> closest;  // when nothing fits: the plan that misses HBM by the least
     plan_baseline baseline;
     std::string message;             // why the result is partial or empty; "" otherwise
@@ -181,6 +188,8 @@ private:
     std::vector<plan_entry> front_;   // Pareto front so far, by memory ascending
     std::vector<std::pair<double, double>> front_points_;  // its (memory, time), which cannot_place searches
     std::optional<plan_entry> closest_;
+    std::uint64_t search_version_ = 1;  // advanced whenever consider() gets a fitting plan
+    double fastest_s_ = std::numeric_limits<double>::infinity();  // of the fitting plans considered
     plan_choice baseline_;                  // the scenario's own plan
     bool baseline_valid_ = false;
     bool in_baseline_layout_ = false;       // the layout being searched is the baseline's: no pruning
@@ -251,6 +260,15 @@ private:
         std::vector<schedule_table> schedules;
         std::vector<class_table> classes;
     };
+    // The model of the (layout, micro-batch)'s plan with no recompute at ZeRO 1, whose bounds are at
+    // most every plan's (floor_prunes), and the memory from which a fitting plan cannot place by
+    // each bound (compute; EP and CP: plain, dual), as of search_version_.
+    struct floor_state {
+        std::optional<cached_model> model;
+        std::uint64_t version = 0;
+        double compute = 0;
+        std::array<double, 2> ep_cp = {0, 0};
+    };
     // What one (layout, micro-batch) shares across recompute modes.
     struct micro_batch_state {
         std::int64_t m = 1;
@@ -258,6 +276,7 @@ private:
         std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
         std::optional<stage_layer_times> layers;  // no recompute, ZeRO, offload or schedule in them (compute.hpp)
         std::optional<std::vector<axis_comm>> ep_cp;  // the EP and CP axes (plan_search::ep_cp_of)
+        floor_state floor;
     };
     cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) const;
     static step_bounds bounds_over(const compute_estimate& c, std::vector<axis_comm> axes, double imbalance);
@@ -278,6 +297,10 @@ private:
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
     // the Pareto front (the argument is at the definition).
     bool cannot_place(double memory_bytes, double lb) const;
+    // The memory from which cannot_place(memory, lb) holds (infinity: at no memory).
+    double cannot_place_from(double lb) const;
+    bool past_window(double lb) const;
+    bool floor_prunes(scenario& s, micro_batch_state& mbs, double memory);
     static pipe_key pipe_key_of(const schedule_request& q, const pipeline_costs& c);
     bool simulates(const schedule_request& q) const;
     const pipeline_schedule& schedule_of(const schedule_request& q);

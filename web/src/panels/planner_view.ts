@@ -145,7 +145,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
     }
     const frame = scrollFrame(el("div", "tsl-plan-frame"), t("plan.pareto"));
     frame.append(root);
-    scatter.replaceChildren(el("h3", "", t("plan.pareto")), frame);
+    scatter.replaceChildren(el("h3", "", t("plan.pareto.window", { window: plan.pareto_window })), frame);
   }
 
   return {

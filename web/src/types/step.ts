@@ -110,7 +110,10 @@ export interface PlanResult {
   /** Fitting plans whose full step time was computed; the rest provably enter neither top nor pareto. */
   candidates_timed: number;
   top: PlanCandidate[];
+  /** Plans no other beats on both memory and time, by memory, up to pareto_window × the fastest plan's time. */
   pareto: PlanCandidate[];
+  /** The front's window: its plans take at most this many times the fastest plan's step time. */
+  pareto_window: number;
   closest: PlanCandidate | null;
   elapsed_s: number;
 }
