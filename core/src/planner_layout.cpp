@@ -33,11 +33,11 @@ constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_ki
 constexpr std::int64_t zero_stages = 4;
 constexpr std::int64_t plans_per_schedule = zero_stages * static_cast<std::int64_t>(std::size(recompute_modes));
 
-// The HBM total of the most loaded class: state + activations + buffers (memory.hpp).
-double largest_stage_total(const double* state, const std::vector<detail::rank_activation>& acts, const double* buffers) {
+// The HBM total of the most loaded class: state + activations (layers, other) + buffers (memory.hpp).
+double largest_stage_total(const double* state, const std::vector<double>& layers, const std::vector<double>& other, const double* buffers) {
     double memory = 0;
-    for (std::size_t c = 0; c < acts.size(); ++c) {
-        const double b = detail::stage_total(state[c], acts[c], buffers[c]);
+    for (std::size_t c = 0; c < layers.size(); ++c) {
+        const double b = detail::stage_total(state[c], layers[c], other[c], buffers[c]);
         if (c == 0 || b > memory) memory = b;
     }
     return memory;
@@ -150,21 +150,27 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
     const detail::activation_terms act = detail::activation_terms_of(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
     zero_models models, offloaded_models;
-    std::vector<detail::rank_activation> acts;
+    // The in-flight-independent part of each class's activations, once per class table.
+    rates_.resize(lt.classes.size());
+    for (auto& r : rates_) r.clear();
     for (const auto& t : lt.schedules) {
         if (!t.valid) continue;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
         const class_table& ct = lt.classes[t.classes];
         const auto& classes = *ct.classes;
-        acts.clear();
-        for (std::size_t c = 0; c < classes.size(); ++c)
-            acts.push_back(detail::rank_activation_of(s, classes[c].shards, classes[c].chunks_held, t.inflight[c], act));
-        for (int z = 0; z < zero_stages; ++z) {
-            const auto zi = static_cast<std::size_t>(z);
+        auto& rates = rates_[t.classes];
+        if (rates.empty())
+            for (const auto& k : classes) rates.push_back(detail::activation_rates_of(s, k.shards, k.chunks_held, act));
+        layers_.resize(classes.size()), other_.resize(classes.size());
+        for (std::size_t c = 0; c < classes.size(); ++c) {
+            const detail::rank_activation a = detail::rank_activation_at(rates[c], t.inflight[c]);
+            layers_[c] = a.layers, other_[c] = a.other;
+        }
+        for (std::size_t z = 0; z < static_cast<std::size_t>(zero_stages); ++z) {
             ++progress_.evaluated;
-            s.parallel.zero = z;
-            const double memory = largest_stage_total(ct.at(ct.state, zi), acts, ct.at(ct.buffers, zi));
+            s.parallel.zero = static_cast<int>(z);
+            const double memory = largest_stage_total(ct.at(ct.state, z), layers_, other_, ct.at(ct.buffers, z));
             if (hbm - memory >= 0) {
                 if (floor_prunes(s, mbs, memory)) ++progress_.fitting;  // as consider() would count it
                 else evaluate_fitting(s, memory, models, mbs);
@@ -172,7 +178,7 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
             // host-link time every step (offload.hpp), so a plan that fits without it never needs it.
-            const double offloaded = largest_stage_total(ct.at(ct.state_offloaded, zi), acts, ct.at(ct.buffers, zi));
+            const double offloaded = largest_stage_total(ct.at(ct.state_offloaded, z), layers_, other_, ct.at(ct.buffers, z));
             const double given = s.training.offload.optimizer;
             if (given < 1 && hbm - offloaded >= 0) {
                 s.training.offload.optimizer = 1;

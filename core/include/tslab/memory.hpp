@@ -111,25 +111,44 @@ struct rank_activation {
     double layers = 0, other = 0;         // in HBM
     double host = 0;                      // offloaded layer activations
 };
-// Inline: the planner calls it for every class of every (schedule, recompute) it searches.
-// In-flight (micro-batch × chunk) units × layers per chunk × bytes per layer (the mean of the
-// rank's dense and MoE layers); the embedding output is kept per in-flight unit of the first chunk.
-inline rank_activation rank_activation_of(const scenario& s, const rank_shards& st, double chunks_held, double inflight,
-                                          const activation_terms& a) {
-    rank_activation r;
+// rank_activation_of in two steps, both inline: the planner evaluates the first once per (class,
+// recompute) and the second for every schedule's in-flight count.
+struct activation_rates {
+    double per_chunk = 0, per_layer = 0, keep = 1, chunks_held = 1;
+    double first_other = 0, last_other = 0, mtp_other = 0;  // first_other only on the first stage
+    bool first = false, last = false;
+};
+// Layers per chunk and bytes per layer (the mean of the rank's dense and MoE layers), the share kept
+// in HBM, and the first/last-stage extras; each MTP depth keeps a block and its logits on the last.
+inline activation_rates activation_rates_of(const scenario& s, const rank_shards& st, double chunks_held, const activation_terms& a) {
+    activation_rates r;
+    r.chunks_held = chunks_held;
     r.per_chunk = static_cast<double>(st.layers) / chunks_held;
     if (st.layers != 0) {
         const double moe = static_cast<double>(st.moe_layers), dense = static_cast<double>(st.layers) - moe;
         r.per_layer = ((moe > 0 ? a.layer_moe * moe : 0) + (dense > 0 ? a.layer_dense * dense : 0)) / static_cast<double>(st.layers);
     }
-    const double act = inflight * r.per_chunk * r.per_layer, keep = 1 - s.training.offload.activations;
-    r.layers = act * keep;
-    r.host = act * (1 - keep);
-    r.other = (st.first ? a.first_other * inflight / chunks_held : 0) + (st.last ? a.last_other : 0);
-    // The last chunk holds one micro-batch at a time; each MTP depth keeps a block and its logits.
-    const double mtp = static_cast<double>(st.mtp_layers);
-    r.other += mtp * ((mtp_block_is_moe(s.model) ? a.layer_moe : a.layer_dense) + a.last_other);
+    r.keep = 1 - s.training.offload.activations;
+    r.first = st.first, r.last = st.last;
+    r.first_other = a.first_other, r.last_other = a.last_other;
+    r.mtp_other = static_cast<double>(st.mtp_layers) * ((mtp_block_is_moe(s.model) ? a.layer_moe : a.layer_dense) + a.last_other);
     return r;
+}
+// In-flight (micro-batch × chunk) units × layers per chunk × bytes per layer; the embedding output
+// is kept per in-flight unit of the first chunk, the last chunk holds one micro-batch at a time.
+inline rank_activation rank_activation_at(const activation_rates& a, double inflight) {
+    rank_activation r;
+    r.per_chunk = a.per_chunk, r.per_layer = a.per_layer;
+    const double act = inflight * r.per_chunk * r.per_layer;
+    r.layers = act * a.keep;
+    r.host = act * (1 - a.keep);
+    r.other = (a.first ? a.first_other * inflight / a.chunks_held : 0) + (a.last ? a.last_other : 0);
+    r.other += a.mtp_other;
+    return r;
+}
+inline rank_activation rank_activation_of(const scenario& s, const rank_shards& st, double chunks_held, double inflight,
+                                          const activation_terms& a) {
+    return rank_activation_at(activation_rates_of(s, st, chunks_held, a), inflight);
 }
 
 // Communication buffers: ZeRO-3 gather of two layers, PP send/recv, the SP all-gathered input.
@@ -147,12 +166,13 @@ struct rank_buffers {
 rank_buffers rank_buffers_of(const scenario& s, const rank_shards& st);
 
 // The rank's HBM total from its parts, in the ledger's item order.
-inline double stage_total(double state, const rank_activation& a, double buffers) {
+inline double stage_total(double state, double layers, double other, double buffers) {
     double total = state;
-    total += a.layers;
-    total += a.other;
+    total += layers;
+    total += other;
     return total + buffers;
 }
+inline double stage_total(double state, const rank_activation& a, double buffers) { return stage_total(state, a.layers, a.other, buffers); }
 
 // The full ledger of pipeline rank r (memory_items.cpp); `formulas` false skips the text (used for
 // the totals of every stage). `a` is activation_terms_of(s).

@@ -208,6 +208,8 @@ private:
     double elapsed_s_ = 0;
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
     std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, etp, placement, chunks)
+    std::vector<std::vector<detail::activation_rates>> rates_;  // search_recompute's, by class table
+    std::vector<double> layers_, other_;                       // its activations of one schedule, by class
 
     // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's
     // own functions (estimate_compute_time with split_chunks, build_comm_inventory, axis_totals),
