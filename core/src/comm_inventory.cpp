@@ -90,8 +90,11 @@ void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const
     const double ng = o.grad_reduce ? nb : 1, np = o.param_gather ? nb : 1;
     if (z == 0) b.add("gradient AllReduce (" + k + ")", collective_op::allreduce, axis, "step", ng, ov, elems * f.grad / ng, g);
     if (z == 1 || z == 2) {
-        b.add("gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")", collective_op::reducescatter, axis, "step", ng, ov,
-              elems * f.grad / ng, g);
+        // A stage that keeps only its gradient shard (ZeRO-2) cannot accumulate whole gradients over
+        // the step's m micro-batches: each backward reduce-scatters them (vocabulary.hpp, zero_stage_rows).
+        const double rounds = zero_stage_rows[static_cast<std::size_t>(z)].grads_reduced_per_microbatch ? f.m : 1;
+        b.add("gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")", collective_op::reducescatter, axis,
+              rounds > 1 ? "micro-batch" : "step", rounds * ng, ov, elems * f.grad / ng, g);
         b.add("parameter AllGather after the update (" + k + ")", collective_op::allgather, axis, "step", np, ov, elems * f.param / np, g);
     }
     if (z == 3 && layers > 0) {

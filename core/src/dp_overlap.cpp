@@ -40,12 +40,17 @@ void apply_dp_bucket_overlap(comm_inventory& inv, const scenario& s, const compu
     const double bwd_window = c.bwd_s + c.recompute_s + per_mb.bwd_s, fwd_window = c.fwd_s + per_mb.fwd_s;
     inv.time_s = inv.exposed_s = 0;
     for (auto& it : inv.items) {
-        const bool dp = (it.axis == "dp" || it.axis == "edp") && it.per == "step";
-        const bool grad = dp && o.grad_reduce && grad_item(it), param = dp && o.param_gather && it.call.op == collective_op::allgather;
+        // ZeRO-2's gradient reduce-scatter runs once per micro-batch (vocabulary.hpp, zero_stage_rows):
+        // each round's buckets overlap that micro-batch's backward.
+        const bool per_mb = it.per == "micro-batch";
+        const bool dp = (it.axis == "dp" || it.axis == "edp") && (it.per == "step" || per_mb);
+        const bool grad = dp && o.grad_reduce && grad_item(it);
+        const bool param = dp && !per_mb && o.param_gather && it.call.op == collective_op::allgather;
         if (grad || param) {
-            const auto n = static_cast<std::int64_t>(it.count);
+            const double rounds = per_mb ? static_cast<double>(std::max<std::int64_t>(1, c.microbatches)) : 1;
+            const auto n = static_cast<std::int64_t>(std::llround(it.count / rounds));
             const double total = it.step_time_s();
-            it.overlap = total > 0 ? 1.0 - bucketed_exposed_s(it.call.time_s, n, grad ? bwd_window : fwd_window) / total : 0;
+            it.overlap = total > 0 ? 1.0 - rounds * bucketed_exposed_s(it.call.time_s, n, grad ? bwd_window : fwd_window) / total : 0;
         }
         inv.time_s += it.step_time_s();
         inv.exposed_s += it.step_exposed_s();

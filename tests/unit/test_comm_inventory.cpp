@@ -54,6 +54,31 @@ TEST_CASE("sequence parallel, ZeRO-1 and ZeRO-3 change the ops, not the idea") {
     CHECK(2.0 * static_cast<double>(pc.total) / 36 == Approx(ag->call.bytes));
 }
 
+TEST_CASE("ZeRO-2 reduce-scatters its gradients once per micro-batch under gradient accumulation, ZeRO-1 once per step") {
+    // A stage that keeps only gradient shards cannot accumulate whole gradients over m micro-batches
+    // (PyTorch FSDP2, pytorch/pytorch PR 126166; DeepSpeed runtime/pipe/engine.py forbids ZeRO-2 with PP).
+    // gpt-7.5b, dp 8, global 64 -> m 8.
+    const char* z2 = R"({"model":"gpt-7.5b","parallel":{"dp":8,"zero":2},"training":{"global_batch":64}})";
+    const auto inv = inventory(make(z2));
+    const auto* rs = find(inv, "gradient ReduceScatter (dense, ZeRO-2)");
+    REQUIRE(rs);
+    CHECK(8.0 == rs->count);
+    CHECK(rs->per == "micro-batch");
+    const auto pc = count_params(make(z2).model);
+    CHECK(2.0 * static_cast<double>(pc.total) == Approx(rs->call.bytes));  // each round moves the whole bf16 gradients
+    const auto z1 = inventory(make(R"({"model":"gpt-7.5b","parallel":{"dp":8,"zero":1},"training":{"global_batch":64}})"));
+    const auto* rs1 = find(z1, "gradient ReduceScatter (dense, ZeRO-1)");
+    REQUIRE(rs1);
+    CHECK(1.0 == rs1->count);
+    CHECK(rs1->per == "step");
+    // One micro-batch per step: nothing to accumulate, one round.
+    const auto one = inventory(make(R"({"model":"gpt-7.5b","parallel":{"dp":8,"zero":2},"training":{"global_batch":8}})"));
+    const auto* rs2 = find(one, "gradient ReduceScatter (dense, ZeRO-2)");
+    REQUIRE(rs2);
+    CHECK(1.0 == rs2->count);
+    CHECK(rs2->per == "step");
+}
+
 TEST_CASE("MoE: EP dispatch and combine carry tokens x top_k x hidden x bytes") {
     // kimi-k2: h 7168, top_k 8, 61 layers (1 dense); pp 4 -> 16 layers on stage 0, all MoE but 1
     // taken as min(16, 60) = 16 MoE layers; ep 4, dp 8 (expert DP 2); seq 4096, m = 2.

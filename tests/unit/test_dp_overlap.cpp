@@ -93,6 +93,23 @@ TEST_CASE("with ample backward, the exposed gradient sync is the last bucket's r
     CHECK(build_report(parse_scenario(scenario_to_json(s))).step.time_s == Approx(r.step.time_s).epsilon(1e-12));
 }
 
+TEST_CASE("ZeRO-2 under gradient accumulation: each micro-batch's reduce-scatter hides behind its own backward") {
+    // The same shape with 4 micro-batches: ZeRO-2 runs 4 rounds of buckets (vocabulary.hpp, zero_stage_rows),
+    // each exposing its last bucket, where ZeRO-1 runs one round behind the last backward.
+    const auto at = [](int zero) {
+        return build_report(parse_scenario(json::parse(R"({"model":"gpt-7.5b","cluster":"dgx-h100","parallel":{"tp":8,"dp":4,"zero":)" +
+                                                       std::to_string(zero) + R"(},"training":{"seq_len":8192,"micro_batch":1,
+            "global_batch":16,"overlap":{"grad_reduce":true,"bucket_elems":1e7}}})")));
+    };
+    const report z1 = at(1), z2 = at(2);
+    const comm_item &rs1 = item(z1, "ReduceScatter"), &rs2 = item(z2, "ReduceScatter");
+    CHECK(rs2.per == "micro-batch");
+    CHECK(4 * rs1.count == rs2.count);
+    CHECK(rs1.step_exposed_s() == Approx(rs1.call.time_s));
+    CHECK(rs2.step_exposed_s() == Approx(4 * rs2.call.time_s));
+    CHECK(z2.step.time_s > z1.step.time_s);
+}
+
 TEST_CASE("bucketed DP overlap: errors name the field") {
     auto parse = [](const char* overlap) {
         return parse_scenario(json::parse(std::string(R"({"model":"gpt-7.5b","cluster":"dgx-h100","parallel":{"tp":8,"dp":4},

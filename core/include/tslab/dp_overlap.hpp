@@ -30,7 +30,8 @@ double bucketed_exposed_s(double bucket_s, std::int64_t n, double window_s);
 
 // Sets the overlap of the per-step DP / expert-DP items the bucket model covers (grad_reduce: the
 // gradient reduce-scatter or all-reduce, window = backward of the last micro-batch, the only one
-// that reduces under gradient accumulation; param_gather: the parameter all-gather, window = the
+// that reduces under gradient accumulation, or each micro-batch's backward for ZeRO-2's per-micro-batch
+// rounds; param_gather: the parameter all-gather, window = the
 // first micro-batch's forward) and refreshes the inventory's totals. `per_mb` is the stage's
 // exposed TP/CP/EP time per micro-batch (it lengthens both windows). No-op when both are off.
 void apply_dp_bucket_overlap(comm_inventory& inv, const scenario& s, const compute_estimate& c, const stage_comm& per_mb);

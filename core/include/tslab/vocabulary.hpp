@@ -165,17 +165,26 @@ inline constexpr std::array scaling_rows = {
 
 // ZeRO stages (parallel.zero; Rajbhandari et al., arXiv 1910.02054 section 5): what each shards over
 // the data-parallel group on top of the stage before it (memory.cpp reads the stage number).
+// grads_reduced_per_microbatch: the stage keeps only a gradient shard, so under gradient accumulation
+// (m > 1 micro-batches per step, pipeline micro-batches included) every micro-batch's backward
+// reduce-scatters its whole gradients; keeping whole gradients until the last micro-batch instead
+// costs ZeRO-1's gradient memory (PyTorch FSDP2 names the two choices, pytorch/pytorch PR 126166;
+// DeepSpeed's PipelineEngine rejects ZeRO-2 and ZeRO-3 with pipeline parallelism,
+// deepspeed/runtime/pipe/engine.py; Megatron Core's distributed optimizer does not distribute model
+// gradients and reduce-scatters its whole gradient buffer once the backward passes finish: ZeRO-1 here,
+// docs.nvidia.com/megatron-core, "Distributed Optimizer").
 struct zero_stage_desc {
     int stage;
     const char* label;
     const char* shards;
+    bool grads_reduced_per_microbatch;
     const char* source;
 };
 inline constexpr std::array zero_stage_rows = {
-    zero_stage_desc{0, "DP (replicated)", "nothing", "arXiv 1910.02054 section 5"},
-    zero_stage_desc{1, "ZeRO-1", "optimizer states and master weights", "arXiv 1910.02054 section 5"},
-    zero_stage_desc{2, "ZeRO-2", "+ gradients", "arXiv 1910.02054 section 5"},
-    zero_stage_desc{3, "ZeRO-3 (FSDP)", "+ parameters, gathered layer by layer", "arXiv 1910.02054 section 5"},
+    zero_stage_desc{0, "DP (replicated)", "nothing", false, "arXiv 1910.02054 section 5"},
+    zero_stage_desc{1, "ZeRO-1", "optimizer states and master weights", false, "arXiv 1910.02054 section 5"},
+    zero_stage_desc{2, "ZeRO-2", "+ gradients", true, "arXiv 1910.02054 section 5"},
+    zero_stage_desc{3, "ZeRO-3 (FSDP)", "+ parameters, gathered layer by layer", true, "arXiv 1910.02054 section 5"},
 };
 
 struct mesh_axis_desc {
