@@ -65,14 +65,17 @@ group_topology neighbours(const axis_groups& a) {
     return group_topology::flat(2, a.binding() == link_class::intra ? link_class::intra : link_class::inter);
 }
 
+// `what` is a callable giving the item's sentence, called only when the inventory keeps text.
 struct builder {
     const comm_links& links;
     comm_inventory& out;
-    void add(std::string what, collective_op op, const char* axis, const char* per, double count, double overlap, double bytes,
+    bool text = true;
+    template <class What>
+    void add(const What& what, collective_op op, const char* axis, const char* per, double count, double overlap, double bytes,
              const group_topology& g, double forward_share = 0.5) {
         if (count <= 0 || bytes <= 0 || g.ranks < 2) return;
         // GPU training runs NCCL: its algorithm set, not MPICH's (collectives.hpp).
-        out.items.push_back({std::move(what), axis, per, count, overlap,
+        out.items.push_back({text ? std::string(what()) : std::string(), axis, per, count, overlap,
                              estimate_collective(op, bytes, g, links, std::nullopt, collective_library::nccl), forward_share});
     }
 };
@@ -88,20 +91,20 @@ void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const
     // Bucketed overlap issues one collective per bucket (dp_overlap.hpp); otherwise one call.
     const double nb = static_cast<double>(dp_bucket_count(elems, dp_bucket_elems(o, g.ranks)));
     const double ng = o.grad_reduce ? nb : 1, np = o.param_gather ? nb : 1;
-    if (z == 0) b.add("gradient AllReduce (" + k + ")", collective_op::allreduce, axis, "step", ng, ov, elems * f.grad / ng, g);
+    if (z == 0) b.add([&] { return "gradient AllReduce (" + k + ")"; }, collective_op::allreduce, axis, "step", ng, ov, elems * f.grad / ng, g);
     if (z == 1 || z == 2) {
         // A stage that keeps only its gradient shard (ZeRO-2) cannot accumulate whole gradients over
         // the step's m micro-batches: each backward reduce-scatters them (vocabulary.hpp, zero_stage_rows).
         const double rounds = zero_stage_rows[static_cast<std::size_t>(z)].grads_reduced_per_microbatch ? f.m : 1;
-        b.add("gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")", collective_op::reducescatter, axis,
+        b.add([&] { return "gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")"; }, collective_op::reducescatter, axis,
               rounds > 1 ? "micro-batch" : "step", rounds * ng, ov, elems * f.grad / ng, g);
-        b.add("parameter AllGather after the update (" + k + ")", collective_op::allgather, axis, "step", np, ov, elems * f.param / np, g);
+        b.add([&] { return "parameter AllGather after the update (" + k + ")"; }, collective_op::allgather, axis, "step", np, ov, elems * f.param / np, g);
     }
     if (z == 3 && layers > 0) {
         const char* per = k == "expert" ? "MoE layer/micro-batch" : "layer/micro-batch";
-        b.add("parameter AllGather per layer, forward + backward (" + k + ", ZeRO-3)", collective_op::allgather, axis, per,
+        b.add([&] { return "parameter AllGather per layer, forward + backward (" + k + ", ZeRO-3)"; }, collective_op::allgather, axis, per,
               2 * f.m * layers, ov, elems / layers * f.param, g);
-        b.add("gradient ReduceScatter per layer (" + k + ", ZeRO-3)", collective_op::reducescatter, axis, per, f.m * layers, ov,
+        b.add([&] { return "gradient ReduceScatter per layer (" + k + ", ZeRO-3)"; }, collective_op::reducescatter, axis, per, f.m * layers, ov,
               elems / layers * f.grad, g);
     }
 }
@@ -127,11 +130,11 @@ void add_tp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
     const double n = per_layer * f.m * f.layers, ov = s.training.overlap.tp, fwd = 2 / per_layer;
     const group_topology g = topology_of(m.axis("tp"));
     if (!s.parallel.sp) {
-        b.add("tp AllReduce of layer outputs, forward + backward", collective_op::allreduce, "tp", "layer/micro-batch", n, ov, S, g, fwd);
+        b.add([] { return "tp AllReduce of layer outputs, forward + backward"; }, collective_op::allreduce, "tp", "layer/micro-batch", n, ov, S, g, fwd);
         return;
     }
-    b.add("sp AllGather before attention and MLP, forward + backward", collective_op::allgather, "tp", "layer/micro-batch", n, ov, S, g, fwd);
-    b.add("sp ReduceScatter after attention and MLP, forward + backward", collective_op::reducescatter, "tp", "layer/micro-batch", n, ov, S, g,
+    b.add([] { return "sp AllGather before attention and MLP, forward + backward"; }, collective_op::allgather, "tp", "layer/micro-batch", n, ov, S, g, fwd);
+    b.add([] { return "sp ReduceScatter after attention and MLP, forward + backward"; }, collective_op::reducescatter, "tp", "layer/micro-batch", n, ov, S, g,
           fwd);
 }
 
@@ -140,7 +143,7 @@ void add_pp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
     const auto& p = s.parallel;
     if (p.pp < 2) return;
     const double S = f.tokens * static_cast<double>(s.model.hidden) * f.act / static_cast<double>(p.sp ? p.tp : 1);
-    b.add("pp activation / gradient send-recv", collective_op::sendrecv, "pp", "micro-batch", 2 * f.m * static_cast<double>(p.vpp),
+    b.add([] { return "pp activation / gradient send-recv"; }, collective_op::sendrecv, "pp", "micro-batch", 2 * f.m * static_cast<double>(p.vpp),
           s.training.overlap.pp, S, neighbours(m.axis("pp")));
 }
 
@@ -156,9 +159,9 @@ void add_ep(builder& b, const scenario& s, const mesh_layout& m, const step_fact
     const group_topology g = topology_of(m.axis("ep"));
     if (n <= 0 || d.dispatch_bytes <= 0) return;
     const char* per = "MoE layer/micro-batch";
-    b.out.items.push_back({"ep dispatch All-to-All, forward + backward", "ep", per, n, ov,
+    b.out.items.push_back({b.text ? "ep dispatch All-to-All, forward + backward" : "", "ep", per, n, ov,
                            estimate_alltoall_split(d.dispatch_bytes, d.dispatch_network_bytes, d.dispatch_nvlink_bytes, g, b.links)});
-    b.out.items.push_back({"ep combine All-to-All, forward + backward", "ep", per, n, ov,
+    b.out.items.push_back({b.text ? "ep combine All-to-All, forward + backward" : "", "ep", per, n, ov,
                            estimate_alltoall_split(d.combine_bytes, d.combine_network_bytes, d.combine_nvlink_bytes, g, b.links)});
 }
 
@@ -183,7 +186,7 @@ void add_cp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
         const double calls = it.count_fwd + it.count_bwd, n = calls * f.m * f.layers;
         const auto op = *collective_from_name(it.op);
         const group_topology g = it.part == "ring" ? neighbours(axis) : cp_subgroup(axis, static_cast<std::int64_t>(it.group));
-        b.add("cp " + it.what, op, "cp", "layer/micro-batch", n, it.overlappable ? 0 : s.training.overlap.cp, it.bytes, g,
+        b.add([&] { return "cp " + it.what; }, op, "cp", "layer/micro-batch", n, it.overlappable ? 0 : s.training.overlap.cp, it.bytes, g,
               calls > 0 ? it.count_fwd / calls : 0.5);
         if (it.overlappable && !b.out.items.empty() && b.out.items.back().axis == "cp") b.out.items.back().ring_block = true;
     }
@@ -193,12 +196,12 @@ void add_cp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
 
 namespace {
 
-comm_inventory build(const scenario& s, const mesh_layout& m, const param_counts& pc, bool all_axes) {
+comm_inventory build(const scenario& s, const mesh_layout& m, const param_counts& pc, bool all_axes, bool text) {
     comm_inventory inv;
     const comm_links links = links_of(s.cluster);
     inv.source = links.source;
     inv.items.reserve(12);
-    builder b{links, inv};
+    builder b{links, inv, text};
     const step_facts f = facts_of(s, pc);
     if (all_axes) {
         add_dp(b, s, m, f);
@@ -216,9 +219,13 @@ comm_inventory build(const scenario& s, const mesh_layout& m, const param_counts
 
 }  // namespace
 
-comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc) { return build(s, m, pc, true); }
+comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc, bool item_text) {
+    return build(s, m, pc, true, item_text);
+}
 
-comm_inventory build_ep_cp_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc) { return build(s, m, pc, false); }
+comm_inventory build_ep_cp_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc, bool item_text) {
+    return build(s, m, pc, false, item_text);
+}
 
 namespace {
 

@@ -41,6 +41,15 @@ std::vector<std::int64_t> divisors(std::int64_t n) {
 
 }  // namespace detail
 
+plan_search::plan_search(const scenario& base, const plan_options& o, int part, int parts) : plan_search(base, o) {
+    std::vector<layout> mine;
+    layout_ids_.clear();
+    for (std::size_t i = 0; i < layouts_.size(); ++i)
+        if (static_cast<int>(i / 8 % static_cast<std::size_t>(parts)) == part) mine.push_back(layouts_[i]), layout_ids_.push_back(static_cast<std::int64_t>(i));
+    layouts_ = std::move(mine);
+    progress_.groups_total = static_cast<std::int64_t>(layouts_.size());
+}
+
 plan_search::plan_search(const scenario& base, const plan_options& o) : base_(base), opt_(o) {
     gpus_ = o.gpus > 0 ? o.gpus : base.parallel.world();
     if (gpus_ < 1) throw input_error("options.gpus", msg("input.must_be_at_least_one"));
@@ -70,6 +79,7 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
                             if (cp > 1 || m == own_method) layouts_.push_back({tp, pp, cp, dp, ep, etp, m});
             }
     progress_.groups_total = static_cast<std::int64_t>(layouts_.size());
+    for (std::size_t i = 0; i < layouts_.size(); ++i) layout_ids_.push_back(static_cast<std::int64_t>(i));
     // The scenario's own plan (a published run's layout, say) is timed in full, never pruned.
     baseline_ = plan_choice_of(base);
     baseline_valid_ = base.parallel.world() == gpus_;
@@ -140,9 +150,13 @@ void plan_search::consider(const plan_entry& e) {
         return;
     }
     ++progress_.fitting;
+    if (in_baseline_layout_ && (!baseline_best_ || ranks_before(e, *baseline_best_))) baseline_best_ = e;
+    keep(e);
+}
+
+void plan_search::keep(const plan_entry& e) {
     ++search_version_;
     fastest_s_ = std::min(fastest_s_, e.time_s);
-    if (in_baseline_layout_ && (!baseline_best_ || ranks_before(e, *baseline_best_))) baseline_best_ = e;
     // The top list keeps one plan per layout (dp, tp, pp, cp, ep): its fastest. A plan of a listed
     // layout replaces that entry only when it ranks before it (which then also ranks before the
     // list's last, so the pruning bound below stays valid).
@@ -253,6 +267,7 @@ bool plan_search::advance(std::int64_t budget) {
     const auto start = std::chrono::steady_clock::now();
     const std::int64_t stop_at = progress_.considered + std::max<std::int64_t>(1, budget);
     while (!progress_.done && next_ < layouts_.size() && progress_.considered < stop_at) {
+        layout_id_ = layout_ids_[next_], layout_first_ = progress_.evaluated;
         search_layout(layouts_[next_++]);
         ++progress_.groups_done;
         if (progress_.evaluated >= opt_.max_candidates && next_ < layouts_.size()) progress_.capped = true;
@@ -293,7 +308,7 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
         if (m.vpp == v) return m;
     vpp_model m{v, cm.compute};
     split_chunks(m.compute, v);
-    step_comm comm = step_comm_of(s, mesh, params_, m.compute, s.training.microbatches(s.parallel));  // the report's rule
+    step_comm comm = step_comm_of(s, mesh, params_, m.compute, s.training.microbatches(s.parallel), false);  // the report's rule
     m.pp_exposed_s = pp_transfer_exposed_s(comm.inventory);
     m.chunk_comm = comm.per_microbatch;
     m.axes = axis_totals(comm.inventory);
@@ -369,28 +384,6 @@ void check_plan_gpus(const scenario& s, const plan_options& o) {
     const std::int64_t gpus = o.gpus > 0 ? o.gpus : s.parallel.world();
     if (gpus > max_plan_gpus)
         throw input_error(o.gpus > 0 ? "options.gpus" : "parallel", msg("plan.gpus_over_limit", {{"gpus", fmt::format("{}", gpus)}, {"limit", fmt::format("{}", max_plan_gpus)}}));
-}
-
-plan_result run_plan(const scenario& s, const plan_options& o, const plan_progress_fn& on_progress) {
-    check_plan_gpus(s, o);
-    plan_search search(s, o);
-    const auto start = std::chrono::steady_clock::now();
-    auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    double reported = 0;
-    while (!search.advance(20'000)) {  // ~10 ms slices: the budget is checked often
-        if (on_progress && seconds() - reported >= 1) on_progress(search.progress(), reported = seconds());
-        if (seconds() > o.max_seconds) break;
-    }
-    plan_result r = search.result(std::max(0.0, o.max_seconds - seconds()));
-    if (!r.progress.done) {
-        r.progress.capped = true;
-        r.say(msg("plan.stopped", {{"seconds", fmt::format("{:.1f}", seconds())}, {"max", fmt::format("{:g}", o.max_seconds)},
-                                   {"done", std::to_string(r.progress.groups_done)}, {"total", std::to_string(r.progress.groups_total)}}));
-    }
-    const auto kept = std::count_if(r.pareto.begin(), r.pareto.end(), [](const plan_entry& e) { return !e.time_from_report; });
-    if (kept > 0)
-        r.say(msg("plan.pareto_closed_form", {{"kept", std::to_string(kept)}, {"max", fmt::format("{:g}", o.max_seconds)}}));
-    return r;
 }
 
 }  // namespace tslab

@@ -228,7 +228,7 @@ void plan_search::place(scenario& s, double memory_bytes, cached_model& cm, cons
 
 plan_entry plan_search::entry_of(const scenario& s, double memory_bytes) const {
     plan_entry e;
-    e.order = progress_.evaluated;
+    e.order = (layout_id_ << 32) + (progress_.evaluated - layout_first_);
     e.choice = plan_choice_of(s);
     e.memory_bytes = memory_bytes;
     e.headroom_bytes = s.cluster.gpu.hbm_bytes - memory_bytes;

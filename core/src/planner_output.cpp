@@ -211,6 +211,7 @@ plan_options parse_plan_options(const json& doc) {
     o.max_candidates = r.integer("max_candidates", o.max_candidates, 1, 1'000'000'000);
     o.simulate_ops = r.integer("simulate_ops", o.simulate_ops, 0, max_schedule_ops);
     o.max_seconds = r.number("max_seconds", o.max_seconds, 0.001, 86400);
+    o.threads = static_cast<int>(r.integer("threads", o.threads, 0, max_plan_threads));
     r.finish();
     return o;
 }

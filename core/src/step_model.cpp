@@ -62,8 +62,8 @@ ep_overlap_report ep_overlap_of(const schedule_request& q, const pipeline_costs&
 }
 
 step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c,
-                       std::int64_t microbatches) {
-    step_comm out{build_comm_inventory(s, mesh, pc), {}};
+                       std::int64_t microbatches, bool item_text) {
+    step_comm out{build_comm_inventory(s, mesh, pc, item_text), {}};
     apply_cp_overlap(out.inventory, s, c);
     apply_tp_overlap(out.inventory, s, c);
     out.per_microbatch = stage_comm_per_microbatch(out.inventory, microbatches, ep_sm_share(s));
@@ -72,7 +72,7 @@ step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_c
 }
 
 std::vector<axis_comm> ep_cp_axes_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c) {
-    comm_inventory inv = build_ep_cp_inventory(s, mesh, pc);
+    comm_inventory inv = build_ep_cp_inventory(s, mesh, pc, false);
     apply_cp_overlap(inv, s, c);
     return axis_totals(inv);
 }

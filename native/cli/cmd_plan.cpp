@@ -14,7 +14,7 @@ namespace tslab::cli {
 namespace {
 
 struct plan_args : file_and_format {
-    std::int64_t top = 0, gpus = 0, max_candidates = 0;
+    std::int64_t top = 0, gpus = 0, max_candidates = 0, threads = 0;
     double max_seconds = 0;
 };
 
@@ -31,6 +31,7 @@ json plan_options(const plan_args& a, const CLI::App& sub) {
     if (sub.count("--gpus")) opts["gpus"] = a.gpus;
     if (sub.count("--max-candidates")) opts["max_candidates"] = a.max_candidates;
     if (sub.count("--max-seconds")) opts["max_seconds"] = a.max_seconds;
+    if (sub.count("--threads")) opts["threads"] = a.threads;
     return opts;
 }
 
@@ -41,6 +42,8 @@ command_action define_plan(CLI::App& sub) {
     sub.add_option("--gpus", a->gpus, "GPUs to plan for (default: the scenario's world)")->check(native::whole_number())->type_name("N");
     sub.add_option("--max-candidates", a->max_candidates, "candidates evaluated before the search stops (default 20000000)")->check(native::whole_number())->type_name("N");
     sub.add_option("--max-seconds", a->max_seconds, "wall-clock budget; a longer search stops with a partial result that says so (default 60)")->type_name("S");
+    sub.add_option("--threads", a->threads, "threads the search is split over (default 0: one per hardware thread; the result is the same)")
+        ->check(native::whole_number())->type_name("N");
     add_format(sub, a->format, {"json", "table"});
     return [a, &sub] {
         const std::string text = load_calibration_path(read_input(a->path), a->path);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tslab/collectives.hpp"
@@ -15,7 +16,7 @@ namespace tslab {
 struct comm_item {
     std::string what;
     std::string axis;  // dp, edp (expert data-parallel), tp, pp, ep, cp
-    std::string per;   // step | layer/micro-batch | MoE layer/micro-batch | micro-batch
+    std::string_view per;  // step | layer/micro-batch | MoE layer/micro-batch | micro-batch (string literals)
     double count = 0;  // calls per step on the most loaded pipeline stage
     double overlap = 0;
     collective_estimate call;  // one call: bytes, wire bytes, rounds, link, time, algbw, busbw
@@ -38,10 +39,12 @@ struct comm_inventory {
 // The mesh inputs of a scenario.
 mesh_spec mesh_spec_of(const scenario& s);
 
-comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc);
+// item_text false leaves every item's `what` empty: the planner reads only the numbers, and the
+// sentences cost more to build than the rest of an item.
+comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc, bool item_text = true);
 // The items of the EP and CP axes only, the same as build_comm_inventory's (the others are
 // neither built nor timed): what a search needs for a bound that reads those two axes.
-comm_inventory build_ep_cp_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc);
+comm_inventory build_ep_cp_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc, bool item_text = true);
 
 // The inventory as a JSON object (the report's comm section).
 void write_comm(json_writer& w, const comm_inventory& c);

@@ -35,7 +35,13 @@ struct plan_options {
     // Wall-clock budget of run_plan in seconds: a search cut short returns what it found, marked
     // capped and partial, with a message naming options.max_seconds.
     double max_seconds = 60;
+    // Native builds split the layouts over this many threads (0: one per hardware thread, at most
+    // max_plan_threads); the result is the same as one thread's but for candidates_timed and the
+    // pipeline cache counts, which depend on what each part had found when it pruned. WebAssembly
+    // runs one.
+    int threads = 0;
 };
+inline constexpr int max_plan_threads = 64;
 
 // The Pareto front lists the plans at most this many times the fastest plan's step time. Past it,
 // memory is bought with time nobody spends: Kimi K2's front on 4096 H100 ran from 3.6 s to 2,500 s
@@ -47,7 +53,8 @@ inline constexpr std::int64_t max_plan_gpus = 65536;
 // Throws input_error when the GPUs to plan for exceed max_plan_gpus, before any search work.
 void check_plan_gpus(const scenario& s, const plan_options& o);
 
-// {"top", "gpus", "max_candidates"} read strictly (input_error at options.<field>).
+// {"top", "gpus", "max_candidates", "simulate_ops", "max_seconds", "threads"} read strictly
+// (input_error at options.<field>).
 plan_options parse_plan_options(const json& doc);
 // The same from text; "" gives the defaults, malformed JSON an input_error at "options".
 plan_options parse_plan_options_text(const std::string& text);
@@ -85,7 +92,7 @@ struct versus_baseline {
 struct plan_entry {
     plan_choice choice;
     double time_s = 0, memory_bytes = 0, headroom_bytes = 0;  // headroom < 0: over HBM by that much
-    std::int64_t order = 0;  // position in the search (1 = first valid plan): of equal times the earlier ranks first
+    std::int64_t order = 0;  // position in the search (layout index · 2^32 + position within it): of equal times the earlier ranks first
     // Filled for the entries shown in `top` and `closest` from the full report of the plan.
     double tokens_per_s = 0, mfu = 0;
     std::string bottleneck_ledger;  // the ledger with the most exposed time among L3..L7
@@ -160,6 +167,11 @@ public:
     // GPU count: options.gpus, else the scenario's world. The layouts are listed here; nothing is
     // evaluated until advance().
     plan_search(const scenario& base, const plan_options& o);
+    // One part of the search: the runs of layouts whose index i has (i / 8) mod `parts` = `part`.
+    plan_search(const scenario& base, const plan_options& o, int part, int parts);
+    // The parts of one search merged: their counts summed, their lists replayed in search order, as
+    // one search would have kept them (plan_search::keep).
+    static plan_search merged(std::vector<plan_search>&& parts);
     // Evaluates whole layouts until at least `budget` more candidates were considered or the search
     // is over; returns true when it is over (done or capped).
     bool advance(std::int64_t budget);
@@ -182,7 +194,11 @@ private:
     param_counts params_;
     std::vector<tensor_entry> tensors_;
     std::vector<layout> layouts_;
+    std::vector<std::int64_t> layout_ids_;  // each layout's index in the whole search's list
     std::size_t next_ = 0;
+    // The layout being searched and the evaluated count at its start: a plan's search order is
+    // (layout index, position within the layout), whichever part of the search evaluates it.
+    std::int64_t layout_id_ = 0, layout_first_ = 0;
     plan_progress progress_;
     std::vector<plan_entry> best_;    // the top K so far, unsorted heap by time
     std::vector<plan_entry> front_;   // Pareto front so far, by memory ascending
@@ -296,6 +312,7 @@ private:
     plan_entry entry_of(const scenario& s, double memory_bytes) const;
     void baseline_result(plan_result& r) const;
     void consider(const plan_entry& e);
+    void keep(const plan_entry& e);  // consider()'s top-K and front bookkeeping of a fitting plan
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
     // the Pareto front (the argument is at the definition).
     bool cannot_place(double memory_bytes, double lb) const;
