@@ -128,17 +128,12 @@ compute_estimate estimate_compute_time(const scenario& s) { return estimate_comp
 
 namespace {
 
-struct stage_split {
-    std::int64_t layers, moe_layers;
-};
+}  // namespace
 
-// The last stage's layers: MoE layers sit at the end.
 stage_split busiest_stage(const scenario& s) {
     const std::int64_t layers = (s.model.layers + s.parallel.pp - 1) / s.parallel.pp;
     return {layers, std::min(layers, moe_layer_count(s.model))};
 }
-
-}  // namespace
 
 stage_layer_times time_stage_layers(const scenario& s) {
     const stage_split st = busiest_stage(s);

@@ -283,7 +283,17 @@ bool plan_search::advance(std::int64_t budget) {
 // (comm_inventory.cpp); model_at() evaluates both at each vpp. estimate_compute reads the ZeRO stage
 // only as zero ≥ 1 (the optimizer step's shard), so stages 1-3 share one estimate. The layer times
 // under it are the micro-batch's (time_stage_layers: no recompute, ZeRO or offload in them).
-plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) const {
+const stage_layer_times& plan_search::layer_times_of(const scenario& s) {
+    const auto& q = s.parallel;
+    const stage_split st = busiest_stage(s);
+    const layer_key key{q.tp, q.cp, q.cp_method, q.ep, q.etp, s.training.micro_batch, st.layers > st.moe_layers, st.moe_layers > 0};
+    auto it = layer_times_.find(key);
+    if (it == layer_times_.end()) it = layer_times_.emplace(key, time_stage_layers(s)).first;
+    assert(it->second == time_stage_layers(s));  // the key holds everything they read
+    return it->second;
+}
+
+plan_search::cached_model plan_search::compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) {
     cached_model cm;
     const auto sharded = std::find_if(done.begin() + 1, done.end(), [](const auto& d) { return d.has_value(); });
     if (s.parallel.zero >= 1 && sharded != done.end()) {
@@ -291,7 +301,7 @@ plan_search::cached_model plan_search::compute_model(scenario& s, const zero_mod
     } else {
         const std::int64_t v = s.parallel.vpp;
         s.parallel.vpp = 1;
-        if (!mbs.layers) mbs.layers = time_stage_layers(s);
+        if (!mbs.layers) mbs.layers = &layer_times_of(s);
         cm.compute = estimate_compute_time(s, params_, *mbs.layers);  // the search reads times only; one model, counted once
         s.parallel.vpp = v;
     }

@@ -109,7 +109,7 @@ void plan_search::search_layout(const layout& l) {
     }
     for (std::int64_t mb : micro_batches) {
         s.training.micro_batch = mb;
-        micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt, std::nullopt};
+        micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt, nullptr};
         prepare_micro_batch(s, tables, mbs.m);
         for (auto rec : recompute_modes) {
             s.training.recompute = rec;
@@ -169,10 +169,16 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
         }
         for (std::size_t z = 0; z < static_cast<std::size_t>(zero_stages); ++z) {
             ++progress_.evaluated;
-            s.parallel.zero = static_cast<int>(z);
             const double memory = largest_stage_total(ct.at(ct.state, z), layers_, other_, ct.at(ct.buffers, z));
-            if (hbm - memory >= 0) {
-                if (floor_prunes(s, mbs, memory)) ++progress_.fitting;  // as consider() would count it
+            // floor_prunes' first test inline while its threshold is current: most fitting plans end here.
+            const bool fits = hbm - memory >= 0;
+            if (fits && mbs.floor.version == search_version_ && memory >= mbs.floor.compute) {
+                ++progress_.fitting;  // as consider() would count it
+                continue;
+            }
+            s.parallel.zero = static_cast<int>(z);
+            if (fits) {
+                if (floor_prunes(s, mbs, memory)) ++progress_.fitting;
                 else evaluate_fitting(s, memory, models, mbs);
                 continue;
             }
@@ -187,8 +193,9 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
                 s.training.offload.optimizer = given;
                 continue;
             }
-            // consider() keeps the first plan that misses by the least
-            if (!closest_ || hbm - memory > closest_->headroom_bytes) consider(entry_of(s, memory));
+            // consider() keeps the first plan that misses by the least; it is reported only when no
+            // plan fits, so once one has, misses are only counted.
+            if (progress_.fitting == 0 && (!closest_ || hbm - memory > closest_->headroom_bytes)) consider(entry_of(s, memory));
         }
     }
 }

@@ -91,6 +91,7 @@ compute_estimate estimate_compute_time(const scenario& s, const param_counts& co
 struct layer_time {
     double gemm = 0, core = 0, memory = 0, core_memory = 0, expert = 0;
     double cast = 0;  // FP8 cast kernels of the forward GEMM inputs (numerics.hpp fp8_cast_of), HBM-bound
+    bool operator==(const layer_time&) const = default;
 };
 // The forward times estimate_compute_time builds on: the busiest stage's dense and MoE layer (each
 // where the stage has one), the output head and the MTP block and projection (where the model has
@@ -100,8 +101,15 @@ struct layer_time {
 struct stage_layer_times {
     layer_time dense, moe, mtp_block;
     double head = 0, mtp_projection = 0;
+    bool operator==(const stage_layer_times&) const = default;
 };
 stage_layer_times time_stage_layers(const scenario& s);
+// The layers of the busiest (last) stage, MoE layers at the end: pp enters the layer times only
+// through which of the two kinds it holds.
+struct stage_split {
+    std::int64_t layers, moe_layers;
+};
+stage_split busiest_stage(const scenario& s);
 compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts, const stage_layer_times& times);
 
 // The one FLOP convention of every count in the report (model.flops_per_token, step.mfu, step.hfu,

@@ -224,6 +224,11 @@ private:
     double elapsed_s_ = 0;
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
     std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, etp, placement, chunks)
+    // The per-layer times by what they read of a layout (compute.hpp stage_layer_times): tp, cp and
+    // its method, ep, etp, the micro-batch, and whether the busiest stage holds dense and MoE layers
+    // (sp is tp > 1 in every plan); layouts that differ in pp or dp share them.
+    using layer_key = std::tuple<std::int64_t, std::int64_t, std::string, std::int64_t, std::int64_t, std::int64_t, bool, bool>;
+    std::map<layer_key, stage_layer_times> layer_times_;
     std::vector<std::vector<detail::activation_rates>> rates_;  // search_recompute's, by class table
     std::vector<double> layers_, other_;                       // its activations of one schedule, by class
 
@@ -292,11 +297,12 @@ private:
         std::int64_t m = 1;
         std::optional<mesh_layout>* mesh = nullptr;
         std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
-        std::optional<stage_layer_times> layers;  // no recompute, ZeRO, offload or schedule in them (compute.hpp)
+        const stage_layer_times* layers = nullptr;  // layer_times_'s; no recompute, ZeRO, offload or schedule in them (compute.hpp)
         std::optional<std::vector<axis_comm>> ep_cp;  // the EP and CP axes (plan_search::ep_cp_of)
         floor_state floor;
     };
-    cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs) const;
+    cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs);
+    const stage_layer_times& layer_times_of(const scenario& s);
     static step_bounds bounds_over(const compute_estimate& c, std::vector<axis_comm> axes, double imbalance);
     const mesh_layout& mesh_of(const scenario& s, micro_batch_state& mbs) const;
     const std::vector<axis_comm>& ep_cp_of(const scenario& s, micro_batch_state& mbs, const cached_model& cm) const;
