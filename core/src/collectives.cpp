@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
+#include <initializer_list>
 
 #include <fmt/format.h>
 
@@ -16,16 +18,21 @@ namespace {
 
 const std::array<const char*, 9> algo_names = {"ring", "recursive_doubling", "recursive_halving", "rabenseifner", "tree",
                                                "pairwise", "bruck", "direct", "hierarchical"};
+// A two-level schedule's name by its inter-node algorithm, the same order (static: a name costs
+// no allocation when a search estimates millions of collectives).
+const std::array<const char*, 9> hierarchical_names = {
+    "hierarchical(ring)", "hierarchical(recursive_doubling)", "hierarchical(recursive_halving)", "hierarchical(rabenseifner)",
+    "hierarchical(tree)", "hierarchical(pairwise)", "hierarchical(bruck)", "hierarchical(direct)", "hierarchical(hierarchical)"};
 
 struct cost {
     std::int64_t rounds = 0;
     double wire = 0, alpha = 0, beta = 0;
-    std::string inner;  // the inter-node algorithm of a hierarchical schedule
+    std::optional<collective_algorithm> inner;  // the inter-node algorithm of a hierarchical schedule
 };
 
 cost operator+(cost a, const cost& b) {
     a.rounds += b.rounds, a.wire += b.wire, a.alpha += b.alpha, a.beta += b.beta;
-    if (a.inner.empty()) a.inner = b.inner;
+    if (!a.inner) a.inner = b.inner;
     return a;
 }
 
@@ -48,11 +55,31 @@ struct candidate {
     cost c;
 };
 
+// At most 4 algorithms apply to one op and group (MPICH AllReduce: 3 flat + 1 two-level); a fixed
+// buffer, since a search estimates millions of collectives.
+class candidate_list {
+public:
+    candidate_list() = default;
+    candidate_list(std::initializer_list<candidate> cs) {
+        for (const auto& c : cs) push_back(c);
+    }
+    void push_back(const candidate& c) {
+        assert(n_ < v_.size());
+        v_[n_++] = c;
+    }
+    const candidate* begin() const { return v_.data(); }
+    const candidate* end() const { return v_.data() + n_; }
+
+private:
+    std::array<candidate, 6> v_{};
+    std::size_t n_ = 0;
+};
+
 // Flat AllReduce on one link. MPICH's set (Thakur et al. 2005): ring, recursive doubling and
 // Rabenseifner; non-powers of two fold the extra ranks into a partner before and after (2 more
 // rounds, S more on the wire, section 4.4). NCCL's set (NCCL_ALGO: Ring, Tree; its docs): the ring,
 // and the pipelined double binary tree, S up and S down with 2⌈log2 n⌉ latency steps.
-std::vector<candidate> flat_allreduce(std::int64_t n, double S, const link_spec& l, collective_library lib) {
+candidate_list flat_allreduce(std::int64_t n, double S, const link_spec& l, collective_library lib) {
     if (lib == collective_library::nccl)
         return {{algo::ring, phase(2 * (n - 1), 2 * share(n) * S, l)}, {algo::tree, phase(2 * ceil_log2(n), 2 * S, l)}};
     const std::int64_t p2 = std::int64_t{1} << floor_log2(n), lg = floor_log2(n);
@@ -65,8 +92,8 @@ std::vector<candidate> flat_allreduce(std::int64_t n, double S, const link_spec&
 
 // ReduceScatter / AllGather: ring, or (MPICH) recursive halving / doubling for powers of two; NCCL
 // runs these as rings only.
-std::vector<candidate> flat_scatter_gather(collective_op op, std::int64_t n, double S, const link_spec& l, collective_library lib) {
-    std::vector<candidate> out = {{algo::ring, phase(n - 1, share(n) * S, l)}};
+candidate_list flat_scatter_gather(collective_op op, std::int64_t n, double S, const link_spec& l, collective_library lib) {
+    candidate_list out = {{algo::ring, phase(n - 1, share(n) * S, l)}};
     if (pow2(n) && lib == collective_library::mpich)
         out.push_back({op == collective_op::reducescatter ? algo::recursive_halving : algo::recursive_doubling,
                        phase(floor_log2(n), share(n) * S, l)});
@@ -74,7 +101,7 @@ std::vector<candidate> flat_scatter_gather(collective_op op, std::int64_t n, dou
 }
 
 template <class Fn>
-candidate best_of(const std::vector<candidate>& cs, Fn&& time) {
+candidate best_of(const candidate_list& cs, Fn&& time) {
     return *std::min_element(cs.begin(), cs.end(), [&](const candidate& a, const candidate& b) { return time(a.c) < time(b.c); });
 }
 
@@ -83,12 +110,12 @@ double total(const cost& c) { return c.alpha + c.beta; }
 // Two-level schedule for a group of m nodes × g ranks: the NVLink phase moves S, the NIC phase S/g.
 // NCCL's multi-channel ring behaves so in bandwidth (each channel's ring crosses the node through
 // its own NIC), with its own inter-node algorithm set.
-std::vector<candidate> hierarchical(collective_op op, const group_topology& g, double S, const comm_links& l, collective_library lib) {
+candidate_list hierarchical(collective_op op, const group_topology& g, double S, const comm_links& l, collective_library lib) {
     const std::int64_t m = g.nodes, k = g.per_node;
     if (m < 2 || k < 2 || g.link() != link_class::mixed) return {};
     const cost intra = phase(k - 1, share(k) * S, l.intra);  // ring ReduceScatter or AllGather inside a node
     const double shard = S / static_cast<double>(k);
-    auto named = [](candidate c) { c.c.inner = to_string(c.a); return c.c; };
+    auto named = [](candidate c) { c.c.inner = c.a; return c.c; };
     if (op == collective_op::allreduce) {
         const cost inter = named(best_of(flat_allreduce(m, shard, l.inter, lib), total));
         return {{algo::hierarchical, intra + inter + intra}};
@@ -111,7 +138,7 @@ cost pairwise_cost(const group_topology& g, double nic, double nvl, const comm_l
 // All-to-All: of the S bytes a rank sends, (m−1)/m go to other nodes over the NIC and (g−1)/n stay
 // on NVLink (pairwise_cost). NCCL issues it as grouped point-to-point sends (pairwise); MPICH may
 // also pick Bruck.
-std::vector<candidate> alltoall(const group_topology& g, double S, const comm_links& l, collective_library lib) {
+candidate_list alltoall(const group_topology& g, double S, const comm_links& l, collective_library lib) {
     const std::int64_t n = g.ranks, m = g.nodes, k = g.per_node;
     const link_spec& slow = m > 1 ? l.inter : l.intra;
     const double nic = m > 1 ? share(m) * S : 0.0;
@@ -124,11 +151,11 @@ std::vector<candidate> alltoall(const group_topology& g, double S, const comm_li
     return {{algo::pairwise, pw}, {algo::bruck, phase(lg, static_cast<double>(lg) * S / 2, slow)}};
 }
 
-std::vector<candidate> candidates(collective_op op, const group_topology& g, double S, const comm_links& l, collective_library lib) {
+candidate_list candidates(collective_op op, const group_topology& g, double S, const comm_links& l, collective_library lib) {
     const std::int64_t n = g.ranks;
     const link_class c = g.link();
     const link_spec& flat = c == link_class::intra ? l.intra : l.inter;  // flat schedules wait on the slowest hop
-    std::vector<candidate> out;
+    candidate_list out;
     switch (op) {
         case collective_op::allreduce: out = flat_allreduce(n, S, flat, lib); break;
         case collective_op::reducescatter:
@@ -142,7 +169,7 @@ std::vector<candidate> candidates(collective_op op, const group_topology& g, dou
             break;
         case collective_op::sendrecv: out = {{algo::direct, phase(1, S, flat)}}; break;
     }
-    for (auto& h : hierarchical(op, g, S, l, lib)) out.push_back(std::move(h));
+    for (const auto& h : hierarchical(op, g, S, l, lib)) out.push_back(h);
     return out;
 }
 
@@ -150,7 +177,7 @@ collective_estimate finish(collective_op op, const group_topology& g, double S, 
     collective_estimate e;
     e.op = op;
     e.algorithm = c.a;
-    e.algorithm_name = c.c.inner.empty() ? to_string(c.a) : fmt::format("{}({})", to_string(c.a), c.c.inner);
+    e.algorithm_name = c.c.inner ? hierarchical_names[static_cast<std::size_t>(*c.c.inner)] : to_string(c.a);
     e.ranks = g.ranks;
     e.bytes = S;
     e.wire_bytes = c.c.wire;

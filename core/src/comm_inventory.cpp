@@ -186,7 +186,7 @@ void add_cp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
         const double calls = it.count_fwd + it.count_bwd, n = calls * f.m * f.layers;
         const auto op = *collective_from_name(it.op);
         const group_topology g = it.part == "ring" ? neighbours(axis) : cp_subgroup(axis, static_cast<std::int64_t>(it.group));
-        b.add([&] { return "cp " + it.what; }, op, "cp", "layer/micro-batch", n, it.overlappable ? 0 : s.training.overlap.cp, it.bytes, g,
+        b.add([&] { return std::string("cp ").append(it.what); }, op, "cp", "layer/micro-batch", n, it.overlappable ? 0 : s.training.overlap.cp, it.bytes, g,
               calls > 0 ? it.count_fwd / calls : 0.5);
         if (it.overlappable && !b.out.items.empty() && b.out.items.back().axis == "cp") b.out.items.back().ring_block = true;
     }

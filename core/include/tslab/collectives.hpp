@@ -46,7 +46,7 @@ struct comm_links {
 struct collective_estimate {
     collective_op op = collective_op::allreduce;
     collective_algorithm algorithm = collective_algorithm::ring;
-    std::string algorithm_name;  // e.g. "ring", "hierarchical(ring+rabenseifner)"
+    std::string_view algorithm_name;  // e.g. "ring", "hierarchical(rabenseifner)" (static strings)
     std::int64_t ranks = 2;
     double bytes = 0;       // message size S in the nccl-tests convention (the full buffer)
     double wire_bytes = 0;  // bytes one rank sends over all links

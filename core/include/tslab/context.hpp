@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tslab/scenario.hpp"
@@ -12,17 +13,18 @@
 namespace tslab {
 
 // One kind of transfer, per transformer layer, micro-batch and rank.
+// The words are string literals (views): a planner builds this report for millions of plans.
 struct context_item {
-    std::string what;       // e.g. "ulysses qkv all-to-all"
-    std::string op;         // collective_ops names: allgather, reducescatter, alltoall, sendrecv
-    std::string axis;       // "tp" (SP) or "cp"
+    std::string_view what;  // e.g. "ulysses qkv all-to-all"
+    std::string_view op;    // collective_ops names: allgather, reducescatter, alltoall, sendrecv
+    std::string_view axis;  // "tp" (SP) or "cp"
     double bytes = 0;       // the full buffer of one call on one rank (wire bytes: op's factor)
     double group = 1;       // ranks in the call
     double count_fwd = 0;   // calls in the forward pass
     double count_bwd = 0;   // calls in the backward pass
     bool overlappable = false;  // a ring block pass: runs under the previous block's attention kernel
-    std::string part;       // "sp", "ulysses", "ring" or "allgather": which sub-group of the cp axis
-    std::string note;
+    std::string_view part;  // "sp", "ulysses", "ring" or "allgather": which sub-group of the cp axis
+    std::string_view note;
 };
 
 struct context_report {
