@@ -10,6 +10,8 @@
 
 namespace tslab {
 
+comm_links link_tiers_of(const cluster_spec& c) { return {c.intra_node, c.inter_node, {}}; }
+
 comm_links links_of(const cluster_spec& c) {
     // A calibration profile has already replaced the link tiers it measured (apply_calibration);
     // its source names the run, e.g. "calibrated: NVIDIA H200 ×8, 2026-12-01".

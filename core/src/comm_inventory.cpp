@@ -198,7 +198,7 @@ namespace {
 
 comm_inventory build(const scenario& s, const mesh_layout& m, const param_counts& pc, bool all_axes, bool text) {
     comm_inventory inv;
-    const comm_links links = links_of(s.cluster);
+    const comm_links links = text ? links_of(s.cluster) : link_tiers_of(s.cluster);
     inv.source = links.source;
     inv.items.reserve(12);
     builder b{links, inv, text};

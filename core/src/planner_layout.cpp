@@ -3,6 +3,7 @@
 // depend on (memory.hpp); a fitting plan is timed in full only when its step-time bound says it
 // could still enter the top K or the Pareto front (planner.cpp, cannot_place).
 #include <algorithm>
+#include <array>
 
 #include "tslab/errors.hpp"
 #include "tslab/expert.hpp"
@@ -30,13 +31,13 @@ std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_
 }
 
 constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full};
-constexpr std::int64_t zero_stages = 4;
-constexpr std::int64_t plans_per_schedule = zero_stages * static_cast<std::int64_t>(std::size(recompute_modes));
+constexpr std::size_t zero_stages = 4;
+constexpr std::int64_t plans_per_schedule = static_cast<std::int64_t>(zero_stages * std::size(recompute_modes));
 
 // The HBM total of the most loaded class: state + activations (layers, other) + buffers (memory.hpp).
-double largest_stage_total(const double* state, const std::vector<double>& layers, const std::vector<double>& other, const double* buffers) {
+double largest_stage_total(const double* state, const double* layers, const double* other, const double* buffers, std::size_t classes) {
     double memory = 0;
-    for (std::size_t c = 0; c < layers.size(); ++c) {
+    for (std::size_t c = 0; c < classes; ++c) {
         const double b = detail::stage_total(state[c], layers[c], other[c], buffers[c]);
         if (c == 0 || b > memory) memory = b;
     }
@@ -62,7 +63,7 @@ std::size_t plan_search::class_table_of(scenario& s, layout_tables& lt, const sc
     class_table c{d.placement, chunks, &it->second};
     const std::size_t n = static_cast<std::size_t>(zero_stages) * c.classes->size();
     c.state.reserve(n), c.state_offloaded.reserve(n), c.buffers.resize(n);
-    for (int z = 0; z < zero_stages; ++z) {
+    for (int z = 0; z < static_cast<int>(zero_stages); ++z) {
         s.parallel.zero = z;
         for (const auto& k : *c.classes) {
             detail::rank_state st = detail::rank_state_of(s, k.shards);
@@ -135,7 +136,7 @@ void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64
         for (std::size_t k = 0; k < classes.size(); ++k) t.inflight[k] = detail::class_inflight(classes[k], t.kind, s.parallel.pp, t.vpp, m);
         if (c.buffers_at == s.training.micro_batch) continue;  // no buffer reads the schedule (rank_buffers_of)
         c.buffers_at = s.training.micro_batch;
-        for (int z = 0; z < zero_stages; ++z) {
+        for (int z = 0; z < static_cast<int>(zero_stages); ++z) {
             s.parallel.zero = z;
             for (std::size_t k = 0; k < classes.size(); ++k)
                 c.buffers[static_cast<std::size_t>(z) * classes.size() + k] = detail::rank_buffers_of(s, classes[k].shards).total();
@@ -167,9 +168,14 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             const detail::rank_activation a = detail::rank_activation_at(rates[c], t.inflight[c]);
             layers_[c] = a.layers, other_[c] = a.other;
         }
-        for (std::size_t z = 0; z < static_cast<std::size_t>(zero_stages); ++z) {
+        // The four ZeRO stages' totals first, in one tight loop.
+        const std::size_t n = classes.size();
+        std::array<double, zero_stages> totals{};
+        for (std::size_t z = 0; z < totals.size(); ++z)
+            totals[z] = largest_stage_total(ct.at(ct.state, z), layers_.data(), other_.data(), ct.at(ct.buffers, z), n);
+        for (std::size_t z = 0; z < totals.size(); ++z) {
             ++progress_.evaluated;
-            const double memory = largest_stage_total(ct.at(ct.state, z), layers_, other_, ct.at(ct.buffers, z));
+            const double memory = totals[z];
             // floor_prunes' first test inline while its threshold is current: most fitting plans end here.
             const bool fits = hbm - memory >= 0;
             if (fits && mbs.floor.version == search_version_ && memory >= mbs.floor.compute) {
@@ -184,7 +190,7 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
             // host-link time every step (offload.hpp), so a plan that fits without it never needs it.
-            const double offloaded = largest_stage_total(ct.at(ct.state_offloaded, z), layers_, other_, ct.at(ct.buffers, z));
+            const double offloaded = largest_stage_total(ct.at(ct.state_offloaded, z), layers_.data(), other_.data(), ct.at(ct.buffers, z), n);
             const double given = s.training.offload.optimizer;
             if (given < 1 && hbm - offloaded >= 0) {
                 s.training.offload.optimizer = 1;

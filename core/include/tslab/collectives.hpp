@@ -60,6 +60,8 @@ struct collective_estimate {
 
 // The cluster's link tiers, named by source: "preset: dgx-h100" or "cluster: <name>".
 comm_links links_of(const cluster_spec& c);
+// The same tiers without their source (an empty string): what a search's inventories need.
+comm_links link_tiers_of(const cluster_spec& c);
 
 // Every algorithm that applies to this op and group, each timed.
 std::vector<collective_estimate> collective_candidates(collective_op op, double bytes, const group_topology& g, const comm_links& l,

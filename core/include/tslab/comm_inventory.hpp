@@ -39,8 +39,8 @@ struct comm_inventory {
 // The mesh inputs of a scenario.
 mesh_spec mesh_spec_of(const scenario& s);
 
-// item_text false leaves every item's `what` empty: the planner reads only the numbers, and the
-// sentences cost more to build than the rest of an item.
+// item_text false leaves every item's `what` and the inventory's `source` empty: the planner reads
+// only the numbers, and the sentences cost more to build than the rest of an item.
 comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc, bool item_text = true);
 // The items of the EP and CP axes only, the same as build_comm_inventory's (the others are
 // neither built nor timed): what a search needs for a bound that reads those two axes.
