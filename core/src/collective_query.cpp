@@ -23,7 +23,6 @@ comm_links links_of(const cluster_spec& c) {
 
 namespace {
 
-
 json parse_json_text(const std::string& text) {
     return parse_json(text);
 }

@@ -55,8 +55,8 @@ struct candidate {
     cost c;
 };
 
-// At most 4 algorithms apply to one op and group (MPICH AllReduce: 3 flat + 1 two-level); a fixed
-// buffer, since a search estimates millions of collectives.
+// At most 4 algorithms apply to one op and group (MPICH AllReduce: 3 flat + 1 two-level), so a
+// fixed buffer with room to spare holds them: a search estimates millions of collectives.
 class candidate_list {
 public:
     candidate_list() = default;
@@ -190,7 +190,6 @@ collective_estimate finish(collective_op op, const group_topology& g, double S, 
     e.busbw_Bps = e.algbw_Bps * describe(op).busbw_factor(static_cast<double>(g.ranks));
     return e;
 }
-
 
 void check_inputs(double S, const group_topology& g, const comm_links& l) {
     if (!(S > 0)) throw input_error("bytes", msg("collective.value_not_positive", {{"value", num_text(S)}}));

@@ -192,10 +192,6 @@ void add_cp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
     }
 }
 
-}  // namespace
-
-namespace {
-
 comm_inventory build(const scenario& s, const mesh_layout& m, const param_counts& pc, bool all_axes, bool text) {
     comm_inventory inv;
     const comm_links links = text ? links_of(s.cluster) : link_tiers_of(s.cluster);

@@ -126,10 +126,6 @@ void split_chunks(compute_estimate& e, std::int64_t vpp) {
 
 compute_estimate estimate_compute_time(const scenario& s) { return estimate_compute_time(s, count_params(s.model)); }
 
-namespace {
-
-}  // namespace
-
 stage_split busiest_stage(const scenario& s) {
     const std::int64_t layers = (s.model.layers + s.parallel.pp - 1) / s.parallel.pp;
     return {layers, std::min(layers, moe_layer_count(s.model))};

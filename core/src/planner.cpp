@@ -241,8 +241,9 @@ double plan_search::cannot_place_from(double lb) const {
 // only turns from false to true as plans are considered, so a threshold stays valid; it is
 // renewed when the lists changed.
 bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memory) {
-    if (in_baseline_layout_ || base_.training.offload.activations > 0) return false;
     floor_state& f = mbs.floor;
+    if (f.version == search_version_ && memory >= f.compute) return true;  // most fitting plans end here
+    if (in_baseline_layout_ || base_.training.offload.activations > 0) return false;
     if (!f.model) {
         const auto saved = std::tuple{s.training.recompute, s.parallel.zero, s.training.offload.optimizer};
         s.training.recompute = recompute_kind::none, s.parallel.zero = 1, s.training.offload.optimizer = base_.training.offload.optimizer;
@@ -250,15 +251,16 @@ bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memor
         f.model = compute_model(s, {}, mbs);
         std::tie(s.training.recompute, s.parallel.zero, s.training.offload.optimizer) = saved;
     }
-    if (f.version != search_version_) {
+    const auto renew = [&] {
         f.version = search_version_;
         f.compute = cannot_place_from(f.model->bound_compute_s);
         if (f.model->ep_cp) f.ep_cp = {cannot_place_from(f.model->ep_cp->plain), cannot_place_from(f.model->ep_cp->dual)};
-    }
+    };
+    if (f.version != search_version_) renew();
     if (memory >= f.compute) return true;
     if (!f.model->ep_cp) {
         f.model->ep_cp = bounds_over(f.model->compute, ep_cp_of(s, mbs, *f.model), *mbs.imbalance);
-        f.ep_cp = {cannot_place_from(f.model->ep_cp->plain), cannot_place_from(f.model->ep_cp->dual)};
+        renew();
     }
     return memory >= f.ep_cp[describe(s.training.schedule).ep_overlap ? 1 : 0];
 }

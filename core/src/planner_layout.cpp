@@ -176,16 +176,9 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
         for (std::size_t z = 0; z < totals.size(); ++z) {
             ++progress_.evaluated;
             const double memory = totals[z];
-            // floor_prunes' first test inline while its threshold is current: most fitting plans end here.
-            const bool fits = hbm - memory >= 0;
-            if (fits && mbs.floor.version == search_version_ && memory >= mbs.floor.compute) {
-                ++progress_.fitting;  // as consider() would count it
-                continue;
-            }
             s.parallel.zero = static_cast<int>(z);
-            if (fits) {
-                if (floor_prunes(s, mbs, memory)) ++progress_.fitting;
-                else evaluate_fitting(s, memory, models, mbs);
+            if (hbm - memory >= 0) {
+                settle_fitting(s, memory, models, mbs);
                 continue;
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
@@ -194,8 +187,7 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             const double given = s.training.offload.optimizer;
             if (given < 1 && hbm - offloaded >= 0) {
                 s.training.offload.optimizer = 1;
-                if (floor_prunes(s, mbs, offloaded)) ++progress_.fitting;
-                else evaluate_fitting(s, offloaded, offloaded_models, mbs);
+                settle_fitting(s, offloaded, offloaded_models, mbs);
                 s.training.offload.optimizer = given;
                 continue;
             }
@@ -204,6 +196,13 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             if (progress_.fitting == 0 && (!closest_ || hbm - memory > closest_->headroom_bytes)) consider(entry_of(s, memory));
         }
     }
+}
+
+// A fitting plan: counted, and settled by the (layout, micro-batch)'s floor where it can be (most
+// are), else evaluated on its own model.
+void plan_search::settle_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs) {
+    if (floor_prunes(s, mbs, memory_bytes)) ++progress_.fitting;  // as consider() would count it
+    else evaluate_fitting(s, memory_bytes, models, mbs);
 }
 
 // A fitting plan: counted, then timed in full unless a bound shows it can enter neither the top K

@@ -18,11 +18,6 @@
 
 namespace tslab {
 
-namespace {
-
-
-}  // namespace
-
 plan_choice plan_choice_of(const scenario& s) {
     const auto& q = s.parallel;
     return {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,

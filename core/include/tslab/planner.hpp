@@ -313,6 +313,7 @@ private:
     void search_layout(const layout& l);
     void prepare_micro_batch(scenario& s, layout_tables& lt, std::int64_t m);
     void search_recompute(scenario& s, const layout_tables& lt, micro_batch_state& mbs);
+    void settle_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
     void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
     void place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs);
     plan_entry entry_of(const scenario& s, double memory_bytes) const;
