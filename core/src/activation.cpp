@@ -79,7 +79,7 @@ layer_activation op_level_bytes(const scenario& s, bool moe_layer, const activat
     return out;
 }
 
-std::string formula_for(const scenario& s) {
+const char* formula_for(const scenario& s) {
     const bool sp = s.parallel.sp && s.parallel.tp > 1;
     switch (s.training.recompute) {
         case recompute_kind::full: return sp ? "full recompute: 2sbh/t (layer input only)" : "full recompute: 2sbh (layer input only)";

@@ -1,6 +1,7 @@
 // Strict JSON field reading: types, ranges, NaN/inf, unknown keys.
 #include "tslab/json_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -81,17 +82,42 @@ std::string field_reader::text(const char* key, const std::string& def) {
     return v->get<std::string>();
 }
 
+namespace {
+// `value` is not among `allowed`: the message names the list and, where one is close, a near name.
+[[noreturn]] void unknown_value(const std::string& path, const std::string& value, const std::vector<std::string>& allowed) {
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
+    const std::string near = closest_name(value, allowed);
+    message_args args{{"value", utf8_excerpt(value, 64)}, {"allowed", list}};
+    if (!near.empty()) args.emplace_back("near", near);
+    throw input_error(path, msg(near.empty() ? "input.unknown_value" : "input.unknown_value_near", std::move(args)));
+}
+}  // namespace
+
 std::string field_reader::choice(const char* key, const std::string& def,
                                  const std::vector<std::string>& allowed) {
     std::string s = text(key, def);
     for (const auto& a : allowed)
         if (a == s) return s;
-    std::string list;
-    for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
-    const std::string near = closest_name(s, allowed);
-    message_args args{{"value", utf8_excerpt(s, 64)}, {"allowed", list}};
-    if (!near.empty()) args.emplace_back("near", near);
-    throw input_error(path_of(key), msg(near.empty() ? "input.unknown_value" : "input.unknown_value_near", std::move(args)));
+    unknown_value(path_of(key), s, allowed);
+}
+
+std::vector<std::size_t> field_reader::choice_set(const char* key, const std::vector<std::string>& allowed) {
+    std::vector<std::size_t> out;
+    const json* v = lookup(key);
+    if (!v) return out;
+    if (!v->is_array()) throw input_error(path_of(key), msg("input.expected_array", {{"got", type_name(*v)}}));
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        const json& e = (*v)[i];
+        const std::string at = fmt::format("{}[{}]", path_of(key), i);
+        if (!e.is_string()) throw input_error(at, msg("input.expected_string", {{"got", type_name(e)}}));
+        const auto it = std::find(allowed.begin(), allowed.end(), e.get<std::string>());
+        if (it == allowed.end()) unknown_value(at, e.get<std::string>(), allowed);
+        const auto index = static_cast<std::size_t>(it - allowed.begin());
+        if (std::find(out.begin(), out.end(), index) != out.end()) throw input_error(at, msg("json.duplicate_key"));
+        out.push_back(index);
+    }
+    return out;
 }
 
 const json* field_reader::object(const char* key) {

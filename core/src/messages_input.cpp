@@ -13,6 +13,7 @@ constexpr message_template input_table[] = {
     {"input.expected_number", "expected a number, got {got}"},
     {"input.expected_boolean", "expected true or false, got {got}"},
     {"input.expected_string", "expected a string, got {got}"},
+    {"input.expected_array", "expected an array, got {got}"},
     {"input.not_finite", "must be a finite number"},
     {"input.out_of_range", "{value} is out of range [{lo}, {hi}]"},
     {"input.unknown_value", "unknown value \"{value}\"; expected one of {allowed}"},

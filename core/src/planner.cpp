@@ -52,6 +52,7 @@ plan_search::plan_search(const scenario& base, const plan_options& o, int part, 
 
 plan_search::plan_search(const scenario& base, const plan_options& o) : base_(base), opt_(o) {
     gpus_ = o.gpus > 0 ? o.gpus : base.parallel.world();
+    plans_per_schedule_ = plans_per_schedule(o);
     if (gpus_ < 1) throw input_error("options.gpus", msg("input.must_be_at_least_one"));
     base_.cluster.nodes = (gpus_ + base_.cluster.gpus_per_node - 1) / base_.cluster.gpus_per_node;
     // Without training.global_batch: the auto rule (global_batch.hpp), as the report applies it. On
@@ -76,7 +77,8 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
                 for (std::int64_t ep : moe ? detail::divisors(dp * cp) : std::vector<std::int64_t>{1})
                     for (std::int64_t etp : moe ? detail::divisors(tp) : std::vector<std::int64_t>{1})
                         for (std::size_t m = 0; m < cp_method_rows.size(); ++m)
-                            if (cp > 1 || m == own_method) layouts_.push_back({tp, pp, cp, dp, ep, etp, m});
+                            if ((cp > 1 || m == own_method) && (!o.holds(plan_knob::cp) || (cp == base_.parallel.cp && m == own_method)))
+                                layouts_.push_back({tp, pp, cp, dp, ep, etp, m});
             }
     progress_.groups_total = static_cast<std::int64_t>(layouts_.size());
     for (std::size_t i = 0; i < layouts_.size(); ++i) layout_ids_.push_back(static_cast<std::int64_t>(i));

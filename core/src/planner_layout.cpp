@@ -4,6 +4,7 @@
 // could still enter the top K or the Pareto front (planner.cpp, cannot_place).
 #include <algorithm>
 #include <array>
+#include <cassert>
 
 #include "tslab/errors.hpp"
 #include "tslab/expert.hpp"
@@ -32,7 +33,6 @@ std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_
 
 constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full};
 constexpr std::size_t zero_stages = 4;
-constexpr std::int64_t plans_per_schedule = static_cast<std::int64_t>(zero_stages * std::size(recompute_modes));
 
 // The HBM total of the most loaded class: state + activations (layers, other) + buffers (memory.hpp).
 double largest_stage_total(const double* state, const double* layers, const double* other, const double* buffers, std::size_t classes) {
@@ -45,6 +45,14 @@ double largest_stage_total(const double* state, const double* layers, const doub
 }
 
 }  // namespace
+
+// Plans per (layout, micro-batch, schedule/vpp): every ZeRO stage and recompute mode, or the
+// scenario's alone where options.fixed holds it.
+std::int64_t plan_search::plans_per_schedule(const plan_options& o) {
+    const std::size_t zeros = o.holds(plan_knob::zero) ? 1 : zero_stages;
+    const std::size_t modes = o.holds(plan_knob::recompute) ? 1 : std::size(recompute_modes);
+    return static_cast<std::int64_t>(zeros * modes);
+}
 
 // The classes and their model state depend on the layout, the chunk placement and the ZeRO stage
 // only (memory.cpp: layers_of reads the shape's rank chunks, local_shards and rank_state_of the
@@ -84,11 +92,13 @@ void plan_search::search_layout(const layout& l) {
     // Sequence parallelism whenever tp > 1: it moves the same bytes as the AllReduce it replaces
     // (ReduceScatter + AllGather) and shrinks both the norm/dropout work and their activations by tp
     // (Korthikanti et al., arXiv 2205.05198 section 4.2.2), so no plan without it can be better.
-    q.sp = l.tp > 1;
+    q.sp = l.tp > 1 && (!opt_.holds(plan_knob::sp) || base_.parallel.sp);
     // Likewise the chunked TP overlap (tp_overlap.hpp) only hides SP collectives under their GEMMs,
     // as CP's ring passes hide under attention: without it TP would pay in full what CP hides.
     // A fixed training.overlap.tp fraction in the scenario is kept instead (the two exclude each other).
-    s.training.overlap.tp_comm = l.tp > 1 && base_.training.overlap.tp == 0 ? true : base_.training.overlap.tp_comm;
+    // options.fixed holds what the scenario says (plan_options::fixed).
+    const bool tp_comm_free = l.tp > 1 && base_.training.overlap.tp == 0 && !opt_.holds(plan_knob::tp_overlap);
+    s.training.overlap.tp_comm = tp_comm_free ? true : base_.training.overlap.tp_comm;
     in_baseline_layout_ = baseline_valid_ && baseline_.dp == l.dp && baseline_.tp == l.tp && baseline_.pp == l.pp &&
                           baseline_.cp == l.cp && baseline_.ep == l.ep;
     const std::int64_t G = s.training.global_batch;
@@ -100,19 +110,21 @@ void plan_search::search_layout(const layout& l) {
     }
     // Built when a plan first needs its model, kept while the degrees stay (plan_search::mesh_).
     if (const std::array degrees{l.tp, l.pp, l.cp, l.dp, l.ep}; degrees != mesh_degrees_) mesh_.reset(), mesh_degrees_ = degrees;
-    layout_tables tables;
-    for (const auto& [kind, v] : schedule_choices(l.pp, s.model.layers)) tables.schedules.push_back({kind, v});
-    tables.classes.reserve(tables.schedules.size());
     const std::vector<std::int64_t> micro_batches = detail::divisors(G / l.dp);
+    const auto choices = schedule_choices(l.pp, s.model.layers);
     if (!layout_rules_hold(s)) {  // no plan of the layout is valid: its combinations are only counted
-        progress_.considered += static_cast<std::int64_t>(micro_batches.size() * tables.schedules.size()) * plans_per_schedule;
+        progress_.considered += static_cast<std::int64_t>(micro_batches.size() * choices.size()) * plans_per_schedule_;
         return;
     }
+    layout_tables tables;
+    for (const auto& [kind, v] : choices) tables.schedules.push_back({kind, v});
+    tables.classes.reserve(tables.schedules.size());
     for (std::int64_t mb : micro_batches) {
         s.training.micro_batch = mb;
         micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt, nullptr};
         prepare_micro_batch(s, tables, mbs.m);
         for (auto rec : recompute_modes) {
+            if (opt_.holds(plan_knob::recompute) && rec != base_.training.recompute) continue;
             s.training.recompute = rec;
             search_recompute(s, tables, mbs);
         }
@@ -124,7 +136,7 @@ void plan_search::search_layout(const layout& l) {
 // The layout's own rules held (search_layout): the schedule's part decides.
 void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64_t m) {
     for (auto& t : lt.schedules) {
-        progress_.considered += plans_per_schedule;
+        progress_.considered += plans_per_schedule_;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
         t.valid = schedule_rules_hold(s);
@@ -136,10 +148,14 @@ void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64
         for (std::size_t k = 0; k < classes.size(); ++k) t.inflight[k] = detail::class_inflight(classes[k], t.kind, s.parallel.pp, t.vpp, m);
         if (c.buffers_at == s.training.micro_batch) continue;  // no buffer reads the schedule (rank_buffers_of)
         c.buffers_at = s.training.micro_batch;
-        for (int z = 0; z < static_cast<int>(zero_stages); ++z) {
-            s.parallel.zero = z;
-            for (std::size_t k = 0; k < classes.size(); ++k)
-                c.buffers[static_cast<std::size_t>(z) * classes.size() + k] = detail::rank_buffers_of(s, classes[k].shards).total();
+        // The buffers read the ZeRO stage only as zero ≥ 3 (its gather of two layers): one call per
+        // class at ZeRO 3 gives every stage's total, the same sum as a call at each stage.
+        s.parallel.zero = 3;
+        for (std::size_t k = 0; k < classes.size(); ++k) {
+            detail::rank_buffers b = detail::rank_buffers_of(s, classes[k].shards);
+            c.buffers[3 * classes.size() + k] = b.total();
+            b.zero3 = false;
+            for (std::size_t z = 0; z < 3; ++z) c.buffers[z * classes.size() + k] = b.total();
         }
     }
 }
@@ -148,7 +164,7 @@ void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64
 // is the largest over the classes of state + activations + buffers (memory.hpp); compute and
 // communication are built per ZeRO stage when a plan first fits, shared by every schedule/vpp.
 void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_batch_state& mbs) {
-    const detail::activation_terms act = detail::activation_terms_of(s);
+    const detail::activation_terms act = activation_terms_at(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
     zero_models models, offloaded_models;
     // The in-flight-independent part of each class's activations, once per class table.
@@ -174,6 +190,7 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
         for (std::size_t z = 0; z < totals.size(); ++z)
             totals[z] = largest_stage_total(ct.at(ct.state, z), layers_.data(), other_.data(), ct.at(ct.buffers, z), n);
         for (std::size_t z = 0; z < totals.size(); ++z) {
+            if (opt_.holds(plan_knob::zero) && static_cast<int>(z) != base_.parallel.zero) continue;
             ++progress_.evaluated;
             const double memory = totals[z];
             s.parallel.zero = static_cast<int>(z);
@@ -185,7 +202,7 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             // host-link time every step (offload.hpp), so a plan that fits without it never needs it.
             const double offloaded = largest_stage_total(ct.at(ct.state_offloaded, z), layers_.data(), other_.data(), ct.at(ct.buffers, z), n);
             const double given = s.training.offload.optimizer;
-            if (given < 1 && hbm - offloaded >= 0) {
+            if (given < 1 && hbm - offloaded >= 0 && !opt_.holds(plan_knob::offload)) {
                 s.training.offload.optimizer = 1;
                 settle_fitting(s, offloaded, offloaded_models, mbs);
                 s.training.offload.optimizer = given;
@@ -196,6 +213,22 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             if (progress_.fitting == 0 && (!closest_ || hbm - memory > closest_->headroom_bytes)) consider(entry_of(s, memory));
         }
     }
+}
+
+// activation_terms_of reads the sequence, micro-batch, tp, cp, etp, sp and recompute of a plan
+// (activation.cpp: activation_dims_of, moe_elems, op_level_bytes; the model and training otherwise
+// fixed): layouts that differ in pp, dp or ep share them. Checked against a fresh call in debug builds.
+const detail::activation_terms& plan_search::activation_terms_at(const scenario& s) {
+    const auto& q = s.parallel;
+    const act_key key{q.tp, q.cp, q.etp, s.training.micro_batch, static_cast<int>(s.training.recompute), q.sp};
+    auto it = act_terms_.find(key);
+    if (it == act_terms_.end()) it = act_terms_.emplace(key, detail::activation_terms_of(s)).first;
+#ifndef NDEBUG
+    const detail::activation_terms a = detail::activation_terms_of(s);
+    const detail::activation_terms& c = it->second;
+    assert(a.layer_moe == c.layer_moe && a.layer_dense == c.layer_dense && a.first_other == c.first_other && a.last_other == c.last_other);
+#endif
+    return it->second;
 }
 
 // A fitting plan: counted, and settled by the (layout, micro-batch)'s floor where it can be (most

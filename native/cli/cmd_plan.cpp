@@ -2,6 +2,8 @@
 #include <cstdint>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -16,6 +18,7 @@ namespace {
 struct plan_args : file_and_format {
     std::int64_t top = 0, gpus = 0, max_candidates = 0, threads = 0;
     double max_seconds = 0;
+    std::vector<std::string> fixed;
 };
 
 // A line on standard error about once a second while a long search runs.
@@ -32,6 +35,7 @@ json plan_options(const plan_args& a, const CLI::App& sub) {
     if (sub.count("--max-candidates")) opts["max_candidates"] = a.max_candidates;
     if (sub.count("--max-seconds")) opts["max_seconds"] = a.max_seconds;
     if (sub.count("--threads")) opts["threads"] = a.threads;
+    if (sub.count("--fix")) opts["fixed"] = a.fixed;
     return opts;
 }
 
@@ -44,6 +48,9 @@ command_action define_plan(CLI::App& sub) {
     sub.add_option("--max-seconds", a->max_seconds, "wall-clock budget; a longer search stops with a partial result that says so (default 60)")->type_name("S");
     sub.add_option("--threads", a->threads, "threads the search is split over (default 0: one per hardware thread; the result is the same)")
         ->check(native::whole_number())->type_name("N");
+    sub.add_option("--fix", a->fixed, "knobs held at the scenario's values instead of searched, e.g. zero,sp (options.fixed: "
+                                      "zero, recompute, sp, tp_overlap, offload, cp)")
+        ->delimiter(',')->type_name("KNOB,...");
     add_format(sub, a->format, {"json", "table"});
     return [a, &sub] {
         const std::string text = load_calibration_path(read_input(a->path), a->path);

@@ -56,6 +56,22 @@ test("plan parity on DeepSeek-V3 on 256 GPUs: one plan per distinct layout, in t
   assert.deepEqual([...times].sort((x, y) => x - y), times, "ordered by step time");
 });
 
+test("plan parity with options.fixed: --fix and the fixed array hold the same knobs in both builds", () => {
+  const native = cli(["plan", "--top", "3", "--threads", "1", "--fix", "zero,recompute"], scenario);
+  assert.equal(native.status, 0, native.stderr);
+  const wasm = tslab.plan(JSON.stringify(scenario), JSON.stringify({ top: 3, fixed: ["zero", "recompute"] }));
+  assert.equal(withoutElapsed(native.stdout.trimEnd()), withoutElapsed(wasm));
+  const free = JSON.parse(tslab.plan(JSON.stringify(scenario), JSON.stringify({ top: 3 })));
+  const held = JSON.parse(wasm);
+  // No scenario rule reads the ZeRO stage or recompute: each held knob keeps a quarter of the plans.
+  assert.equal(held.candidates_evaluated * 16, free.candidates_evaluated);
+  for (const e of held.top) assert.equal(e.parallel.zero, 0);
+  const bad = cli(["plan", "--fix", "zero,zeroo"], scenario);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /options\.fixed\[1\]: unknown value "zeroo"; expected one of zero\|recompute\|sp\|tp_overlap\|offload\|cp \(did you mean zero\?\)/);
+  assert.throws(() => tslab.plan(JSON.stringify(scenario), JSON.stringify({ fixed: "zero" })), /options\.fixed: expected an array, got a string/);
+});
+
 test("sliced search: planStep progress grows to done and planResult equals plan()", () => {
   let p = JSON.parse(tslab.planStart(JSON.stringify(scenario), JSON.stringify({ top: 3 })));
   assert.equal(p.done, false);

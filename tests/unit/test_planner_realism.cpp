@@ -39,6 +39,7 @@ TEST_CASE("Planner realism: on every training-set run the best plan is at most 1
         // Table 1, pp 64 at 2 layers per stage) ranks 17th of 30: the model finds pp 8-32 with
         // Megatron-Core's distributed optimizer (ZeRO-1, not in the 2021 stack) 1.4-5.0% faster,
         // mostly from the logits layer on the last stage, which weighs 8% at 2 layers per stage.
+        // Held to the 2021 stack (options.fixed), it ranks 2nd (test_planner_fixed).
         if (c.row.id != "narayanan2021-t1-1t") CHECK((r.baseline.layout_rank >= 1 && r.baseline.layout_rank <= 10));
         // The best plan against the published layout at the best knobs the search found for it.
         REQUIRE(r.baseline.best_of_layout.has_value());

@@ -58,7 +58,7 @@ declare module "*/wasm/tslab.mjs" {
     scheduleWork(specJson: string): Outcome;
     /**
      * The planner in one call: scenario JSON and options JSON ({ top?, gpus?, max_candidates?,
-     * simulate_ops? }, "" for defaults) in, tslab/plan@1 JSON out (as `tslab plan --format json`).
+     * simulate_ops?, max_seconds?, fixed? }, "" for defaults) in, tslab/plan@1 JSON out (as `tslab plan --format json`).
      */
     plan(scenarioJson: string, optionsJson: string): Outcome;
     /** Starts a sliced search (one per module instance); returns PlanProgress JSON. */

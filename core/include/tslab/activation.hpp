@@ -13,7 +13,7 @@ struct layer_activation {
     double split = 0;       // tensors split over TP (the "24 sbh / t")
     double quadratic = 0;   // attention scores, softmax, dropout (the "5 a s² b / t"); 0 with Flash
     double total = 0;
-    std::string formula;    // the Korthikanti form that applies, in GPT notation
+    const char* formula = "";  // the Korthikanti form that applies, in GPT notation (a static string)
 };
 
 // Bytes for one layer (dense or MoE MLP) and one micro-batch on one rank, after TP, SP, CP,

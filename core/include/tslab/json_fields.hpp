@@ -26,6 +26,8 @@ public:
     std::string choice(const char* key, const std::string& def,
                        const std::vector<std::string>& allowed);
     std::string text(const char* key, const std::string& def);
+    // An array of distinct names from `allowed`, as their indices in the order given (empty when absent).
+    std::vector<std::size_t> choice_set(const char* key, const std::vector<std::string>& allowed);
     // The raw value (an object expected), or nullptr when absent.
     const json* object(const char* key);
     // The raw value of any type, or nullptr when absent.

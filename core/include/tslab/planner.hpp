@@ -24,6 +24,19 @@
 
 namespace tslab {
 
+// Knobs a search can hold at the scenario's own values (options.fixed) instead of searching them:
+// the features a training stack may lack (Megatron-LM in 2021 had no distributed optimizer, no
+// sequence parallelism, no chunked TP overlap and no context parallelism; arXiv 2104.04473).
+enum class plan_knob : unsigned { zero, recompute, sp, tp_overlap, offload, cp };
+struct plan_knob_desc {
+    plan_knob knob;
+    const char* name;  // options.fixed
+};
+inline constexpr plan_knob_desc plan_knob_rows[] = {
+    {plan_knob::zero, "zero"}, {plan_knob::recompute, "recompute"}, {plan_knob::sp, "sp"},
+    {plan_knob::tp_overlap, "tp_overlap"}, {plan_knob::offload, "offload"}, {plan_knob::cp, "cp"},
+};
+
 struct plan_options {
     std::int64_t top = 10;
     std::int64_t gpus = 0;  // 0: the scenario's own world, dp·tp·pp·cp
@@ -40,6 +53,11 @@ struct plan_options {
     // pipeline cache counts, which depend on what each part had found when it pruned. WebAssembly
     // runs one.
     int threads = 0;
+    // plan_knob bits held at the scenario's values: zero (parallel.zero), recompute
+    // (training.recompute), sp (parallel.sp where tp > 1), tp_overlap (training.overlap.tp_comm),
+    // offload (no optimizer offload beyond the scenario's), cp (parallel.cp and its method).
+    unsigned fixed = 0;
+    bool holds(plan_knob k) const { return (fixed >> static_cast<unsigned>(k) & 1u) != 0; }
 };
 inline constexpr int max_plan_threads = 64;
 
@@ -53,8 +71,8 @@ inline constexpr std::int64_t max_plan_gpus = 65536;
 // Throws input_error when the GPUs to plan for exceed max_plan_gpus, before any search work.
 void check_plan_gpus(const scenario& s, const plan_options& o);
 
-// {"top", "gpus", "max_candidates", "simulate_ops", "max_seconds", "threads"} read strictly
-// (input_error at options.<field>).
+// {"top", "gpus", "max_candidates", "simulate_ops", "max_seconds", "threads", "fixed"} read
+// strictly (input_error at options.<field>; "fixed" is an array of plan_knob_rows names, each once).
 plan_options parse_plan_options(const json& doc);
 // The same from text; "" gives the defaults, malformed JSON an input_error at "options".
 plan_options parse_plan_options_text(const std::string& text);
@@ -229,7 +247,10 @@ private:
     // (sp is tp > 1 in every plan); layouts that differ in pp or dp share them.
     using layer_key = std::tuple<std::int64_t, std::int64_t, std::string, std::int64_t, std::int64_t, std::int64_t, bool, bool>;
     std::map<layer_key, stage_layer_times> layer_times_;
-    std::vector<std::vector<detail::activation_rates>> rates_;  // search_recompute's, by class table
+    using act_key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, bool>;  // (tp, cp, etp, micro-batch, recompute, sp)
+    std::map<act_key, detail::activation_terms> act_terms_;
+    std::vector<std::vector<detail::activation_rates>> rates_;
+    std::int64_t plans_per_schedule_ = 0;  // (ZeRO stages × recompute modes) searched per schedule  // search_recompute's, by class table
     std::vector<double> layers_, other_;                       // its activations of one schedule, by class
 
     // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's
@@ -313,6 +334,8 @@ private:
     void search_layout(const layout& l);
     void prepare_micro_batch(scenario& s, layout_tables& lt, std::int64_t m);
     void search_recompute(scenario& s, const layout_tables& lt, micro_batch_state& mbs);
+    const detail::activation_terms& activation_terms_at(const scenario& s);
+    static std::int64_t plans_per_schedule(const plan_options& o);
     void settle_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
     void evaluate_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs);
     void place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs);

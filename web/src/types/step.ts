@@ -124,6 +124,8 @@ export interface PlanOptions {
   gpus?: number;
   max_candidates?: number;
   simulate_ops?: number;
+  /** Knobs held at the scenario's values (the core's plan_knob_rows names; it rejects others). */
+  fixed?: string[];
 }
 
 /** Page → planner worker. */
