@@ -11,8 +11,7 @@
 
 namespace tslab {
 
-namespace {
-const char* type_name(const json& v) {
+const char* json_type_name(const json& v) {
     if (v.is_null()) return "null";
     if (v.is_boolean()) return "a boolean";
     if (v.is_number()) return "a number";
@@ -20,6 +19,9 @@ const char* type_name(const json& v) {
     if (v.is_array()) return "an array";
     return "an object";
 }
+
+namespace {
+const char* type_name(const json& v) { return json_type_name(v); }
 }  // namespace
 
 field_reader::field_reader(const json& obj, std::string path) : obj_(obj), path_(std::move(path)) {

@@ -103,6 +103,7 @@ constexpr message_template tools_table[] = {
     {"rl.gpu_count", "a whole number of GPUs from 1 to 10000000"},
     // wasm/plan_binding.cpp
     {"plan.no_search", "no search in progress; call planStart first"},
+    {"plan.part_mismatch", "does not belong to this search: expected {what} {expected}"},
     {"plan.budget_range", "{budget} is not a number of combinations in [1, 1e12]"},
     // native/cli/main.cpp, native/common/cli_parse.cpp. {detail}: CLI11's own English words.
     {"cli.input_too_large", "more than {limit} bytes: over the input limit (--max-input-bytes)"},

@@ -42,6 +42,7 @@ std::vector<std::int64_t> divisors(std::int64_t n) {
 }  // namespace detail
 
 plan_search::plan_search(const scenario& base, const plan_options& o, int part, int parts) : plan_search(base, o) {
+    part_ = part, parts_ = parts;
     std::vector<layout> mine;
     layout_ids_.clear();
     for (std::size_t i = 0; i < layouts_.size(); ++i)

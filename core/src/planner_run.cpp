@@ -36,6 +36,7 @@ plan_search plan_search::merged(std::vector<plan_search>&& parts) {
         q.timed += p.progress_.timed, q.groups_done += p.progress_.groups_done, q.groups_total += p.progress_.groups_total;
         q.done = q.done && p.progress_.done, q.capped = q.capped || p.progress_.capped;
         out.hits_ += p.hits_, out.misses_ += p.misses_;
+        out.elapsed_s_ = std::max(out.elapsed_s_, p.elapsed_s_);  // the parts ran side by side
         // The first of the plans that miss HBM by the least, as one search keeps it.
         if (p.closest_ && (!out.closest_ || p.closest_->headroom_bytes > out.closest_->headroom_bytes ||
                            (p.closest_->headroom_bytes == out.closest_->headroom_bytes && p.closest_->order < out.closest_->order)))
@@ -79,8 +80,7 @@ int threads_of(const plan_options& o) {
 // The parts on their own threads; this thread reports the summed progress about once a second.
 // Each part gets its share of options.max_candidates.
 plan_search search_in_parts(const scenario& s, const plan_options& o, int n, const plan_progress_fn& on_progress, steady::time_point start) {
-    plan_options each = o;
-    each.max_candidates = std::max<std::int64_t>(1, (o.max_candidates + n - 1) / n);
+    const plan_options each = part_options(o, n);
     std::vector<plan_search> parts;
     for (int k = 0; k < n; ++k) parts.emplace_back(s, each, k, n);
     std::vector<std::atomic<std::int64_t>> considered(static_cast<std::size_t>(n)), layouts(static_cast<std::size_t>(n));

@@ -53,6 +53,34 @@ test("a small search reaches 100%, lists the fastest plans in order and draws th
   await expect(page.getByTestId("plan-status")).toContainText("1024");
 });
 
+test("the search in parts (one Web Worker per core) lists what one worker lists", async ({ browser }) => {
+  // The panel runs min(8, hardwareConcurrency) parts and merges them in a worker (core planner.hpp,
+  // merged_from_json); with one core it runs the search alone. Both list the same plans.
+  const rowsWith = async (cores: number) => {
+    const page = await browser.newPage();
+    const seen = watchConsole(page);
+    const planners: string[] = [];
+    page.on("worker", (w) => void (w.url().includes("planner") && planners.push(w.url())));
+    await page.addInitScript((n) => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => n }), cores);
+    await openPlanner(page);
+    await runSmall(page);
+    const rows = await page.getByTestId("plan-row").evaluateAll((rs) => rs.map((r) => {
+      const d = (r as HTMLElement).dataset;
+      return `${d.dp}/${d.tp}/${d.pp}/${d.cp}/${d.mb} ${d.time}`;
+    }));
+    const status = await page.getByTestId("plan-status").textContent();
+    expect(seen, "console errors").toEqual([]);
+    await page.close();
+    return { rows, workers: planners.length, evaluated: /(\d+)[^\d]+(\d+)/.exec(status ?? "")?.slice(1, 3) };
+  };
+  const alone = await rowsWith(1);
+  const parts = await rowsWith(3);
+  expect([alone.workers, parts.workers]).toEqual([1, 3]);
+  expect(alone.rows.length).toBeGreaterThan(1);
+  expect(parts.rows).toEqual(alone.rows);
+  expect(parts.evaluated).toEqual(alone.evaluated); // considered and evaluated, summed over the parts
+});
+
 test("cancel stops a big search and leaves Run usable", async ({ page }) => {
   await openPlanner(page);
   await field(page, "model").locator("select").selectOption("deepseek-v3");

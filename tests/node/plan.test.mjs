@@ -72,6 +72,33 @@ test("plan parity with options.fixed: --fix and the fixed array hold the same kn
   assert.throws(() => tslab.plan(JSON.stringify(scenario), JSON.stringify({ fixed: "zero" })), /options\.fixed: expected an array, got a string/);
 });
 
+test("search in parts: planPartStart/planPartState in each of 2 and 3 parts, then planMerge, equals plan()", () => {
+  // As the lab's Web Workers run it: one part per module instance; here one instance runs them in turn.
+  const dsv3 = JSON.stringify({ model: { preset: "deepseek-v3", layers: 8 }, cluster: "dgx-h100", parallel: { dp: 8 },
+    training: { seq_len: 4096, global_batch: 64 } });
+  const options = JSON.stringify({ gpus: 64 });
+  const one = searchResult(tslab.plan(dsv3, options));
+  for (const parts of [2, 3]) {
+    const states = [];
+    for (let part = 0; part < parts; part++) {
+      const start = JSON.parse(tslab.planPartStart(dsv3, options, part, parts));
+      assert.equal(start.done, false);
+      while (!JSON.parse(tslab.planStep(50_000)).done);
+      const state = tslab.planPartState();
+      assert.equal(JSON.parse(state).schema, "tslab/plan-part@1");
+      states.push(state);
+    }
+    tslab.planCancel();
+    assert.deepEqual(searchResult(tslab.planMerge(dsv3, options, `[${states.join(",")}]`)), one, `${parts} parts`);
+  }
+  assert.throws(() => tslab.planPartStart(dsv3, options, 3, 2), /^Error: part: 3 is out of range \[0, 1\]$/);
+  assert.throws(() => tslab.planPartStart(dsv3, options, 0, 0.5), /^Error: parts: 0\.5 is out of range \[1, 64\]$/);
+  assert.throws(() => tslab.planMerge(dsv3, options, "[]"), /^Error: parts: must be a non-empty array$/);
+  assert.throws(() => tslab.planMerge(dsv3, options, "[{}]"), /^Error: parts\[0\]\.schema: does not belong to this search/);
+  assert.throws(() => tslab.planMerge(dsv3, options, "[1,"), /^Error: parts: /);
+  assert.throws(() => tslab.planPartState(), /plan: no search in progress/);
+});
+
 test("sliced search: planStep progress grows to done and planResult equals plan()", () => {
   let p = JSON.parse(tslab.planStart(JSON.stringify(scenario), JSON.stringify({ top: 3 })));
   assert.equal(p.done, false);

@@ -133,7 +133,9 @@ export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabMod
   const bad: LedgerId = "L10";
   const plan: PlanResult = JSON.parse(mod.plan(JSON.stringify(scenario), JSON.stringify({ gpus: 8, max_candidates: 1000 })).value);
   const req: PlannerRequest = { type: "run", id: 1, scenario: { model: "llama3-8b", cluster: "dgx-h100", parallel: {}, training: {} },
-    options: { gpus: 64 }, calibration: null };
+    options: { gpus: 64, fixed: ["zero"] }, calibration: null, part: 0, parts: 2 };
+  const merge: PlannerRequest = { type: "merge", id: 2, scenario: req.scenario, options: req.options, states: ["{}"] };
+  const part: PlannerReply = { type: "part", id: 1, part: 0, state: client.planPartState() };
   const reply: PlannerReply = { type: "result", id: 1, plan };
   const { applyScenario, editScenario, scenario: sharedScenario, subscribe } = createStore();
   const off = subscribe((s, e) => void (s.parallel.dp, e.kind));
@@ -146,6 +148,6 @@ export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabMod
   const segs: number = r.step.segments.reduce((a, g) => a + g.share, 0);
   const batch: "given" | "auto" = r.step.global_batch_source;
   off();
-  return ids.length + r.step.mfu + r.pipeline.bubble_s + r.comm.items.length + bad.length + req.id + reply.id +
+  return ids.length + r.step.mfu + r.pipeline.bubble_s + r.comm.items.length + bad.length + req.type.length + merge.type.length + part.id + reply.id +
     Number(sharedScenario().parallel.tp ?? 0) + source.length + segs + batch.length + kind.length;
 }

@@ -80,6 +80,12 @@ export interface TslabClient {
   /** tslab/plan@1 of the search so far. */
   planResult(): PlanResult;
   planCancel(): void;
+  /** Part `part` of `parts` of the search on this client's module; planStep runs it. */
+  planPartStart(scenario: Scenario, options: PlanOptions, part: number, parts: number): PlanProgress;
+  /** The finished part's state (tslab/plan-part@1 JSON text, passed on to planMerge as it is). */
+  planPartState(): string;
+  /** Every part's state in part order, merged into the result one search gives. */
+  planMerge(scenario: Scenario, options: PlanOptions, states: string[]): PlanResult;
 }
 
 /**
@@ -99,9 +105,14 @@ export function withCalibration<T extends object>(spec: T, profile: object | str
 
 /** The facade never throws across the wasm boundary (that leaked its stack): it returns an Outcome, made an Error here. */
 export function call<T>(fn: () => Outcome): T {
+  return JSON.parse(callText(fn)) as T;
+}
+
+/** call() without the parse: the value's JSON text. */
+export function callText(fn: () => Outcome): string {
   const r = fn();
   if (!r.ok) throw new ScenarioError(r.error, r.error_msg ? (JSON.parse(r.error_msg) as CoreMessage) : null);
-  return JSON.parse(r.value) as T;
+  return r.value;
 }
 
 /** Profiles over the core's input limit are refused before any parsing (json_parse.hpp, 4 MiB). */
@@ -128,6 +139,11 @@ export function clientFor(mod: TslabModule): TslabClient {
     planStep: (budget) => call<PlanProgress>(() => mod.planStep(budget)),
     planResult: () => call<PlanResult>(() => mod.planResult()),
     planCancel: () => mod.planCancel(),
+    planPartStart: (scenario, options, part, parts) =>
+      call<PlanProgress>(() => mod.planPartStart(JSON.stringify(calibrated(scenario, true)), JSON.stringify(options), part, parts)),
+    planPartState: () => callText(() => mod.planPartState()),
+    planMerge: (scenario, options, states) =>
+      call<PlanResult>(() => mod.planMerge(JSON.stringify(calibrated(scenario, true)), JSON.stringify(options), `[${states.join(",")}]`)),
     collective: (spec) => call<CollectiveResult>(() => mod.collective(JSON.stringify(calibrated(spec)))),
     schedule: (spec) => call<ScheduleResult>(() => mod.schedule(JSON.stringify(spec))),
     scheduleTrace: (spec) => call<ScheduleTrace>(() => mod.scheduleTrace(JSON.stringify(spec))),

@@ -1,4 +1,5 @@
-// The planner's Web Worker: its own wasm instance behind the same client as the panels (profile included) runs the sliced search.
+// The planner's Web Worker: its own wasm instance behind the same client as the panels (profile included) runs the sliced
+// search, or one part of it (the page runs the parts in several of these and has one merge them).
 import { loadClient, ScenarioError, type TslabClient } from "./client";
 import type { PlannerReply, PlannerRequest } from "./types/step";
 
@@ -14,14 +15,15 @@ const post = (reply: PlannerReply) => (self as unknown as Worker).postMessage(re
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const msgOf = (e: unknown) => (e instanceof ScenarioError ? e.msg : null);
 
-function loop(client: TslabClient, id: number): void {
+function loop(client: TslabClient, id: number, part: number, parts: number): void {
   if (running !== id) return;
   try {
     const progress = client.planStep(sliceBudget);
     post({ type: "progress", id, progress });
     if (progress.done) {
       running = 0;
-      post({ type: "result", id, plan: client.planResult() });
+      if (parts > 1) post({ type: "part", id, part, state: client.planPartState() });
+      else post({ type: "result", id, plan: client.planResult() });
       client.planCancel();
       return;
     }
@@ -30,7 +32,7 @@ function loop(client: TslabClient, id: number): void {
     post({ type: "error", id, message: message(e), msg: msgOf(e) });
     return;
   }
-  setTimeout(() => loop(client, id), 0); // yield so a cancel message is read between slices
+  setTimeout(() => loop(client, id, part, parts), 0); // yield so a cancel message is read between slices
 }
 
 /** The page's profile becomes this client's (loadCalibration validates it again), so plan() sees what report() sees. */
@@ -38,10 +40,20 @@ function start(client: TslabClient, msg: Extract<PlannerRequest, { type: "run" }
   try {
     if (msg.calibration) client.loadCalibration(msg.calibration.text, msg.calibration.fileName);
     else client.clearCalibration();
-    const progress = client.planStart(msg.scenario, msg.options);
+    const progress = msg.parts > 1 ? client.planPartStart(msg.scenario, msg.options, msg.part, msg.parts)
+      : client.planStart(msg.scenario, msg.options);
     running = msg.id;
     post({ type: "progress", id: msg.id, progress });
-    loop(client, msg.id);
+    loop(client, msg.id, msg.part, msg.parts);
+  } catch (e) {
+    post({ type: "error", id: msg.id, message: message(e), msg: msgOf(e) });
+  }
+}
+
+/** Every part's state (this worker's client has the page's profile from its own run) merged into the result. */
+function merge(client: TslabClient, msg: Extract<PlannerRequest, { type: "merge" }>): void {
+  try {
+    post({ type: "result", id: msg.id, plan: client.planMerge(msg.scenario, msg.options, msg.states) });
   } catch (e) {
     post({ type: "error", id: msg.id, message: message(e), msg: msgOf(e) });
   }
@@ -55,7 +67,7 @@ self.addEventListener("message", (event: MessageEvent<PlannerRequest>) => {
     return;
   }
   loadClient().then(
-    (client) => start(client, msg),
+    (client) => (msg.type === "merge" ? merge(client, msg) : start(client, msg)),
     (e: unknown) => post({ type: "error", id: msg.id, message: `wasm: ${message(e)}`, msg: null }),
   );
 });

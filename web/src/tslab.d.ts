@@ -69,6 +69,12 @@ declare module "*/wasm/tslab.mjs" {
     planResult(): Outcome;
     /** Drops the search; later planStep/planResult fail. */
     planCancel(): void;
+    /** Starts part `part` of `parts` of the search (one per Worker); planStep runs it; PlanProgress JSON. */
+    planPartStart(scenarioJson: string, optionsJson: string, part: number, parts: number): Outcome;
+    /** tslab/plan-part@1 JSON of this module's part (once planStep says done). */
+    planPartState(): Outcome;
+    /** The parts' states (a JSON array in part order) merged: tslab/plan@1 JSON as one search gives. */
+    planMerge(scenarioJson: string, optionsJson: string, partsJson: string): Outcome;
     /** Parses and checks a tslab/calibration@1 profile once and keeps it under `name` in the module;
      *  a scenario's cluster.calibration = name then uses it. Value: tslab/calibration-summary@1. */
     loadProfile(name: string, profileJson: string): Outcome;

@@ -43,6 +43,9 @@ private:
     const json* lookup(const char* key);
 };
 
+// The JSON type of `v` as input errors name it ("a string", "an array", "null").
+const char* json_type_name(const json& v);
+
 // Overlay `fields` on the preset's object (shallow per key, deep for nested objects).
 json merge_objects(json base, const json& fields);
 

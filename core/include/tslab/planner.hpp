@@ -60,6 +60,8 @@ struct plan_options {
     bool holds(plan_knob k) const { return (fixed >> static_cast<unsigned>(k) & 1u) != 0; }
 };
 inline constexpr int max_plan_threads = 64;
+// The options of each of `parts` parts of one search: its share of options.max_candidates.
+plan_options part_options(const plan_options& o, int parts);
 
 // The Pareto front lists the plans at most this many times the fastest plan's step time. Past it,
 // memory is bought with time nobody spends: Kimi K2's front on 4096 H100 ran from 3.6 s to 2,500 s
@@ -190,6 +192,11 @@ public:
     // The parts of one search merged: their counts summed, their lists replayed in search order, as
     // one search would have kept them (plan_search::keep).
     static plan_search merged(std::vector<plan_search>&& parts);
+    // A part's state for a merge elsewhere (tslab/plan-part@1: counts, top K, front, closest miss,
+    // the baseline layout's best), and the merge of parts 0..n-1 given as that JSON (input_error at
+    // parts[k].<field> when one is malformed or belongs to another search).
+    json part_json() const;
+    static plan_search merged_from_json(const scenario& base, const plan_options& o, const json& parts);
     // Evaluates whole layouts until at least `budget` more candidates were considered or the search
     // is over; returns true when it is over (done or capped).
     bool advance(std::int64_t budget);
@@ -208,6 +215,7 @@ private:
     scenario base_;
     plan_options opt_;
     std::int64_t gpus_ = 0;
+    int part_ = 0, parts_ = 1;  // this search is part part_ of parts_
     std::string batch_rule_;  // plan_result::global_batch_rule
     param_counts params_;
     std::vector<tensor_entry> tensors_;
@@ -341,6 +349,7 @@ private:
     void place(scenario& s, double memory_bytes, cached_model& cm, const micro_batch_state& mbs);
     plan_entry entry_of(const scenario& s, double memory_bytes) const;
     void baseline_result(plan_result& r) const;
+    void load_part(const json& j, const std::string& path);
     void consider(const plan_entry& e);
     void keep(const plan_entry& e);  // consider()'s top-K and front bookkeeping of a fitting plan
     // True when a fitting plan whose step time is at least `lb` can enter neither the top K nor
@@ -379,5 +388,9 @@ std::string plan_table(const plan_result& r);
 
 // Facade entry point shared by the CLI and wasm: scenario text and options text ("" = defaults).
 std::string plan_json_text(const std::string& scenario_text, const std::string& options_text);
+// The merge of a search run in parts elsewhere (the lab's Web Workers): the parts' tslab/plan-part@1
+// states as a JSON array, in part order, give tslab/plan@1 JSON as one search would (elapsed_s: the
+// slowest part's; candidates_timed and pipeline_cache: the parts' sums).
+std::string plan_merge_json_text(const std::string& scenario_text, const std::string& options_text, const std::string& parts_text);
 
 }  // namespace tslab

@@ -12,6 +12,23 @@ import "./planner.css";
 
 /** The lab's cap: the core stops after this many evaluated candidates and says so (options.max_candidates); the Worker keeps the page responsive and Cancel stops it sooner. */
 const labCap = 2_000_000;
+/** At most this many planner Workers (search parts); each holds its own wasm instance. */
+const maxPlanWorkers = 8;
+
+type PlanProgressReply = Extract<PlannerReply, { type: "progress" }>["progress"];
+
+/** The parts' last progress summed (a part not heard from yet counts nothing and is not done). */
+function sumProgress(parts: (PlanProgressReply | undefined)[], n: number): PlanProgressReply {
+  const sum: PlanProgressReply = { considered: 0, evaluated: 0, fitting: 0, timed: 0, layouts_searched: 0, layouts_total: 0, done: true, capped: false };
+  for (let i = 0; i < n; i++) {
+    const p = parts[i];
+    if (!p) { sum.done = false; continue; }
+    sum.considered += p.considered, sum.evaluated += p.evaluated, sum.fitting += p.fitting, sum.timed += p.timed;
+    sum.layouts_searched += p.layouts_searched, sum.layouts_total += p.layouts_total;
+    sum.done &&= p.done, sum.capped ||= p.capped;
+  }
+  return sum;
+}
 
 /**
  * The plan's own scenario (tslab/plan@1 entry.scenario) as the lab's shared scenario: a calibration
@@ -84,22 +101,37 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   controls.get("gpus")!.write("64");
   controls.get("seq_len")!.write(12);
 
-  let worker: Worker | null = null;
-  // Made after first paint (and again after a cancel) and it loads its wasm at once, so a run works offline later.
-  const ensureWorker = (): Worker => {
-    if (worker) return worker;
-    const w = new Worker(new URL("../planner.worker.ts", import.meta.url), { type: "module" });
-    w.onmessage = (e: MessageEvent<PlannerReply>) => onReply(e.data);
-    // A Worker script that failed to load gives an event without a message: name the Worker instead of "undefined".
-    w.onerror = (e) => {
-      if (worker === w) worker = null; // the next run tries a fresh one
-      if (!run_.disabled) return; // a prefetch that failed: nothing to report until a run needs it
-      finish();
-      view.status(`${t("plan.status.error")}${e.message || t("lab.workerFailed")}`, true);
-    };
-    return (worker = w);
+  // The search runs in parts, one per Worker (each its own wasm instance), on up to maxPlanWorkers cores; one Worker merges
+  // the parts' states into the result one search gives (core planner.hpp, plan_search::merged_from_json).
+  const parts = Math.max(1, Math.min(maxPlanWorkers, navigator.hardwareConcurrency || 1));
+  let workers: Worker[] = [];
+  // Made after first paint (and again after a cancel) and they load their wasm at once, so a run works offline later.
+  const ensureWorkers = (): Worker[] => {
+    if (workers.length === parts) return workers;
+    workers.forEach((w) => w.terminate());
+    workers = Array.from({ length: parts }, (_, part) => {
+      const w = new Worker(new URL("../planner.worker.ts", import.meta.url), { type: "module" });
+      w.onmessage = (e: MessageEvent<PlannerReply>) => onReply(e.data, part);
+      // A Worker script that failed to load gives an event without a message: name the Worker instead of "undefined".
+      w.onerror = (e) => {
+        if (workers.includes(w)) dropWorkers(); // the next run tries fresh ones
+        if (!run_.disabled) return; // a prefetch that failed: nothing to report until a run needs it
+        finish();
+        view.status(`${t("plan.status.error")}${e.message || t("lab.workerFailed")}`, true);
+      };
+      return w;
+    });
+    return workers;
   };
-  whenIdle(ensureWorker);
+  const dropWorkers = () => {
+    workers.forEach((w) => w.terminate());
+    workers = [];
+  };
+  whenIdle(ensureWorkers);
+  // The run in progress: its request (a merge repeats its scenario and options), each part's last progress and finished state.
+  let request: Extract<PlannerRequest, { type: "run" }> | null = null;
+  let progressOf: (PlanProgressReply | undefined)[] = [];
+  let states: (string | null)[] = [];
   let serial = 0;
   let lastPlan: PlanResult | null = null;
   const read = (k: string) => String(controls.get(k)!.read()).trim();
@@ -111,6 +143,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     view.applied(c);
   };
   const finish = () => {
+    request = null; // later replies of this run (other parts' progress or errors) change nothing
     run_.disabled = false;
     cancel.disabled = true;
   };
@@ -122,12 +155,17 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     view.status(`${done} · ${batch}`);
     view.render(plan, pick);
   };
-  const onReply = (r: PlannerReply) => {
-    if (r.id !== serial) return;
+  const onReply = (r: PlannerReply, part: number) => {
+    if (r.id !== serial || !request) return;
     if (r.type === "progress") {
-      const p = r.progress;
+      progressOf[part] = r.progress;
+      const p = sumProgress(progressOf, request.parts);
       const fraction = p.done ? 1 : p.layouts_total > 0 ? p.layouts_searched / p.layouts_total : 0;
       view.progress(fraction, t("plan.status.running", { considered: p.considered, evaluated: p.evaluated, fitting: p.fitting, done: p.layouts_searched, total: p.layouts_total }));
+    } else if (r.type === "part") {
+      states[r.part] = r.state;
+      if (states.every((x) => x !== null))
+        workers[0]!.postMessage({ type: "merge", id: r.id, scenario: request.scenario, options: request.options, states: states as string[] } satisfies PlannerRequest);
     } else if (r.type === "result") {
       lastPlan = r.plan;
       finish();
@@ -146,7 +184,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
       controls.get("gpus")!.setError(`gpus: ${t("plan.gpus")} ≥ 1 (integer)`);
       return;
     }
-    const w = ensureWorker();
+    const pool = ensureWorkers();
     serial += 1;
     const options: PlanOptions = { gpus, max_candidates: labCap };
     const training: Record<string, unknown> = { seq_len: 2 ** Number(read("seq_len")) };
@@ -156,17 +194,18 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     // The page's loaded profile goes with the request: the worker's client applies it as this page's client does.
     const loaded = client.calibration();
     const calibration = loaded && { text: JSON.stringify(loaded.profile), fileName: loaded.fileName };
-    const msg: PlannerRequest = { type: "run", id: serial, scenario, options, calibration };
-    w.postMessage(msg);
+    request = { type: "run", id: serial, scenario, options, calibration, part: 0, parts: pool.length };
+    progressOf = [];
+    states = pool.map(() => null);
+    pool.forEach((w, part) => w.postMessage({ ...request!, part }));
     view.progress(0, t("plan.status.running", { considered: 0, evaluated: 0, fitting: 0, done: 0, total: "…" }));
     run_.disabled = true;
     cancel.disabled = false;
   }
   run_.addEventListener("click", run);
   cancel.addEventListener("click", () => {
-    worker?.terminate(); // the search runs in slices, but terminate frees the instance at once
-    worker = null;
-    whenIdle(ensureWorker);
+    dropWorkers(); // the search runs in slices, but terminate frees the instances at once
+    whenIdle(ensureWorkers);
     serial += 1;
     finish();
     view.status(t("plan.status.cancelled"));
