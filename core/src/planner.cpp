@@ -291,7 +291,8 @@ bool plan_search::advance(std::int64_t budget) {
 const stage_layer_times& plan_search::layer_times_of(const scenario& s) {
     const auto& q = s.parallel;
     const stage_split st = busiest_stage(s);
-    const layer_key key{q.tp, q.cp, q.cp_method, q.ep, q.etp, s.training.micro_batch, st.layers > st.moe_layers, st.moe_layers > 0};
+    const auto method = static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data());
+    const layer_key key{q.tp, q.cp, method, q.ep, q.etp, s.training.micro_batch, st.layers > st.moe_layers, st.moe_layers > 0};
     auto it = layer_times_.find(key);
     if (it == layer_times_.end()) it = layer_times_.emplace(key, time_stage_layers(s)).first;
     assert(it->second == time_stage_layers(s));  // the key holds everything they read

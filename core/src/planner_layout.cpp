@@ -166,7 +166,11 @@ void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64
 void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_batch_state& mbs) {
     const detail::activation_terms act = activation_terms_at(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
-    zero_models models, offloaded_models;
+    // Kept in the search and emptied here: a fresh pair would be zero-filled (2.7 KB) per call.
+    zero_models& models = models_[0];
+    zero_models& offloaded_models = models_[1];
+    for (auto& z : models_)
+        for (auto& m : z) m.reset();
     // The in-flight-independent part of each class's activations, once per class table.
     rates_.resize(lt.classes.size());
     for (auto& r : rates_) r.clear();

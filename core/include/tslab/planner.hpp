@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -253,10 +254,20 @@ private:
     // The per-layer times by what they read of a layout (compute.hpp stage_layer_times): tp, cp and
     // its method, ep, etp, the micro-batch, and whether the busiest stage holds dense and MoE layers
     // (sp is tp > 1 in every plan); layouts that differ in pp or dp share them.
-    using layer_key = std::tuple<std::int64_t, std::int64_t, std::string, std::int64_t, std::int64_t, std::int64_t, bool, bool>;
+    using layer_key = std::tuple<std::int64_t, std::int64_t, std::size_t, std::int64_t, std::int64_t, std::int64_t, bool, bool>;  // method: cp_method_rows index
     std::map<layer_key, stage_layer_times> layer_times_;
     using act_key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, bool>;  // (tp, cp, etp, micro-batch, recompute, sp)
-    std::map<act_key, detail::activation_terms> act_terms_;
+    struct act_key_hash {
+        std::size_t operator()(const act_key& k) const {
+            const auto& [tp, cp, etp, mb, rec, sp] = k;
+            std::size_t h = static_cast<std::size_t>(tp);
+            for (std::size_t v : {static_cast<std::size_t>(cp), static_cast<std::size_t>(etp), static_cast<std::size_t>(mb),
+                                  static_cast<std::size_t>(rec), static_cast<std::size_t>(sp)})
+                h = h * 0x9E3779B97F4A7C15ull + v;
+            return h ^ (h >> 29);
+        }
+    };
+    std::unordered_map<act_key, detail::activation_terms, act_key_hash> act_terms_;
     std::vector<std::vector<detail::activation_rates>> rates_;
     std::int64_t plans_per_schedule_ = 0;  // (ZeRO stages × recompute modes) searched per schedule  // search_recompute's, by class table
     std::vector<double> layers_, other_;                       // its activations of one schedule, by class
@@ -286,6 +297,7 @@ private:
         step_bounds comm;                  // over every axis, set with by_vpp
     };
     using zero_models = std::array<std::optional<cached_model>, 4>;  // by ZeRO stage
+    std::array<zero_models, 2> models_;  // search_recompute's, without and with the optimizer offloaded
     // The memory classes (memory.hpp) of one chunk placement in a layout, their model state per ZeRO
     // stage and their buffers at the current micro-batch: shared by the schedules that place chunks
     // alike (GPipe, 1F1B, ZB-H1 and ZB-H2; ZB-V and DualPipeV).
