@@ -28,13 +28,23 @@ json search_entry_json(const plan_entry& e) {
                 {"memory_bytes", e.memory_bytes}, {"headroom_bytes", e.headroom_bytes}, {"order", e.order}};
 }
 
-plan_entry read_search_entry(const json& j, const std::string& path) {
+// What a plan of the search may be: its GPUs (dp·tp·pp·cp, each degree at most that), vpp at most
+// the layers, the micro-batch at most the global batch. The merge re-times listed plans with the
+// full report, so a part from elsewhere must not name a plan the search could not have made.
+struct entry_limits {
+    std::int64_t gpus = 1, layers = 1, global_batch = 1;
+};
+
+plan_entry read_search_entry(const json& j, const std::string& path, const entry_limits& lim) {
     field_reader r(j, path);
     plan_entry e;
     plan_choice& c = e.choice;
-    for (auto [key, v] : {std::pair{"dp", &c.dp}, {"tp", &c.tp}, {"pp", &c.pp}, {"vpp", &c.vpp}, {"ep", &c.ep}, {"etp", &c.etp},
-                          {"cp", &c.cp}, {"micro_batch", &c.micro_batch}})
-        *v = r.integer(key, 1, 1, max_parallel_degree);
+    for (auto [key, v] : {std::pair{"dp", &c.dp}, {"tp", &c.tp}, {"pp", &c.pp}, {"ep", &c.ep}, {"etp", &c.etp}, {"cp", &c.cp}})
+        *v = r.integer(key, 1, 1, lim.gpus);
+    c.vpp = r.integer("vpp", 1, 1, lim.layers);
+    c.micro_batch = r.integer("micro_batch", 1, 1, lim.global_batch);
+    if (c.dp * c.tp * c.pp * c.cp != lim.gpus)  // each ≤ gpus ≤ 65536: no overflow before the product exceeds it
+        throw input_error(path, msg("plan.part_mismatch", {{"what", "dp·tp·pp·cp"}, {"expected", std::to_string(lim.gpus)}}));
     static const std::vector<std::string> methods = row_names(cp_method_rows), modes = row_names(recompute_rows),
                                           schedules = row_names(schedule_rows);
     c.cp_method = static_cast<std::size_t>(find_row(cp_method_rows, r.choice("cp_method", methods.front(), methods)) - cp_method_rows.data());
@@ -58,17 +68,17 @@ json entries_json(const std::vector<plan_entry>& v) {
     return out;
 }
 
-std::vector<plan_entry> read_entries(const json* j, const std::string& path) {
+std::vector<plan_entry> read_entries(const json* j, const std::string& path, const entry_limits& lim) {
     std::vector<plan_entry> out;
     if (!j) return out;
     if (!j->is_array()) throw input_error(path, msg("input.expected_array", {{"got", json_type_name(*j)}}));
-    for (std::size_t i = 0; i < j->size(); ++i) out.push_back(read_search_entry((*j)[i], fmt::format("{}[{}]", path, i)));
+    for (std::size_t i = 0; i < j->size(); ++i) out.push_back(read_search_entry((*j)[i], fmt::format("{}[{}]", path, i), lim));
     return out;
 }
 
-std::optional<plan_entry> read_optional_entry(const json* j, const std::string& path) {
+std::optional<plan_entry> read_optional_entry(const json* j, const std::string& path, const entry_limits& lim) {
     if (!j || j->is_null()) return std::nullopt;
-    return read_search_entry(*j, path);
+    return read_search_entry(*j, path, lim);
 }
 
 }  // namespace
@@ -121,10 +131,11 @@ void plan_search::load_part(const json& j, const std::string& path) {
         c.finish();
     }
     elapsed_s_ = r.number("elapsed_s", 0, 0, huge);
-    best_ = read_entries(r.raw("best"), r.path_of("best"));
-    front_ = read_entries(r.raw("front"), r.path_of("front"));
-    closest_ = read_optional_entry(r.raw("closest"), r.path_of("closest"));
-    baseline_best_ = read_optional_entry(r.raw("baseline_best"), r.path_of("baseline_best"));
+    const entry_limits lim{gpus_, base_.model.layers, base_.training.global_batch};
+    best_ = read_entries(r.raw("best"), r.path_of("best"), lim);
+    front_ = read_entries(r.raw("front"), r.path_of("front"), lim);
+    closest_ = read_optional_entry(r.raw("closest"), r.path_of("closest"), lim);
+    baseline_best_ = read_optional_entry(r.raw("baseline_best"), r.path_of("baseline_best"), lim);
     r.finish();
 }
 

@@ -90,6 +90,16 @@ TEST_CASE("plan parts: malformed parts and parts of another search are input err
     bad = states;
     bad[0]["schema"] = "tslab/plan@1";
     CHECK_THROWS_WITH(plan_search::merged_from_json(moe(), o, bad), Catch::StartsWith("parts[0].schema: does not belong to this search"));
+    // A plan the search could not have made: the merge re-times listed plans with the full report.
+    bad = states;
+    bad[0]["best"][0]["dp"] = 1 << 20;
+    CHECK_THROWS_WITH(plan_search::merged_from_json(moe(), o, bad), "parts[0].best[0].dp: 1048576 is out of range [1, 64]");
+    bad = states;
+    bad[0]["front"][0]["tp"] = bad[0]["front"][0]["tp"].get<int>() == 1 ? 2 : 1;
+    CHECK_THROWS_WITH(plan_search::merged_from_json(moe(), o, bad), "parts[0].front[0]: does not belong to this search: expected dp·tp·pp·cp 64");
+    bad = states;
+    bad[1]["best"][0]["vpp"] = 9;  // 8 layers
+    CHECK_THROWS_WITH(plan_search::merged_from_json(moe(), o, bad), "parts[1].best[0].vpp: 9 is out of range [1, 8]");
     bad = states;
     bad[1]["best"][0]["schedule"] = "2f2b";
     CHECK_THROWS_WITH(plan_search::merged_from_json(moe(), o, bad), Catch::StartsWith("parts[1].best[0].schedule: unknown value \"2f2b\""));
