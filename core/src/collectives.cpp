@@ -7,6 +7,8 @@
 #include <array>
 #include <cassert>
 #include <initializer_list>
+#include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -18,11 +20,13 @@ namespace {
 
 const std::array<const char*, 9> algo_names = {"ring", "recursive_doubling", "recursive_halving", "rabenseifner", "tree",
                                                "pairwise", "bruck", "direct", "hierarchical"};
-// A two-level schedule's name by its inter-node algorithm, the same order (static: a name costs
-// no allocation when a search estimates millions of collectives).
-const std::array<const char*, 9> hierarchical_names = {
-    "hierarchical(ring)", "hierarchical(recursive_doubling)", "hierarchical(recursive_halving)", "hierarchical(rabenseifner)",
-    "hierarchical(tree)", "hierarchical(pairwise)", "hierarchical(bruck)", "hierarchical(direct)", "hierarchical(hierarchical)"};
+// A two-level schedule's name by its inter-node algorithm, made once from algo_names (a name then
+// costs no allocation when a search estimates millions of collectives).
+const std::array<std::string, std::tuple_size_v<decltype(algo_names)>> hierarchical_names = [] {
+    std::array<std::string, std::tuple_size_v<decltype(algo_names)>> out;
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = fmt::format("hierarchical({})", algo_names[i]);
+    return out;
+}();
 
 struct cost {
     std::int64_t rounds = 0;
@@ -177,7 +181,8 @@ collective_estimate finish(collective_op op, const group_topology& g, double S, 
     collective_estimate e;
     e.op = op;
     e.algorithm = c.a;
-    e.algorithm_name = c.c.inner ? hierarchical_names[static_cast<std::size_t>(*c.c.inner)] : to_string(c.a);
+    // Both views of static strings (a std::string common type would leave the view dangling).
+    e.algorithm_name = c.c.inner ? std::string_view(hierarchical_names[static_cast<std::size_t>(*c.c.inner)]) : std::string_view(to_string(c.a));
     e.ranks = g.ranks;
     e.bytes = S;
     e.wire_bytes = c.c.wire;

@@ -20,13 +20,9 @@ const char* json_type_name(const json& v) {
     return "an object";
 }
 
-namespace {
-const char* type_name(const json& v) { return json_type_name(v); }
-}  // namespace
-
 field_reader::field_reader(const json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
     if (!obj_.is_object())
-        throw input_error(path_, msg("input.expected_object", {{"got", type_name(obj_)}}));
+        throw input_error(path_, msg("input.expected_object", {{"got", json_type_name(obj_)}}));
 }
 
 bool field_reader::has(const char* key) const { return obj_.contains(key); }
@@ -46,7 +42,7 @@ std::int64_t field_reader::integer(const char* key, std::int64_t def, std::int64
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_number())
-        throw input_error(path_of(key), msg("input.expected_integer", {{"got", type_name(*v)}}));
+        throw input_error(path_of(key), msg("input.expected_integer", {{"got", json_type_name(*v)}}));
     const double d = v->get<double>();
     if (!std::isfinite(d)) throw input_error(path_of(key), msg("input.not_finite"));
     if (d != std::floor(d))
@@ -60,7 +56,7 @@ double field_reader::number(const char* key, double def, double lo, double hi) {
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_number())
-        throw input_error(path_of(key), msg("input.expected_number", {{"got", type_name(*v)}}));
+        throw input_error(path_of(key), msg("input.expected_number", {{"got", json_type_name(*v)}}));
     const double d = v->get<double>();
     if (!std::isfinite(d)) throw input_error(path_of(key), msg("input.not_finite"));
     if (d < lo || d > hi)
@@ -72,7 +68,7 @@ bool field_reader::boolean(const char* key, bool def) {
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_boolean())
-        throw input_error(path_of(key), msg("input.expected_boolean", {{"got", type_name(*v)}}));
+        throw input_error(path_of(key), msg("input.expected_boolean", {{"got", json_type_name(*v)}}));
     return v->get<bool>();
 }
 
@@ -80,7 +76,7 @@ std::string field_reader::text(const char* key, const std::string& def) {
     const json* v = lookup(key);
     if (!v) return def;
     if (!v->is_string())
-        throw input_error(path_of(key), msg("input.expected_string", {{"got", type_name(*v)}}));
+        throw input_error(path_of(key), msg("input.expected_string", {{"got", json_type_name(*v)}}));
     return v->get<std::string>();
 }
 
@@ -108,11 +104,11 @@ std::vector<std::size_t> field_reader::choice_set(const char* key, const std::ve
     std::vector<std::size_t> out;
     const json* v = lookup(key);
     if (!v) return out;
-    if (!v->is_array()) throw input_error(path_of(key), msg("input.expected_array", {{"got", type_name(*v)}}));
+    if (!v->is_array()) throw input_error(path_of(key), msg("input.expected_array", {{"got", json_type_name(*v)}}));
     for (std::size_t i = 0; i < v->size(); ++i) {
         const json& e = (*v)[i];
         const std::string at = fmt::format("{}[{}]", path_of(key), i);
-        if (!e.is_string()) throw input_error(at, msg("input.expected_string", {{"got", type_name(e)}}));
+        if (!e.is_string()) throw input_error(at, msg("input.expected_string", {{"got", json_type_name(e)}}));
         const auto it = std::find(allowed.begin(), allowed.end(), e.get<std::string>());
         if (it == allowed.end()) unknown_value(at, e.get<std::string>(), allowed);
         const auto index = static_cast<std::size_t>(it - allowed.begin());
@@ -125,7 +121,7 @@ std::vector<std::size_t> field_reader::choice_set(const char* key, const std::ve
 const json* field_reader::object(const char* key) {
     const json* v = lookup(key);
     if (v && !v->is_object())
-        throw input_error(path_of(key), msg("input.expected_object", {{"got", type_name(*v)}}));
+        throw input_error(path_of(key), msg("input.expected_object", {{"got", json_type_name(*v)}}));
     return v;
 }
 

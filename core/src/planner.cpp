@@ -53,7 +53,6 @@ plan_search::plan_search(const scenario& base, const plan_options& o, int part, 
 
 plan_search::plan_search(const scenario& base, const plan_options& o) : base_(base), opt_(o) {
     gpus_ = o.gpus > 0 ? o.gpus : base.parallel.world();
-    plans_per_schedule_ = plans_per_schedule(o);
     if (gpus_ < 1) throw input_error("options.gpus", msg("input.must_be_at_least_one"));
     base_.cluster.nodes = (gpus_ + base_.cluster.gpus_per_node - 1) / base_.cluster.gpus_per_node;
     // Without training.global_batch: the auto rule (global_batch.hpp), as the report applies it. On

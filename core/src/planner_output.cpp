@@ -207,8 +207,7 @@ plan_options parse_plan_options(const json& doc) {
     o.simulate_ops = r.integer("simulate_ops", o.simulate_ops, 0, max_schedule_ops);
     o.max_seconds = r.number("max_seconds", o.max_seconds, 0.001, 86400);
     o.threads = static_cast<int>(r.integer("threads", o.threads, 0, max_plan_threads));
-    std::vector<std::string> knobs;
-    for (const auto& k : plan_knob_rows) knobs.emplace_back(k.name);
+    static const std::vector<std::string> knobs = row_names(plan_knob_rows);
     for (std::size_t i : r.choice_set("fixed", knobs)) o.fixed |= 1u << static_cast<unsigned>(plan_knob_rows[i].knob);
     r.finish();
     return o;

@@ -3,7 +3,6 @@
 // run_plan merges its threads (plan_search::merged). Doubles are written with 17 significant
 // digits, so a part read back holds the same numbers and the merge the same result.
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #include <fmt/format.h>

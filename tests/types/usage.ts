@@ -135,7 +135,7 @@ export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabMod
   const req: PlannerRequest = { type: "run", id: 1, scenario: { model: "llama3-8b", cluster: "dgx-h100", parallel: {}, training: {} },
     options: { gpus: 64, fixed: ["zero"] }, calibration: null, part: 0, parts: 2 };
   const merge: PlannerRequest = { type: "merge", id: 2, scenario: req.scenario, options: req.options, states: ["{}"] };
-  const part: PlannerReply = { type: "part", id: 1, part: 0, state: client.planPartState() };
+  const part: PlannerReply = { type: "part", id: 1, state: client.planPartState() };
   const reply: PlannerReply = { type: "result", id: 1, plan };
   const { applyScenario, editScenario, scenario: sharedScenario, subscribe } = createStore();
   const off = subscribe((s, e) => void (s.parallel.dp, e.kind));

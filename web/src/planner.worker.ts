@@ -15,14 +15,14 @@ const post = (reply: PlannerReply) => (self as unknown as Worker).postMessage(re
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const msgOf = (e: unknown) => (e instanceof ScenarioError ? e.msg : null);
 
-function loop(client: TslabClient, id: number, part: number, parts: number): void {
+function loop(client: TslabClient, id: number, parts: number): void {
   if (running !== id) return;
   try {
     const progress = client.planStep(sliceBudget);
     post({ type: "progress", id, progress });
     if (progress.done) {
       running = 0;
-      if (parts > 1) post({ type: "part", id, part, state: client.planPartState() });
+      if (parts > 1) post({ type: "part", id, state: client.planPartState() });
       else post({ type: "result", id, plan: client.planResult() });
       client.planCancel();
       return;
@@ -32,7 +32,7 @@ function loop(client: TslabClient, id: number, part: number, parts: number): voi
     post({ type: "error", id, message: message(e), msg: msgOf(e) });
     return;
   }
-  setTimeout(() => loop(client, id, part, parts), 0); // yield so a cancel message is read between slices
+  setTimeout(() => loop(client, id, parts), 0); // yield so a cancel message is read between slices
 }
 
 /** The page's profile becomes this client's (loadCalibration validates it again), so plan() sees what report() sees. */
@@ -44,7 +44,7 @@ function start(client: TslabClient, msg: Extract<PlannerRequest, { type: "run" }
       : client.planStart(msg.scenario, msg.options);
     running = msg.id;
     post({ type: "progress", id: msg.id, progress });
-    loop(client, msg.id, msg.part, msg.parts);
+    loop(client, msg.id, msg.parts);
   } catch (e) {
     post({ type: "error", id: msg.id, message: message(e), msg: msgOf(e) });
   }

@@ -77,6 +77,7 @@ struct rank_shards {
 // Per-layer and per-stage activation bytes; they depend on (layout, micro-batch, recompute) only.
 struct activation_terms {
     double layer_moe = 0, layer_dense = 0, first_other = 0, last_other = 0;
+    bool operator==(const activation_terms&) const = default;
 };
 activation_terms activation_terms_of(const scenario& s);
 

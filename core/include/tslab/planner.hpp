@@ -7,10 +7,10 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <unordered_map>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "tslab/comm_inventory.hpp"
@@ -268,8 +268,7 @@ private:
         }
     };
     std::unordered_map<act_key, detail::activation_terms, act_key_hash> act_terms_;
-    std::vector<std::vector<detail::activation_rates>> rates_;
-    std::int64_t plans_per_schedule_ = 0;  // (ZeRO stages × recompute modes) searched per schedule  // search_recompute's, by class table
+    std::vector<std::vector<detail::activation_rates>> rates_;  // search_recompute's, by class table
     std::vector<double> layers_, other_;                       // its activations of one schedule, by class
 
     // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's

@@ -108,7 +108,6 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   // Made after first paint (and again after a cancel) and they load their wasm at once, so a run works offline later.
   const ensureWorkers = (): Worker[] => {
     if (workers.length === parts) return workers;
-    workers.forEach((w) => w.terminate());
     workers = Array.from({ length: parts }, (_, part) => {
       const w = new Worker(new URL("../planner.worker.ts", import.meta.url), { type: "module" });
       w.onmessage = (e: MessageEvent<PlannerReply>) => onReply(e.data, part);
@@ -163,7 +162,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
       const fraction = p.done ? 1 : p.layouts_total > 0 ? p.layouts_searched / p.layouts_total : 0;
       view.progress(fraction, t("plan.status.running", { considered: p.considered, evaluated: p.evaluated, fitting: p.fitting, done: p.layouts_searched, total: p.layouts_total }));
     } else if (r.type === "part") {
-      states[r.part] = r.state;
+      states[part] = r.state;
       if (states.every((x) => x !== null))
         workers[0]!.postMessage({ type: "merge", id: r.id, scenario: request.scenario, options: request.options, states: states as string[] } satisfies PlannerRequest);
     } else if (r.type === "result") {

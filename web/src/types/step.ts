@@ -142,5 +142,5 @@ export type PlannerRequest =
 export type PlannerReply =
   | { type: "progress"; id: number; progress: { considered: number; evaluated: number; fitting: number; timed: number; layouts_searched: number; layouts_total: number; done: boolean; capped: boolean } }
   | { type: "result"; id: number; plan: PlanResult }
-  | { type: "part"; id: number; part: number; state: string }
+  | { type: "part"; id: number; state: string }
   | { type: "error"; id: number; message: string; msg: CoreMessage | null };
