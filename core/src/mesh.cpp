@@ -78,7 +78,7 @@ std::vector<std::string> parse_axis_order(const std::string& order, const mesh_s
     return out;
 }
 
-const axis_groups& mesh_layout::axis(const std::string& name) const {
+const axis_groups& mesh_layout::axis(std::string_view name) const {
     for (const auto& a : axes)
         if (a.axis == name) return a;
     return name == "edp" ? edp : dp_cp;

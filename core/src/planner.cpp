@@ -11,6 +11,7 @@
 #include <chrono>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -45,8 +46,12 @@ plan_search::plan_search(const scenario& base, const plan_options& o, int part, 
     part_ = part, parts_ = parts;
     std::vector<layout> mine;
     layout_ids_.clear();
-    for (std::size_t i = 0; i < layouts_.size(); ++i)
-        if (static_cast<int>(i / 8 % static_cast<std::size_t>(parts)) == part) mine.push_back(layouts_[i]), layout_ids_.push_back(static_cast<std::int64_t>(i));
+    std::map<std::array<std::int64_t, 3>, std::size_t> key_index;  // (tp, cp, ep) → its place in first-appearance order
+    for (std::size_t i = 0; i < layouts_.size(); ++i) {
+        const layout& l = layouts_[i];
+        const std::size_t k = key_index.try_emplace({l.tp, l.cp, l.ep}, key_index.size()).first->second;
+        if (static_cast<int>(k % static_cast<std::size_t>(parts)) == part) mine.push_back(l), layout_ids_.push_back(static_cast<std::int64_t>(i));
+    }
     layouts_ = std::move(mine);
     progress_.groups_total = static_cast<std::int64_t>(layouts_.size());
 }
@@ -256,7 +261,10 @@ bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memor
     const auto renew = [&] {
         f.version = search_version_;
         f.compute = cannot_place_from(f.model->bound_compute_s);
-        if (f.model->ep_cp) f.ep_cp = {cannot_place_from(f.model->ep_cp->plain), cannot_place_from(f.model->ep_cp->dual)};
+        f.settles_from = {f.compute, f.compute};
+        if (!f.model->ep_cp) return;
+        f.ep_cp = {cannot_place_from(f.model->ep_cp->plain), cannot_place_from(f.model->ep_cp->dual)};
+        for (std::size_t k = 0; k < 2; ++k) f.settles_from[k] = std::min(f.compute, f.ep_cp[k]);
     };
     if (f.version != search_version_) renew();
     if (memory >= f.compute) return true;

@@ -33,7 +33,7 @@ std::vector<message> l5_notes(const std::vector<axis_comm>& comm, double slow_s)
     std::vector<message> out;
     for (const auto& c : comm)
         if (c.axis == "dp" || c.axis == "edp" || c.axis == "tp")
-            out.push_back(msg("step.note.axis", {{"axis", c.axis}, {"time", g3(c.time_s)}, {"exposed", g3(c.exposed_s)}}));
+            out.push_back(msg("step.note.axis", {{"axis", std::string(c.axis)}, {"time", g3(c.time_s)}, {"exposed", g3(c.exposed_s)}}));
     if (out.empty()) out.push_back(msg("step.note.no_axes"));
     out.push_back(msg("step.note.slowest_gpu", {{"time", g3(slow_s)}}));
     return out;

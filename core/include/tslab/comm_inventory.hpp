@@ -15,7 +15,7 @@ namespace tslab {
 
 struct comm_item {
     std::string what;
-    std::string axis;  // dp, edp (expert data-parallel), tp, pp, ep, cp
+    std::string_view axis;  // dp, edp (expert data-parallel), tp, pp, ep, cp (string literals)
     std::string_view per;  // step | layer/micro-batch | MoE layer/micro-batch | micro-batch (string literals)
     double count = 0;  // calls per step on the most loaded pipeline stage
     double overlap = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tslab/json_fields.hpp"
@@ -64,7 +65,7 @@ struct mesh_layout {
     bool truncated = false;          // some groups were not listed
     std::vector<message> warnings_msg;  // messages.hpp
     std::vector<std::string> warnings;  // their English text
-    const axis_groups& axis(const std::string& name) const;
+    const axis_groups& axis(std::string_view name) const;
 };
 
 // Most ranks listed per axis in JSON: enough for any lab-sized mesh, short for 4096+ GPUs.

@@ -188,7 +188,9 @@ public:
     // GPU count: options.gpus, else the scenario's world. The layouts are listed here; nothing is
     // evaluated until advance().
     plan_search(const scenario& base, const plan_options& o);
-    // One part of the search: the runs of layouts whose index i has (i / 8) mod `parts` = `part`.
+    // One part of the search: the layouts of every `parts`-th (tp, cp, ep), in the order those first
+    // appear. The caches a layout fills (its mesh, layer times, activation terms) are keyed on them,
+    // so parts split the work without repeating it.
     plan_search(const scenario& base, const plan_options& o, int part, int parts);
     // The parts of one search merged: their counts summed, their lists replayed in search order, as
     // one search would have kept them (plan_search::keep).
@@ -331,6 +333,9 @@ private:
         std::uint64_t version = 0;
         double compute = 0;
         std::array<double, 2> ep_cp = {0, 0};
+        // The memory from which floor_prunes settles a plan without a call (plain, dual): compute's
+        // threshold, and the EP and CP one's once built (search_recompute's inline test).
+        std::array<double, 2> settles_from = {0, 0};
     };
     // What one (layout, micro-batch) shares across recompute modes.
     struct micro_batch_state {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tslab/compute.hpp"
@@ -27,7 +28,7 @@ struct step_ledger {
 
 // Communication of one axis over the step, after overlap (summed from the comm inventory).
 struct axis_comm {
-    std::string axis;  // "dp", "tp", "pp", "ep", "cp"
+    std::string_view axis;  // "dp", "edp", "tp", "pp", "ep", "cp" (string literals, as comm_item::axis)
     double time_s = 0, exposed_s = 0, bytes = 0;
     bool operator==(const axis_comm&) const = default;
 };
