@@ -249,7 +249,8 @@ double plan_search::cannot_place_from(double lb) const {
 // renewed when the lists changed.
 bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memory) {
     floor_state& f = mbs.floor;
-    if (f.version == search_version_ && memory >= f.compute) return true;  // most fitting plans end here
+    const std::size_t dual = bound_index(s.training.schedule);
+    if (floor_settles(f, memory, dual)) return true;  // most fitting plans end here (or in search_recompute's copy of this test)
     if (in_baseline_layout_ || base_.training.offload.activations > 0) return false;
     if (!f.model) {
         const auto saved = std::tuple{s.training.recompute, s.parallel.zero, s.training.offload.optimizer};
@@ -262,9 +263,8 @@ bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memor
         f.version = search_version_;
         f.compute = cannot_place_from(f.model->bound_compute_s);
         f.settles_from = {f.compute, f.compute};
-        if (!f.model->ep_cp) return;
-        f.ep_cp = {cannot_place_from(f.model->ep_cp->plain), cannot_place_from(f.model->ep_cp->dual)};
-        for (std::size_t k = 0; k < 2; ++k) f.settles_from[k] = std::min(f.compute, f.ep_cp[k]);
+        if (f.model->ep_cp)
+            f.settles_from = {std::min(f.compute, cannot_place_from(f.model->ep_cp->plain)), std::min(f.compute, cannot_place_from(f.model->ep_cp->dual))};
     };
     if (f.version != search_version_) renew();
     if (memory >= f.compute) return true;
@@ -272,7 +272,7 @@ bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memor
         f.model->ep_cp = bounds_over(f.model->compute, ep_cp_of(s, mbs, *f.model), *mbs.imbalance);
         renew();
     }
-    return memory >= f.ep_cp[describe(s.training.schedule).ep_overlap ? 1 : 0];
+    return memory >= f.settles_from[dual];  // memory < f.compute here: the EP and CP threshold decides
 }
 
 bool plan_search::advance(std::int64_t budget) {

@@ -190,7 +190,7 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
         }
         // The four ZeRO stages' totals first, in one tight loop.
         const std::size_t n = classes.size();
-        const std::size_t dual = describe(t.kind).ep_overlap ? 1 : 0;
+        const std::size_t dual = bound_index(t.kind);
         std::array<double, zero_stages> totals{};
         for (std::size_t z = 0; z < totals.size(); ++z)
             totals[z] = largest_stage_total(ct.at(ct.state, z), layers_.data(), other_.data(), ct.at(ct.buffers, z), n);
@@ -200,8 +200,8 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             const double memory = totals[z];
             s.parallel.zero = static_cast<int>(z);
             if (hbm - memory >= 0) {
-                // floor_prunes' answer while its thresholds are current, without the call (most plans)
-                if (mbs.floor.version == search_version_ && memory >= mbs.floor.settles_from[dual]) ++progress_.fitting;
+                // floor_prunes' first test, without the call (most plans end here)
+                if (floor_settles(mbs.floor, memory, dual)) ++progress_.fitting;
                 else settle_fitting(s, memory, models, mbs);
                 continue;
             }

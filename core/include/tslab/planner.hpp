@@ -288,7 +288,7 @@ private:
     // hidden in full, the bound of the schedules that pair chunks (DualPipe, DualPipeV).
     struct step_bounds {
         double plain = 0, dual = 0;
-        double of(schedule_kind k) const { return describe(k).ep_overlap ? dual : plain; }
+        double of(schedule_kind k) const { return bound_index(k) == 1 ? dual : plain; }
     };
     struct cached_model {
         compute_estimate compute;    // at vpp 1
@@ -326,17 +326,21 @@ private:
         std::vector<class_table> classes;
     };
     // The model of the (layout, micro-batch)'s plan with no recompute at ZeRO 1, whose bounds are at
-    // most every plan's (floor_prunes), and the memory from which a fitting plan cannot place by
-    // each bound (compute; EP and CP: plain, dual), as of search_version_.
+    // most every plan's (floor_prunes), and the memory from which a fitting plan cannot place, as of
+    // search_version_: by compute alone, and by the lesser of that and the EP and CP bound once it
+    // is built (plain, dual; bound_index).
     struct floor_state {
         std::optional<cached_model> model;
         std::uint64_t version = 0;
         double compute = 0;
-        std::array<double, 2> ep_cp = {0, 0};
-        // The memory from which floor_prunes settles a plan without a call (plain, dual): compute's
-        // threshold, and the EP and CP one's once built (search_recompute's inline test).
         std::array<double, 2> settles_from = {0, 0};
     };
+    // Which of a step_bounds pair or settles_from a schedule reads: 1 where it pairs chunks (dual).
+    static std::size_t bound_index(schedule_kind k) { return describe(k).ep_overlap ? 1 : 0; }
+    // floor_prunes' answer while its thresholds are current, without building anything.
+    bool floor_settles(const floor_state& f, double memory, std::size_t dual) const {
+        return f.version == search_version_ && memory >= f.settles_from[dual];
+    }
     // What one (layout, micro-batch) shares across recompute modes.
     struct micro_batch_state {
         std::int64_t m = 1;
