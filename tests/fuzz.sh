@@ -29,7 +29,7 @@ for t in "${targets[@]}"; do
         build-fuzz/tests/fuzz/fuzz_"$t" "$corpus" -dict=tests/fuzz/fields.dict -max_len=65536 \
         -timeout=5 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 \
         -artifact_prefix=build-fuzz/findings/"$t"- >"$log" 2>&1; then
-        echo "fuzz: $t FAILED (see $log):"; grep -E "ERROR|SUMMARY|runtime error|timeout|rss" "$log" | head -5
+        echo "fuzz: $t FAILED (see $log):"; grep -vE "^#[0-9]+[[:space:]]+(INITED|NEW|REDUCE|pulse)" "$log" | grep -E "ERROR|SUMMARY|runtime error|timeout|out-of-memory|Test unit written" | head -5
         status=1
     fi
     grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|cov:" "$log" | tail -3 | sed "s/^/fuzz: $t /"

@@ -275,19 +275,21 @@ bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memor
     return memory >= f.settles_from[dual];  // memory < f.compute here: the EP and CP threshold decides
 }
 
-bool plan_search::advance(std::int64_t budget) {
+bool plan_search::advance(std::int64_t budget, std::chrono::steady_clock::time_point deadline) {
     const auto start = std::chrono::steady_clock::now();
     const std::int64_t stop_at = progress_.considered + std::max<std::int64_t>(1, budget);
-    while (!progress_.done && next_ < layouts_.size() && progress_.considered < stop_at) {
+    deadline_ = deadline;
+    while (!progress_.done && !stopped_ && next_ < layouts_.size() && progress_.considered < stop_at && !past_deadline()) {
         layout_id_ = layout_ids_[next_], layout_first_ = progress_.evaluated;
         search_layout(layouts_[next_++]);
+        if (stopped_) break;  // the deadline passed inside the layout: it stays uncounted and the search over
         ++progress_.groups_done;
         if (progress_.evaluated >= opt_.max_candidates && next_ < layouts_.size()) progress_.capped = true;
         if (progress_.capped || next_ >= layouts_.size()) progress_.done = true;
     }
     if (layouts_.empty()) progress_.done = true;
     elapsed_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return progress_.done;
+    return progress_.done || stopped_;
 }
 
 // Compute at vpp 1 and the bound cannot_place() takes first. Of everything the planner reads, vpp

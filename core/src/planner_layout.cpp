@@ -120,6 +120,11 @@ void plan_search::search_layout(const layout& l) {
     for (const auto& [kind, v] : choices) tables.schedules.push_back({kind, v});
     tables.classes.reserve(tables.schedules.size());
     for (std::int64_t mb : micro_batches) {
+        // One layout can time thousands of plans; a passed deadline ends the search here, not after it.
+        if (past_deadline()) {
+            stopped_ = true;
+            return;
+        }
         s.training.micro_batch = mb;
         micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt, nullptr};
         prepare_micro_batch(s, tables, mbs.m);

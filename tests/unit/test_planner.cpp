@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 
 #include "tslab/errors.hpp"
 #include "tslab/global_batch.hpp"
@@ -204,6 +205,32 @@ TEST_CASE("the planner caps its GPUs before searching and stops at its time budg
     CHECK_THAT(r.message, Catch::Contains("options.max_seconds") && Catch::Contains("the result is partial"));
     CHECK(plan_to_json(r)["complete"] == false);
     CHECK_THROWS_WITH(parse_plan_options_text(R"({"max_seconds":0})"), Catch::StartsWith("options.max_seconds"));
+}
+
+TEST_CASE("a deadline stops the search inside a layout, not after it; one already passed starts nothing", "[planner]") {
+    // A fuzzer finding: on 8 GPUs, Llama 3 8B at seq_len 2047 (global batch 4096) has a layout that
+    // times ~3,900 plans (~5 s under ASan), so a 0.2 s budget tested only between layouts ran 10 s.
+    const scenario s = parse_scenario_text(R"({"model":"llama3-8b","cluster":"dgx-h100","parallel":{"dp":16},"training":{"seq_len":2047}})");
+    plan_options o;
+    o.gpus = 8;
+    using clock = std::chrono::steady_clock;
+    plan_search idle(s, o);
+    CHECK_FALSE(idle.advance(1'000'000, clock::now() - std::chrono::seconds(1)));  // passed: not over, nothing searched
+    CHECK(idle.progress().considered == 0);
+    CHECK(idle.progress().groups_done == 0);
+    // One layout per call, each given 1 ms: a layout whose first micro-batch size alone takes longer
+    // (the heaviest takes ~17 ms natively) is cut there, which ends the search short of done.
+    plan_search search(s, o);
+    bool over = false;
+    for (int calls = 0; !over && calls < 1000; ++calls) over = search.advance(1, clock::now() + std::chrono::milliseconds(1));
+    REQUIRE(over);
+    const plan_progress cut = search.progress();
+    CHECK_FALSE(cut.done);
+    CHECK(cut.groups_done < cut.groups_total);
+    CHECK(search.advance(1'000'000));  // stopped for good: nothing more is searched
+    CHECK(search.progress().considered == cut.considered);
+    CHECK(search.progress().groups_done == cut.groups_done);
+    CHECK_FALSE(search.result().top.empty());  // what the cut layouts found is kept
 }
 
 TEST_CASE("the time budget covers building the result: Pareto plans past it keep the search's time and say so", "[planner]") {

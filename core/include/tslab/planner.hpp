@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -200,9 +201,12 @@ public:
     // parts[k].<field> when one is malformed or belongs to another search).
     json part_json() const;
     static plan_search merged_from_json(const scenario& base, const plan_options& o, const json& parts);
-    // Evaluates whole layouts until at least `budget` more candidates were considered or the search
-    // is over; returns true when it is over (done or capped).
-    bool advance(std::int64_t budget);
+    // Evaluates whole layouts until at least `budget` more candidates were considered, the deadline
+    // has passed or the search is over; returns true when it is over (done, capped, or stopped at the
+    // deadline). The deadline is tested between layouts and between a layout's micro-batch sizes (one
+    // layout can time thousands of plans). A search stopped inside a layout is over for good: that
+    // layout stays out of groups_done, and progress().done stays false.
+    bool advance(std::int64_t budget, std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
     const plan_progress& progress() const { return progress_; }
     // Ranks, re-times the top entries with the full report and builds the Pareto front. Pareto
     // members whose schedule the report would simulate are re-timed only while seconds_left lasts
@@ -225,6 +229,9 @@ private:
     std::vector<layout> layouts_;
     std::vector<std::int64_t> layout_ids_;  // each layout's index in the whole search's list
     std::size_t next_ = 0;
+    std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();  // advance()'s
+    bool stopped_ = false;  // the deadline passed inside a layout
+    bool past_deadline() const { return deadline_ != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= deadline_; }
     // The layout being searched and the evaluated count at its start: a plan's search order is
     // (layout index, position within the layout), whichever part of the search evaluates it.
     std::int64_t layout_id_ = 0, layout_first_ = 0;
