@@ -207,7 +207,7 @@ TEST_CASE("the planner caps its GPUs before searching and stops at its time budg
     CHECK_THROWS_WITH(parse_plan_options_text(R"({"max_seconds":0})"), Catch::StartsWith("options.max_seconds"));
 }
 
-TEST_CASE("a deadline stops the search inside a layout, not after it; one already passed starts nothing", "[planner]") {
+TEST_CASE("a deadline stops the search inside a layout, not after it, and one already passed starts nothing", "[planner]") {
     // A fuzzer finding: on 8 GPUs, Llama 3 8B at seq_len 2047 (global batch 4096) has a layout that
     // times ~3,900 plans (~5 s under ASan), so a 0.2 s budget tested only between layouts ran 10 s.
     const scenario s = parse_scenario_text(R"({"model":"llama3-8b","cluster":"dgx-h100","parallel":{"dp":16},"training":{"seq_len":2047}})");
