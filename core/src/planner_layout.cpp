@@ -120,15 +120,12 @@ void plan_search::search_layout(const layout& l) {
     for (const auto& [kind, v] : choices) tables.schedules.push_back({kind, v});
     tables.classes.reserve(tables.schedules.size());
     for (std::int64_t mb : micro_batches) {
-        // One layout can time thousands of plans; a passed deadline ends the search here, not after it.
-        if (past_deadline()) {
-            stopped_ = true;
-            return;
-        }
+        if (stopped_) return;  // place() found the deadline passed
         s.training.micro_batch = mb;
         micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt, nullptr};
         prepare_micro_batch(s, tables, mbs.m);
         for (auto rec : recompute_modes) {
+            if (stopped_) return;
             if (opt_.holds(plan_knob::recompute) && rec != base_.training.recompute) continue;
             s.training.recompute = rec;
             search_recompute(s, tables, mbs);
@@ -180,7 +177,7 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
     rates_.resize(lt.classes.size());
     for (auto& r : rates_) r.clear();
     for (const auto& t : lt.schedules) {
-        if (!t.valid) continue;
+        if (!t.valid || stopped_) continue;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
         const class_table& ct = lt.classes[t.classes];
@@ -270,6 +267,12 @@ void plan_search::place(scenario& s, double memory_bytes, cached_model& cm, cons
     if (simulates(sq) && !pipe_cache_.contains(pipe_key_of(sq, k)) &&
         cannot_place(memory_bytes, step_time_of(c.compute, bubble_floor(sq, k), 0, axes, *mbs.imbalance))) {
         ++progress_.fitting;  // counted as consider() would; it would change nothing else
+        return;
+    }
+    // Timing is what a layout spends its time on (one layout can time thousands of plans): a passed
+    // deadline ends the search here, before the next timing, rather than after the layout.
+    if (past_deadline()) {
+        stopped_ = true;
         return;
     }
     ++progress_.timed;

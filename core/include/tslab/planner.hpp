@@ -203,7 +203,7 @@ public:
     static plan_search merged_from_json(const scenario& base, const plan_options& o, const json& parts);
     // Evaluates whole layouts until at least `budget` more candidates were considered, the deadline
     // has passed or the search is over; returns true when it is over (done, capped, or stopped at the
-    // deadline). The deadline is tested between layouts and between a layout's micro-batch sizes (one
+    // deadline). The deadline is tested between layouts and before each plan is timed in full (one
     // layout can time thousands of plans). A search stopped inside a layout is over for good: that
     // layout stays out of groups_done, and progress().done stays false.
     bool advance(std::int64_t budget, std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
