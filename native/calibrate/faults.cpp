@@ -30,7 +30,7 @@ fault parse_fault(const std::string& text) {
         const std::string item = text.substr(start, comma - start);
         const std::size_t eq = item.find('=');
         if (eq == std::string::npos)
-            throw input_error("TSLAB_CALIBRATE_FAULT", fmt::format("\"{}\": expected rank=R,at=PROBE,kind=error|hang|sigint|abort", text));
+            throw input_error("TSLAB_CALIBRATE_FAULT", msg("calibrate.fault_spec", {{"text", text}}));
         kv[item.substr(0, eq)] = item.substr(eq + 1);
         start = comma + 1;
     }
@@ -38,7 +38,7 @@ fault parse_fault(const std::string& text) {
     f.at = kv["at"];
     if (kv.count("kind")) f.kind = kv["kind"];
     if (f.at.empty() || (f.kind != "error" && f.kind != "hang" && f.kind != "sigint" && f.kind != "abort"))
-        throw input_error("TSLAB_CALIBRATE_FAULT", fmt::format("\"{}\": expected rank=R,at=PROBE,kind=error|hang|sigint|abort", text));
+        throw input_error("TSLAB_CALIBRATE_FAULT", msg("calibrate.fault_spec", {{"text", text}}));
     return f;
 }
 

@@ -203,9 +203,11 @@ double available_host_bytes() {
 void check_fits(std::int64_t need, int ranks_on_node, double available, const char* where) {
     const double total = static_cast<double>(need) * ranks_on_node;
     if (total <= 0.8 * available) return;
-    throw input_error("-e", fmt::format("sizes beyond memory: {} needs {:.3g} GB per rank × {} rank(s) on this node = "
-                                        "{:.3g} GB, but only {:.3g} GB are available (80 % usable); lower -e",
-                                        where, static_cast<double>(need) / 1e9, ranks_on_node, total / 1e9, available / 1e9));
+    throw input_error("-e", msg("calibrate.host_memory", {{"what", where},
+                                                          {"need", fmt::format("{:.3g}", static_cast<double>(need) / 1e9)},
+                                                          {"ranks", std::to_string(ranks_on_node)},
+                                                          {"total", fmt::format("{:.3g}", total / 1e9)},
+                                                          {"available", fmt::format("{:.3g}", available / 1e9)}}));
 }
 
 int rotations_for(std::int64_t bytes) {

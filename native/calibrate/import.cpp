@@ -22,7 +22,7 @@ namespace {
 
 std::string read_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
-    if (!f) throw input_error(path, "cannot open");
+    if (!f) throw input_error(path, msg("cli.cannot_open"));
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
@@ -42,8 +42,10 @@ void check_factor(const nccl_tests_table& t, collective_op op, std::int64_t n) {
     for (const auto& r : t.rows)
         if (r.algbw_GBps >= 1.0 && std::abs(r.busbw_GBps / r.algbw_GBps - want) > 0.02 * want + 0.01 / r.algbw_GBps)
             throw input_error(fmt::format("{}:{}", t.file, r.line),
-                              fmt::format("busbw/algbw = {:.3f} but {} over {} ranks has factor {:.3f} (nccl-tests' convention): "
-                                          "wrong --op or --ranks?", r.busbw_GBps / r.algbw_GBps, describe(op).name, n, want));
+                              msg("calibrate.busbw_factor", {{"ratio", fmt::format("{:.3f}", r.busbw_GBps / r.algbw_GBps)},
+                                                             {"op", std::string(describe(op).name)},
+                                                             {"ranks", std::to_string(n)},
+                                                             {"factor", fmt::format("{:.3f}", want)}}));
 }
 
 std::int64_t ranks_of(const nccl_tests_table& t, collective_op op, const import_options& o) {
@@ -52,21 +54,21 @@ std::int64_t ranks_of(const nccl_tests_table& t, collective_op op, const import_
     const bool splits = op == collective_op::allgather || op == collective_op::reducescatter || op == collective_op::alltoall;
     for (const auto& r : t.rows)  // the printed count is size/4/n for the ops that split the buffer
         if (splits && r.count > 0 && r.bytes % (4 * r.count) == 0) return r.bytes / (4 * r.count);
-    throw input_error(fmt::format("{}:{}", t.file, t.line), "the log has no \"#  Rank\" device list: pass --ranks N");
+    throw input_error(fmt::format("{}:{}", t.file, t.line), msg("calibrate.no_rank_list"));
 }
 
 std::int64_t nodes_of(const nccl_tests_table& t, const import_options& o) {
     if (!t.hosts.empty()) return static_cast<std::int64_t>(t.hosts.size());
     if (o.nodes > 0) return o.nodes;
-    throw input_error(fmt::format("{}:{}", t.file, t.line), "the log has no device list to tell the nodes: pass --nodes N");
+    throw input_error(fmt::format("{}:{}", t.file, t.line), msg("calibrate.no_node_list"));
 }
 
 // One table into the recorder, through the same add_collective as a live sweep.
 void add_table(const nccl_tests_table& t, const import_options& o, recorder& rec, calibration_profile& id) {
     const std::string name = t.op.empty() ? o.op : t.op;
-    if (name.empty()) throw input_error(fmt::format("{}:{}", t.file, t.line), "the log does not name its test (no \"*_perf\"): pass --op");
+    if (name.empty()) throw input_error(fmt::format("{}:{}", t.file, t.line), msg("calibrate.no_test_name"));
     const auto op = collective_from_name(name);
-    if (!op) throw input_error("--op", fmt::format("unknown op \"{}\"", name));
+    if (!op) throw input_error("--op", msg("calibrate.unknown_op", {{"name", name}}));
     const std::int64_t n = ranks_of(t, *op, o), nodes = nodes_of(t, o);
     check_factor(t, *op, n);
     group g;
@@ -82,8 +84,7 @@ void add_table(const nccl_tests_table& t, const import_options& o, recorder& rec
                 static_cast<long long>(n), static_cast<long long>(nodes), to_string(g.scope), used, t.rows.size());
     id.ranks = std::max(id.ranks, n), id.nodes = std::max(id.nodes, nodes);
     if (!t.device.empty() && !id.devices.empty() && id.devices.front().name != t.device)
-        throw input_error(fmt::format("{}:{}", t.file, t.line), fmt::format("logs from different GPUs ({} and {}): one profile "
-                                                                            "describes one cluster", id.devices.front().name, t.device));
+        throw input_error(fmt::format("{}:{}", t.file, t.line), msg("calibrate.mixed_gpus", {{"first", id.devices.front().name}, {"second", t.device}}));
     if (!t.device.empty()) id.devices = {{t.device, 0, id.ranks}};
     auto set_software = [&](const char* key, const std::string& v) {
         if (v.empty()) return;
@@ -109,7 +110,7 @@ calibration_profile import_profile(const import_options& o) {
             add_table(t, o, rec, id), ++tables;
             id.provenance.inputs.push_back(path);
         }
-    if (tables == 0) throw input_error(o.logs.front(), "no nccl-tests results table found");
+    if (tables == 0) throw input_error(o.logs.front(), msg("calibrate.no_results_table"));
     std::set<std::string> hosts(id.provenance.hosts.begin(), id.provenance.hosts.end());
     id.provenance.hosts.assign(hosts.begin(), hosts.end());
     id.host = id.provenance.hosts.empty() ? "" : id.provenance.hosts.front();
@@ -137,7 +138,7 @@ int import_main(int argc, char** argv) {
         app.parse(argc, argv);
         const calibration_profile p = import_profile(o);
         const std::string err = write_file_atomically(o.out, calibration_json_text(p) + "\n");
-        if (!err.empty()) throw input_error("--out", err);
+        if (!err.empty()) throw input_error("--out", msg("calibrate.write_failed", {{"reason", err}}));
         std::printf("# profile written to %s (%zu collective fits)\n", o.out.c_str(), p.collectives.size());
         return native::exit_ok;
     } catch (const CLI::Success&) {

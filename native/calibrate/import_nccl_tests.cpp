@@ -130,7 +130,7 @@ std::vector<nccl_tests_table> parse_nccl_tests_json(const std::string& text, con
     try {
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
-        throw input_error(file, fmt::format("not nccl-tests JSON: {}", e.what()));
+        throw input_error(file, msg("calibrate.not_nccl_json", {{"detail", e.what()}}));
     }
     nccl_tests_table t;
     t.file = file;
@@ -148,7 +148,7 @@ std::vector<nccl_tests_table> parse_nccl_tests_json(const std::string& text, con
             t.device = d.value("device_info", std::string{});
         }
     t.hosts.assign(hosts.begin(), hosts.end());
-    if (!doc.contains("results") || !doc["results"].is_array()) throw input_error(file, "no \"results\" array: not nccl-tests -J output");
+    if (!doc.contains("results") || !doc["results"].is_array()) throw input_error(file, msg("calibrate.no_results_array"));
     for (const auto& r : doc["results"]) {
         if (!r.contains("out_of_place") || r["out_of_place"].is_null()) continue;
         const auto& o = r["out_of_place"];

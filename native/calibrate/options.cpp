@@ -19,7 +19,7 @@ namespace {
 std::int64_t parse_int(const std::string& flag, const std::string& v, std::int64_t lo, std::int64_t hi) {
     std::string text = v;
     const std::string err = native::whole_number(lo, hi)(text);
-    if (!err.empty()) throw input_error(flag, err);
+    if (!err.empty()) throw input_error(flag, msg("cli.invalid_value", {{"detail", err}}));
     return std::stoll(v);
 }
 
@@ -46,8 +46,9 @@ void parse_ops(options& o, const std::string& list) {
         else if (auto op = collective_from_name(name)) o.ops.push_back(*op);
         else {
             const std::string near = closest_name(name, names);
-            throw input_error("--ops", fmt::format("unknown op \"{}\"; expected a comma-separated list of {}{}", name,
-                                                   fmt::join(names, ","), near.empty() ? "" : " (did you mean " + near + "?)"));
+            const std::string list = fmt::format("{}", fmt::join(names, ","));
+            throw input_error("--ops", near.empty() ? msg("calibrate.unknown_op_list", {{"name", name}, {"names", list}})
+                                                    : msg("calibrate.unknown_op_list_near", {{"name", name}, {"names", list}, {"near", near}}));
         }
     }
 }
@@ -59,7 +60,7 @@ std::int64_t parse_size(const std::string& flag, const std::string& text) {
     const int shift = last == 'K' ? 10 : last == 'M' ? 20 : last == 'G' ? 30 : last == 'T' ? 40 : 0;
     const std::string digits = shift ? text.substr(0, text.size() - 1) : text;
     if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        throw input_error(flag, fmt::format("expected a size such as 8, 64K, 32M or 1G, got \"{}\"", text));
+        throw input_error(flag, msg("calibrate.size_syntax", {{"text", text}}));
     const std::int64_t unit = std::int64_t{1} << shift;
     return parse_int(flag, digits, 1, (1LL << 50) / unit) * unit;
 }
@@ -151,7 +152,7 @@ void fill_in(options& o, const flag_values& v, const CLI::App& app) {
     if (o.ops_given) parse_ops(o, v.ops);
     else o.ops = {collective_op::allreduce, collective_op::reducescatter, collective_op::allgather,
                   collective_op::alltoall, collective_op::broadcast, collective_op::sendrecv};
-    if (o.ops.empty() && !o.gemm && !o.memory) throw input_error("--ops", "selects nothing to measure");
+    if (o.ops.empty() && !o.gemm && !o.memory) throw input_error("--ops", msg("calibrate.nothing_selected"));
     o.min_bytes = parse_size("-b", v.min_bytes);
     o.max_bytes = given("-e") ? parse_size("-e", v.max_bytes) : o.quick ? 1 << 20 : 32 << 20;
     o.step_factor = given("-f") ? v.step_factor : o.quick ? 4 : 2;
@@ -161,7 +162,7 @@ void fill_in(options& o, const flag_values& v, const CLI::App& app) {
     o.op_timeout_s = static_cast<double>(v.op_timeout_s);
     o.timeout_s = static_cast<double>(v.timeout_s);
     if (o.max_bytes < o.min_bytes)
-        throw input_error("-e", fmt::format("{} is below -b {}", format_size(o.max_bytes), format_size(o.min_bytes)));
+        throw input_error("-e", msg("calibrate.max_below_min", {{"max", format_size(o.max_bytes)}, {"min", format_size(o.min_bytes)}}));
 }
 
 }  // namespace

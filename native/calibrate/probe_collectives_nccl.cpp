@@ -133,8 +133,9 @@ private:
         std::size_t free = 0, total = 0;
         cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
         if ((sb + rb) * static_cast<std::size_t>(rotations) > free * 8 / 10)
-            throw input_error("-e", fmt::format("sizes beyond memory: {} B per message needs {:.3g} GB of GPU memory, {:.3g} GB free",
-                                                count * 4, static_cast<double>((sb + rb) * rotations) / 1e9, free / 1e9));
+            throw input_error("-e", msg("calibrate.gpu_memory", {{"bytes", std::to_string(count * 4)},
+                                                                 {"need", fmt::format("{:.3g}", static_cast<double>((sb + rb) * rotations) / 1e9)},
+                                                                 {"free", fmt::format("{:.3g}", free / 1e9)}}));
         for (int i = 0; i < rotations; ++i) {
             send_.emplace_back(std::max<std::size_t>(sb, 16));
             recv_.emplace_back(std::max<std::size_t>(rb, 16));

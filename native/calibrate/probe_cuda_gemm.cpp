@@ -84,7 +84,8 @@ int operand_sets(const gemm_shape& s, cudaDataType_t in) {
     const double set = static_cast<double>((s.m * s.k + s.k * s.n) * static_cast<std::int64_t>(elem_bytes(in)) + s.m * s.n * 2);
     const int want = static_cast<int>(std::ceil(3.0 * l2 / set));
     const int fits = static_cast<int>(0.4 * static_cast<double>(free) / set);
-    if (fits < 1) throw input_error("--scenario", fmt::format("GEMM {}x{}x{} does not fit in GPU memory", s.m, s.n, s.k));
+    if (fits < 1)
+        throw input_error("--scenario", msg("calibrate.gemm_too_large", {{"m", std::to_string(s.m)}, {"n", std::to_string(s.n)}, {"k", std::to_string(s.k)}}));
     return std::min({std::max(want, 2), 32, std::max(fits, 1)});
 }
 

@@ -12,7 +12,7 @@ namespace tslab::calibrate {
 
 workload scenario_workload(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
-    if (!f) throw input_error("--scenario", fmt::format("cannot open \"{}\"", path));
+    if (!f) throw input_error("--scenario", msg("calibrate.cannot_open_path", {{"path", path}}));
     std::stringstream ss;
     ss << f.rdbuf();
     const std::string text = ss.str();

@@ -16,7 +16,7 @@ namespace tslab::calibrate {
 
 namespace {
 
-void say(const world& w, const std::string& line) {
+[[maybe_unused]] void say(const world& w, const std::string& line) {
     if (w.rank == 0) std::fputs(("# " + line + "\n").c_str(), stdout), std::fflush(stdout);
 }
 
@@ -24,17 +24,17 @@ void resolve_backend(options& o, device_identity& d, const world& w) {
 #ifdef TSLAB_HAVE_CUDA
     if (o.backend != "cpu") {
         d = cuda_select_device(w.local_rank);
-        if (!d.ok && o.backend == "cuda") throw input_error("--backend", "cuda: " + d.error);
+        if (!d.ok && o.backend == "cuda") throw input_error("--backend", msg("calibrate.cuda_unusable", {{"reason", d.error}}));
         if (o.backend.empty() && !d.ok) say(w, "no usable GPU (" + d.error + "): using --backend cpu");
         if (o.backend.empty()) o.backend = d.ok ? "cuda" : "cpu";
     }
 #else
     (void)w, (void)d;
-    if (o.backend == "cuda") throw input_error("--backend", "cuda: this binary was built without the CUDA toolkit");
+    if (o.backend == "cuda") throw input_error("--backend", msg("calibrate.built_without_cuda"));
     o.backend = "cpu";
 #endif
     if (o.backend == "cpu" && !o.ops_given) o.gemm = false;  // the default set: no GEMM on the host
-    if (o.backend == "cpu" && o.gemm) throw input_error("--ops", "gemm needs --backend cuda");
+    if (o.backend == "cpu" && o.gemm) throw input_error("--ops", msg("calibrate.gemm_needs_cuda"));
 }
 
 // Everything the ranks must agree on that is derived from the flags and files.
