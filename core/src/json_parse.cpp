@@ -43,7 +43,7 @@ struct frame {
     json* node;
     std::string path;
     std::size_t count = 0;  // elements or keys so far
-    std::string key;        // the key whose value comes next (objects)
+    std::string key{};      // the key whose value comes next (objects)
 };
 
 class limited_builder {

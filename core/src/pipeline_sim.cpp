@@ -43,15 +43,15 @@ struct walker {
     const pipeline_costs& c;
     pipeline_timeline* out;  // null: validate only
     std::int64_t second_dir = 0;  // first micro-batch of DualPipe's reverse direction (m otherwise)
-    std::vector<std::int32_t> slot_rank;  // [direction · stages + stage]
-    std::vector<std::uint8_t> slot_chunk;
+    std::vector<std::int32_t> slot_rank{};  // [direction · stages + stage]
+    std::vector<std::uint8_t> slot_chunk{};
     double dur[5] = {};
-    std::vector<double> f_end, b_end, free_at;
-    std::vector<std::uint8_t> state;
-    std::vector<std::size_t> next;
-    std::vector<std::int64_t> alive;
-    std::vector<std::int64_t> stack;
-    std::vector<std::uint8_t> queued;
+    std::vector<double> f_end{}, b_end{}, free_at{};
+    std::vector<std::uint8_t> state{};
+    std::vector<std::size_t> next{};
+    std::vector<std::int64_t> alive{};
+    std::vector<std::int64_t> stack{};
+    std::vector<std::uint8_t> queued{};
 
     // Stage-major: a rank walks its stages' micro-batches in order, so its reads and writes stream
     // through three adjacent rows (st − 1, st, st + 1) instead of jumping a row of all stages per op.
@@ -262,7 +262,7 @@ void check_costs(const pipeline_costs& c) {
 
 void validate_schedule(const pipeline_schedule& s) {
     const pipeline_costs unit;
-    walker w{s, unit, nullptr};
+    walker w{.s = s, .c = unit, .out = nullptr};
     w.run();
 }
 
@@ -273,7 +273,7 @@ pipeline_timeline simulate_pipeline(const pipeline_schedule& s, const pipeline_c
     t.ranks.resize(s.rank_ops.size());
     t.times.resize(s.rank_ops.size());
     for (std::size_t r = 0; r < s.rank_ops.size(); ++r) t.times[r].resize(s.rank_ops[r].size());
-    walker w{s, c, &t};
+    walker w{.s = s, .c = c, .out = &t};
     w.run();
     double busy = 0;
     for (std::size_t r = 0; r < t.times.size(); ++r) {

@@ -331,7 +331,7 @@ const plan_search::vpp_model& plan_search::model_at(scenario& s, const mesh_layo
     const std::int64_t v = s.parallel.vpp;
     for (const auto& m : cm.by_vpp)
         if (m.vpp == v) return m;
-    vpp_model m{v, cm.compute};
+    vpp_model m{.vpp = v, .compute = cm.compute};
     split_chunks(m.compute, v);
     step_comm comm = step_comm_of(s, mesh, params_, m.compute, s.training.microbatches(s.parallel), false);  // the report's rule
     m.pp_exposed_s = pp_transfer_exposed_s(comm.inventory);

@@ -68,7 +68,7 @@ std::size_t plan_search::class_table_of(scenario& s, layout_tables& lt, const sc
     const auto key = std::tuple{s.parallel.ep, s.parallel.etp, static_cast<int>(d.placement), chunks};
     auto it = class_cache_.find(key);
     if (it == class_cache_.end()) it = class_cache_.emplace(key, detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_)).first;
-    class_table c{d.placement, chunks, &it->second};
+    class_table c{.placement = d.placement, .chunks = chunks, .classes = &it->second};
     const std::size_t n = static_cast<std::size_t>(zero_stages) * c.classes->size();
     c.state.reserve(n), c.state_offloaded.reserve(n), c.buffers.resize(n);
     for (int z = 0; z < static_cast<int>(zero_stages); ++z) {
@@ -117,12 +117,12 @@ void plan_search::search_layout(const layout& l) {
         return;
     }
     layout_tables tables;
-    for (const auto& [kind, v] : choices) tables.schedules.push_back({kind, v});
+    for (const auto& [kind, v] : choices) tables.schedules.push_back({.kind = kind, .vpp = v});
     tables.classes.reserve(tables.schedules.size());
     for (std::int64_t mb : micro_batches) {
         if (stopped_) return;  // place() found the deadline passed
         s.training.micro_batch = mb;
-        micro_batch_state mbs{G / (mb * l.dp), &mesh_, std::nullopt, nullptr};
+        micro_batch_state mbs{.m = G / (mb * l.dp), .mesh = &mesh_};
         prepare_micro_batch(s, tables, mbs.m);
         for (auto rec : recompute_modes) {
             if (stopped_) return;

@@ -66,6 +66,12 @@ message l9_note(const reliability_report& rel) {
                                          {"mtbf", g3(rel.mtbf_s)}, {"goodput", fmt::format("{:.3f}", rel.goodput)}});
 }
 
+// One ledger row; its English notes are its clauses joined (messages.hpp english).
+step_ledger ledger(std::string id, std::string name, double time_s, double exposed_s, double bytes, std::vector<message> notes) {
+    std::string english_notes = english(notes);
+    return {std::move(id), std::move(name), time_s, exposed_s, bytes, std::move(notes), std::move(english_notes)};
+}
+
 double offload_s(const compute_estimate& c) { return c.offload_optimizer_s + c.offload_activations_s; }
 
 // The parts of step_compute_s that other ledgers own: host offload (L1, L2), the slowest GPU's delay
@@ -82,28 +88,23 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     double cp_bytes = 0;
     for (const auto& it : in.context.items) cp_bytes += it.bytes * (it.count_fwd + it.count_bwd);
     const auto& rel = in.reliability;
-    std::vector<step_ledger> out{
-        {"L1", "model state", c.offload_optimizer_s, c.offload_optimizer_s, model_state(in.memory),
-         offload_note(msg("step.note.model_state"), s.training.offload.optimizer, c.offload_optimizer_s)},
-        {"L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
-         offload_note(msg("step.note.activation", {{"recompute", to_string(s.training.recompute)}}), s.training.offload.activations,
-                      c.offload_activations_s)},
-        {"L3", "compute", c.step_compute_s - not_l3_s(c), c.step_compute_s - not_l3_s(c), 0,
-         {msg("step.note.compute", {{"recompute", g3(c.recompute_step_s)}, {"optimizer", g3(c.optimizer_s)}, {"fp8", fmt::format("{:.2f}", c.fp8_speedup)}})}},
-        {"L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
-         {msg("step.note.pipeline", {{"bubble", g3(in.bubble_s)}, {"p2p", g3(in.p2p_exposed_s)}})}},
-        {"L5", "collective", l5.time_s + slow_s, l5.exposed_s + slow_s, l5.bytes,
-         l5_notes(in.comm, slow_s)},
-        {"L6", "expert", ep.time_s + imbalance_s, ep.exposed_s + imbalance_s, ep.bytes,
-         l6_notes(in, ep.exposed_s)},
-        {"L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, {msg("step.note.context", {{"method", in.context.method}})}},
+    return {
+        ledger("L1", "model state", c.offload_optimizer_s, c.offload_optimizer_s, model_state(in.memory),
+               offload_note(msg("step.note.model_state"), s.training.offload.optimizer, c.offload_optimizer_s)),
+        ledger("L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
+               offload_note(msg("step.note.activation", {{"recompute", to_string(s.training.recompute)}}), s.training.offload.activations,
+                            c.offload_activations_s)),
+        ledger("L3", "compute", c.step_compute_s - not_l3_s(c), c.step_compute_s - not_l3_s(c), 0,
+               {msg("step.note.compute", {{"recompute", g3(c.recompute_step_s)}, {"optimizer", g3(c.optimizer_s)}, {"fp8", fmt::format("{:.2f}", c.fp8_speedup)}})}),
+        ledger("L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
+               {msg("step.note.pipeline", {{"bubble", g3(in.bubble_s)}, {"p2p", g3(in.p2p_exposed_s)}})}),
+        ledger("L5", "collective", l5.time_s + slow_s, l5.exposed_s + slow_s, l5.bytes, l5_notes(in.comm, slow_s)),
+        ledger("L6", "expert", ep.time_s + imbalance_s, ep.exposed_s + imbalance_s, ep.bytes, l6_notes(in, ep.exposed_s)),
+        ledger("L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, {msg("step.note.context", {{"method", in.context.method}})}),
         // L8 time: the FP8 cast kernels, bytes / HBM bandwidth (numerics.hpp fp8_cast_of); the step's fp8_cast segment.
-        {"L8", "numerics", c.fp8_cast_step_s, c.fp8_cast_step_s, in.numerics.weight_scale_bytes, l8_notes(in.numerics, c.fp8_cast_step_s)},
-        {"L9", "reliability", rel.write_s, 0, rel.checkpoint.total(),
-         {l9_note(rel)}},
+        ledger("L8", "numerics", c.fp8_cast_step_s, c.fp8_cast_step_s, in.numerics.weight_scale_bytes, l8_notes(in.numerics, c.fp8_cast_step_s)),
+        ledger("L9", "reliability", rel.write_s, 0, rel.checkpoint.total(), {l9_note(rel)}),
     };
-    for (auto& l : out) l.notes = english(l.notes_msg);
-    return out;
 }
 
 // What the scenario's chosen optimisation saves and where it moves the cost, with the ledger it

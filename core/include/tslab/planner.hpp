@@ -288,8 +288,8 @@ private:
         std::int64_t vpp = 1;
         compute_estimate compute;
         double pp_exposed_s = 0;
-        std::vector<axis_comm> axes;  // no EP overlap credit
-        stage_comm chunk_comm;        // per micro-batch TP/CP/EP in the chunk costs
+        std::vector<axis_comm> axes{};  // no EP overlap credit
+        stage_comm chunk_comm{};        // per micro-batch TP/CP/EP in the chunk costs
     };
     // Step time without bubble and P2P over some of the axes (any vpp); `dual` with the EP axis
     // hidden in full, the bound of the schedules that pair chunks (DualPipe, DualPipeV).
@@ -314,7 +314,7 @@ private:
         std::int64_t chunks = 1;                               // per rank
         const std::vector<detail::stage_class>* classes = nullptr;  // class_cache_'s, kept for the layout
         // [zero · classes + class]; state_offloaded with the optimizer states on the host
-        std::vector<double> state, state_offloaded, buffers;
+        std::vector<double> state{}, state_offloaded{}, buffers{};
         std::int64_t buffers_at = 0;  // the micro-batch size of `buffers` (0: none yet)
         const double* at(const std::vector<double>& v, std::size_t zero) const { return v.data() + zero * classes->size(); }
     };
@@ -324,7 +324,7 @@ private:
         schedule_kind kind = schedule_kind::one_f_one_b;
         std::int64_t vpp = 1;
         std::size_t classes = no_table;  // index into layout_tables::classes
-        std::vector<double> inflight;    // [class], at the current micro-batch
+        std::vector<double> inflight{};  // [class], at the current micro-batch
         bool valid = false;              // the rules hold at the current micro-batch
     };
     static constexpr std::size_t no_table = static_cast<std::size_t>(-1);
@@ -352,10 +352,10 @@ private:
     struct micro_batch_state {
         std::int64_t m = 1;
         std::optional<mesh_layout>* mesh = nullptr;
-        std::optional<double> imbalance;  // the expert balance depends on tokens per rank only
+        std::optional<double> imbalance{};  // the expert balance depends on tokens per rank only
         const stage_layer_times* layers = nullptr;  // layer_times_'s; no recompute, ZeRO, offload or schedule in them (compute.hpp)
-        std::optional<std::vector<axis_comm>> ep_cp;  // the EP and CP axes (plan_search::ep_cp_of)
-        floor_state floor;
+        std::optional<std::vector<axis_comm>> ep_cp{};  // the EP and CP axes (plan_search::ep_cp_of)
+        floor_state floor{};
     };
     cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs);
     const stage_layer_times& layer_times_of(const scenario& s);
