@@ -55,7 +55,7 @@ namespace {
 
 using steady = std::chrono::steady_clock;
 double seconds_since(steady::time_point t) { return std::chrono::duration<double>(steady::now() - t).count(); }
-// When options.max_seconds runs out; advance() tests it after each layout.
+// When options.max_seconds runs out; advance() tests it between layouts and before each full timing.
 steady::time_point deadline_of(steady::time_point start, double max_seconds) {
     return start + std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(std::clamp(max_seconds, 0.0, 1e7)));
 }
@@ -63,11 +63,10 @@ steady::time_point deadline_of(steady::time_point start, double max_seconds) {
 // The search in one part, in ~10 ms slices so that the time budget is checked often.
 plan_search search_alone(const scenario& s, const plan_options& o, const plan_progress_fn& on_progress, steady::time_point start) {
     plan_search search(s, o);
+    const steady::time_point deadline = deadline_of(start, o.max_seconds);
     double reported = 0;
-    while (!search.advance(20'000, deadline_of(start, o.max_seconds))) {
+    while (!search.advance(20'000, deadline) && steady::now() < deadline)
         if (on_progress && seconds_since(start) - reported >= 1) on_progress(search.progress(), reported = seconds_since(start));
-        if (seconds_since(start) > o.max_seconds) break;
-    }
     return search;
 }
 
@@ -89,11 +88,12 @@ plan_search search_in_parts(const scenario& s, const plan_options& o, int n, con
     for (int k = 0; k < n; ++k) parts.emplace_back(s, each, k, n);
     std::vector<std::atomic<std::int64_t>> considered(static_cast<std::size_t>(n)), layouts(static_cast<std::size_t>(n));
     std::atomic<int> running{n};
+    const steady::time_point deadline = deadline_of(start, o.max_seconds);
     std::vector<std::thread> threads;
     for (int k = 0; k < n; ++k)
         threads.emplace_back([&, k] {
             plan_search& p = parts[static_cast<std::size_t>(k)];
-            while (!p.advance(20'000, deadline_of(start, o.max_seconds)) && seconds_since(start) <= o.max_seconds)
+            while (!p.advance(20'000, deadline) && steady::now() < deadline)
                 considered[static_cast<std::size_t>(k)] = p.progress().considered, layouts[static_cast<std::size_t>(k)] = p.progress().groups_done;
             --running;
         });
