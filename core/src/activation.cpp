@@ -35,6 +35,12 @@ double attention_split_elems(const model_spec& m) {
     return a * hd * 2 + kv * hd * 2;  // Q and attention output; K and V
 }
 
+// The attention output (the output projection's input), per token in elements, split over TP.
+double attention_output_elems(const model_spec& m) {
+    const double a = static_cast<double>(m.heads);
+    return m.attention == attention_kind::mla ? a * static_cast<double>(m.mla.v_head_dim) : a * static_cast<double>(m.head_dim);
+}
+
 // MLP tensors split over TP, per token in elements: GeLU keeps its input and output (2f),
 // SwiGLU keeps gate+up outputs and their product (3f).
 double mlp_split_elems(const model_spec& m, double f) { return (m.ffn == ffn_kind::swiglu ? 3.0 : 2.0) * f; }
@@ -63,7 +69,10 @@ layer_activation op_level_bytes(const scenario& s, bool moe_layer, const activat
     double rep = 3 * d.e * d.h + (m.dropout ? 2 * d.h : 0);
     if (m.attention == attention_kind::mla)
         rep += d.e * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
-    double split = attention_split_elems(m) * d.e + 4.0 * static_cast<double>(m.heads);  // + fp32 LSE per head
+    // Flash keeps its output and an fp32 LSE per head; the unfused core keeps neither: its output
+    // comes from a bmm that runs again with the rest of the core (core_recomputed).
+    double split = s.training.flash_attention ? attention_split_elems(m) * d.e + 4.0 * static_cast<double>(m.heads)
+                                              : (attention_split_elems(m) - attention_output_elems(m)) * d.e;
     if (moe_layer && m.is_moe()) {
         const double k = static_cast<double>(m.moe.top_k), fe = static_cast<double>(m.moe.expert_ffn_hidden);
         const double shared = static_cast<double>(m.moe.shared_experts) * fe;
@@ -74,7 +83,7 @@ layer_activation op_level_bytes(const scenario& s, bool moe_layer, const activat
     }
     out.replicated = rep * d.tokens / (sp ? d.t : 1.0);
     out.split = split * d.tokens / d.t;
-    out.quadratic = 0;  // the attention kernel's output is kept, its scores never are
+    out.quadratic = 0;  // the scores are never kept: inside Flash, or recomputed with the unfused core
     out.total = out.replicated + out.split;
     return out;
 }
@@ -84,6 +93,9 @@ const char* formula_for(const scenario& s) {
     switch (s.training.recompute) {
         case recompute_kind::full: return sp ? "full recompute: 2sbh/t (layer input only)" : "full recompute: 2sbh (layer input only)";
         case recompute_kind::op:
+            if (!s.training.flash_attention)
+                return sp ? "op-level, unfused attention: 3 sbh outputs /t (input, attn-out, MLP-down) + Q, K, V and the first MLP matmul /t; the core recomputed"
+                          : "op-level, unfused attention: 3 sbh outputs (input, attn-out, MLP-down) + Q, K, V and the first MLP matmul /t; the core recomputed";
             return sp ? "op-level: 3 sbh outputs /t (input, attn-out, MLP-down) + Q, K, V, attention output, LSE and the first MLP matmul /t"
                       : "op-level: 3 sbh outputs (input, attn-out, MLP-down) + Q, K, V, attention output, LSE and the first MLP matmul /t";
         case recompute_kind::selective: return sp ? "selective: 34sbh/t" : "selective: sbh(10 + 24/t)";
@@ -94,6 +106,11 @@ const char* formula_for(const scenario& s) {
 }
 
 }  // namespace
+
+bool core_recomputed(const scenario& s) {
+    const recompute_kind r = s.training.recompute;
+    return !s.training.flash_attention && (r == recompute_kind::selective || r == recompute_kind::op);
+}
 
 layer_activation layer_activation_bytes(const scenario& s, bool moe_layer) {
     const auto& m = s.model;

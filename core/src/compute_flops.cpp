@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "tslab/activation.hpp"
 #include "tslab/context.hpp"
 #include "tslab/params.hpp"
 
@@ -171,11 +172,12 @@ sequence_flops flops_per_sequence(const scenario& s) {
         const D core = w.model_flops - (w.gemm_flops - w.core_flops);  // QKᵀ + AV over the full s×s
         f.forward += count * w.model_flops;
         if (one.training.recompute == recompute_kind::full) f.recompute += count * w.model_flops;
-        // Selective recompute redoes the attention core; under Flash that already happens inside
-        // the backward kernel, which recomputes QKᵀ (5 core GEMMs against 4; Dao, arXiv 2307.08691
-        // section 3.1.2), half the core's forward (Korthikanti et al. arXiv 2205.05198 section 5).
+        // Selective recompute, and op-level without Flash, redo the attention core (core_recomputed,
+        // activation.hpp); under Flash that already happens inside the backward kernel, which
+        // recomputes QKᵀ (5 core GEMMs against 4; Dao, arXiv 2307.08691 section 3.1.2), half the
+        // core's forward (Korthikanti et al. arXiv 2205.05198 section 5).
         if (flash) f.recompute += count * 0.5 * core;
-        else if (one.training.recompute == recompute_kind::selective) f.recompute += count * core;
+        else if (core_recomputed(one)) f.recompute += count * core;
     }
     f.forward += head_gemm(one).flops();  // the head is never recomputed (its input is the last checkpoint)
     // MTP modules: their block, projection and a second pass of the shared head per depth.

@@ -60,8 +60,7 @@ void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) 
     const bool full = s.training.recompute == recompute_kind::full;
     if (full) p.rec += count * (t.gemm + t.memory + t.cast);
     p.expert += count * t.expert * (full ? 4 : 3);
-    if (s.training.recompute == recompute_kind::selective && !s.training.flash_attention)
-        p.rec += count * (t.core + t.core_memory);
+    if (core_recomputed(s)) p.rec += count * (t.core + t.core_memory);
     // Op-level: the HBM-bound work between the kept matmul outputs runs again (no GEMM).
     if (s.training.recompute == recompute_kind::op) p.rec += count * (t.memory - t.core_memory);
 }

@@ -128,6 +128,24 @@ TEST_CASE("Op-level recompute keeps matmul and attention outputs: memory between
     CHECK(op.step.time_s < full.step.time_s);
 }
 
+TEST_CASE("Op-level recompute without Flash runs the unfused attention core again, as selective does", "[activation][compute]") {
+    // torchtitan's op-level save list keeps aten.mm outputs and the fused SDPA kernels' only
+    // (activation_checkpoint.py, _save_list); the unfused core's bmm, softmax and dropout are not on
+    // it, so the backward redoes QKᵀ and AV from the kept Q, K and V (the core Korthikanti et al.,
+    // arXiv 2205.05198 section 4.2.2, recompute selectively), and neither its output nor an LSE is kept.
+    auto run = [](const char* rec, bool flash) {
+        return of({{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"parallel", {{"tp", 2}, {"sp", true}}},
+                   {"training", {{"seq_len", 8192}, {"global_batch", 8}, {"recompute", rec}, {"flash_attention", flash}}}});
+    };
+    const report op = run("op", false), selective = run("selective", false), fused = run("op", true);
+    CHECK(op.compute.hardware_flops > op.compute.model_flops);
+    CHECK(op.compute.hardware_flops == Approx(selective.compute.hardware_flops).epsilon(1e-12));  // the core once, both
+    CHECK(op.compute.recompute_s > selective.compute.recompute_s);  // and the element-wise work besides
+    // Per layer and micro-batch on one TP rank: the attention output, a·d_head = 4096 elements of
+    // 2 bytes, and the fp32 LSE of a = 32 heads, over 8192/2 tokens; 32 layers, one micro-batch in flight.
+    CHECK(activation_bytes_of(fused.memory) - activation_bytes_of(op.memory) == Approx(32.0 * (4096 * 2 + 4 * 32) * 8192 / 2));
+}
+
 TEST_CASE("training.precision.reduce sets the DP gradient reduction's dtype", "[numerics][collectives]") {
     json doc = {{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 16}, {"zero", 1}}},
                 {"training", {{"global_batch", 16}, {"precision", {{"recipe", "bf16-fp32-grads"}}}}}};

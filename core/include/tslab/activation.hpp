@@ -20,6 +20,14 @@ struct layer_activation {
 // recompute and Flash. `moe_layer` selects the expert MLP.
 layer_activation layer_activation_bytes(const scenario& s, bool moe_layer);
 
+// Whether the backward runs the attention core (QKᵀ, softmax, dropout, AV) again. Selective
+// recompute does so by design (Korthikanti et al., arXiv 2205.05198 section 4.2.2). Op-level
+// recompute keeps what torchtitan's save list names: aten.mm outputs and the fused SDPA kernels'
+// (pytorch/torchtitan activation_checkpoint.py, _save_list). Without Flash the core is unfused
+// bmm, softmax and dropout, none on that list, so it runs again too. Under Flash neither mode redoes
+// it outside the backward kernel, which recomputes QKᵀ itself (compute_flops.cpp).
+bool core_recomputed(const scenario& s);
+
 // Bytes outside the layers on the first stage (embedding output) and the last (logits).
 double first_stage_other_bytes(const scenario& s);
 double last_stage_other_bytes(const scenario& s);

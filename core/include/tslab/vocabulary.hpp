@@ -40,8 +40,8 @@ inline constexpr std::array recompute_rows = {
                    "Chen et al., arXiv 1604.06174; Korthikanti et al., arXiv 2205.05198 section 4.2 (layer input kept)"},
     recompute_desc{recompute_kind::op, "op", "op-level selective recompute",
                    "torchtitan activation checkpointing, mode selective, selective_ac_option \"op\" (pytorch/torchtitan "
-                   "activation_checkpoint.py, _save_list: matmul and attention outputs kept); norms, activation functions and "
-                   "elementwise ops recomputed"},
+                   "activation_checkpoint.py, _save_list: matmul and fused attention outputs kept); norms, activation functions and "
+                   "elementwise ops recomputed, and the unfused attention core where FlashAttention is off"},
 };
 
 struct optimizer_desc {
