@@ -28,11 +28,14 @@ dispatch_split dispatch_split_of(const scenario& s, std::int64_t ep_nodes, std::
     d.dispatch_network_bytes = t.dispatch_bytes * net, d.dispatch_nvlink_bytes = t.dispatch_bytes * nvl;
     d.combine_network_bytes = t.combine_bytes * net, d.combine_nvlink_bytes = t.combine_bytes * nvl;
     d.network_bytes_unlimited = (t.dispatch_bytes + t.combine_bytes) * other_node;
-    d.formula = d.node_limit > 0 && N > 1
-                    ? fmt::format("network = tokens × min(M={}, N={}, k={})·(N−1)/N × hidden × element; NVLink = pairs × ((g−1)/ep + (ep−g)/ep·(g−1)/g), g = {}",
-                                  d.node_limit, ep_nodes, s.model.moe.top_k, ranks_per_node)
-                    : fmt::format("network = pairs × (ep−g)/ep; NVLink = pairs × (g−1)/ep, ep = {}, g = {} per node", s.parallel.ep, ranks_per_node);
     return d;
+}
+
+std::string dispatch_formula(const scenario& s, const dispatch_split& d) {
+    return d.node_limit > 0 && d.ep_nodes > 1
+               ? fmt::format("network = tokens × min(M={}, N={}, k={})·(N−1)/N × hidden × element; NVLink = pairs × ((g−1)/ep + (ep−g)/ep·(g−1)/g), g = {}",
+                             d.node_limit, d.ep_nodes, s.model.moe.top_k, d.ranks_per_node)
+               : fmt::format("network = pairs × (ep−g)/ep; NVLink = pairs × (g−1)/ep, ep = {}, g = {} per node", s.parallel.ep, d.ranks_per_node);
 }
 
 dispatch_split dispatch_split_of(const scenario& s, const mesh_layout& m) {

@@ -70,6 +70,7 @@ expert_section expert_section_of(const scenario& s, const mesh_layout& m, const 
     e.busiest_share = st.time_s > 0 ? e.expert_busiest_s / st.time_s : 0;
     fill_redundant_bytes(e, s, c);
     e.dispatch = dispatch_split_of(s, m);
+    e.dispatch.formula = dispatch_formula(s, e.dispatch);
     return e;
 }
 

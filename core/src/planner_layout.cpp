@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <optional>
 
 #include "tslab/errors.hpp"
 #include "tslab/expert.hpp"
@@ -34,13 +35,18 @@ std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_
 constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full};
 constexpr std::size_t zero_stages = 4;
 
-// The HBM total of the most loaded class: state + activations (layers, other) + buffers (memory.hpp).
-double largest_stage_total(const double* state, const double* layers, const double* other, const double* buffers, std::size_t classes) {
-    double memory = 0;
-    for (std::size_t c = 0; c < classes; ++c) {
-        const double b = detail::stage_total(state[c], layers[c], other[c], buffers[c]);
-        if (c == 0 || b > memory) memory = b;
-    }
+using zero_totals = std::array<double, zero_stages>;
+
+// The HBM total of the most loaded class at each ZeRO stage: state + activations (layers, other)
+// + buffers (memory.hpp), state and buffers as class_table lays them out. Each stage's sum is
+// stage_total's, in its order; the four run side by side (vectorisable), the max kept per stage.
+zero_totals largest_stage_totals(const double* state, const double* layers, const double* other, const double* buffers, std::size_t classes) {
+    zero_totals memory{};
+    for (std::size_t c = 0; c < classes; ++c)
+        for (std::size_t z = 0; z < zero_stages; ++z) {
+            const double b = detail::stage_total(state[c * zero_stages + z], layers[c], other[c], buffers[c * zero_stages + z]);
+            memory[z] = c == 0 ? b : std::max(memory[z], b);
+        }
     return memory;
 }
 
@@ -69,15 +75,15 @@ std::size_t plan_search::class_table_of(scenario& s, layout_tables& lt, const sc
     auto it = class_cache_.find(key);
     if (it == class_cache_.end()) it = class_cache_.emplace(key, detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_)).first;
     class_table c{.placement = d.placement, .chunks = chunks, .classes = &it->second};
-    const std::size_t n = static_cast<std::size_t>(zero_stages) * c.classes->size();
-    c.state.reserve(n), c.state_offloaded.reserve(n), c.buffers.resize(n);
-    for (int z = 0; z < static_cast<int>(zero_stages); ++z) {
-        s.parallel.zero = z;
-        for (const auto& k : *c.classes) {
-            detail::rank_state st = detail::rank_state_of(s, k.shards);
-            c.state.push_back(st.total());
+    const std::size_t n = zero_stages * c.classes->size();
+    c.state.resize(n), c.state_offloaded.resize(n), c.buffers.resize(n);
+    for (std::size_t z = 0; z < zero_stages; ++z) {
+        s.parallel.zero = static_cast<int>(z);
+        for (std::size_t k = 0; k < c.classes->size(); ++k) {
+            detail::rank_state st = detail::rank_state_of(s, (*c.classes)[k].shards);
+            c.state[k * zero_stages + z] = st.total();
             st.keep = 0;  // the whole master copy and optimizer states in host memory (offload.hpp)
-            c.state_offloaded.push_back(st.total());
+            c.state_offloaded[k * zero_stages + z] = st.total();
         }
     }
     lt.classes.push_back(std::move(c));
@@ -155,9 +161,9 @@ void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64
         s.parallel.zero = 3;
         for (std::size_t k = 0; k < classes.size(); ++k) {
             detail::rank_buffers b = detail::rank_buffers_of(s, classes[k].shards);
-            c.buffers[3 * classes.size() + k] = b.total();
+            c.buffers[k * zero_stages + 3] = b.total();
             b.zero3 = false;
-            for (std::size_t z = 0; z < 3; ++z) c.buffers[z * classes.size() + k] = b.total();
+            for (std::size_t z = 0; z < 3; ++z) c.buffers[k * zero_stages + z] = b.total();
         }
     }
 }
@@ -193,9 +199,8 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
         // The four ZeRO stages' totals first, in one tight loop.
         const std::size_t n = classes.size();
         const std::size_t dual = bound_index(t.kind);
-        std::array<double, zero_stages> totals{};
-        for (std::size_t z = 0; z < totals.size(); ++z)
-            totals[z] = largest_stage_total(ct.at(ct.state, z), layers_.data(), other_.data(), ct.at(ct.buffers, z), n);
+        const zero_totals totals = largest_stage_totals(ct.state.data(), layers_.data(), other_.data(), ct.buffers.data(), n);
+        std::optional<zero_totals> offloaded_totals;  // only where a plan misses HBM
         for (std::size_t z = 0; z < totals.size(); ++z) {
             if (opt_.holds(plan_knob::zero) && static_cast<int>(z) != base_.parallel.zero) continue;
             ++progress_.evaluated;
@@ -209,7 +214,8 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
             // host-link time every step (offload.hpp), so a plan that fits without it never needs it.
-            const double offloaded = largest_stage_total(ct.at(ct.state_offloaded, z), layers_.data(), other_.data(), ct.at(ct.buffers, z), n);
+            if (!offloaded_totals) offloaded_totals = largest_stage_totals(ct.state_offloaded.data(), layers_.data(), other_.data(), ct.buffers.data(), n);
+            const double offloaded = (*offloaded_totals)[z];
             const double given = s.training.offload.optimizer;
             if (given < 1 && hbm - offloaded >= 0 && !opt_.holds(plan_knob::offload)) {
                 s.training.offload.optimizer = 1;

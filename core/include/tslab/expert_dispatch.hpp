@@ -24,10 +24,13 @@ struct dispatch_split {
     double dispatch_nvlink_bytes = 0, dispatch_network_bytes = 0;
     double combine_nvlink_bytes = 0, combine_network_bytes = 0;
     double network_bytes_unlimited = 0;  // dispatch + combine network bytes without the node limit
-    std::string formula;
+    std::string formula;  // dispatch_formula's; the split alone leaves it empty (the step's inventories never read it)
 };
 
 dispatch_split dispatch_split_of(const scenario& s, std::int64_t ep_nodes, std::int64_t ranks_per_node);
+
+// The split's rule in words, with its numbers (the expert section's `formula`).
+std::string dispatch_formula(const scenario& s, const dispatch_split& d);
 
 // The split on the mesh's EP groups: the most nodes one group spans, its members per node.
 dispatch_split dispatch_split_of(const scenario& s, const mesh_layout& m);

@@ -313,10 +313,10 @@ private:
         stage_placement placement = stage_placement::linear;
         std::int64_t chunks = 1;                               // per rank
         const std::vector<detail::stage_class>* classes = nullptr;  // class_cache_'s, kept for the layout
-        // [zero · classes + class]; state_offloaded with the optimizer states on the host
+        // [class · 4 + zero]: a class's four ZeRO stages side by side, so that search_recompute sums
+        // them lane by lane; state_offloaded with the optimizer states on the host
         std::vector<double> state{}, state_offloaded{}, buffers{};
         std::int64_t buffers_at = 0;  // the micro-batch size of `buffers` (0: none yet)
-        const double* at(const std::vector<double>& v, std::size_t zero) const { return v.data() + zero * classes->size(); }
     };
     // One (schedule, vpp) of a layout: its class table and, at the current micro-batch, the rules'
     // verdict and the in-flight counts.
