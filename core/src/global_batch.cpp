@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 
-#include <fmt/format.h>
 
 #include "tslab/schedule_rules.hpp"
 
@@ -36,17 +35,30 @@ std::int64_t auto_global_batch(std::int64_t world, std::int64_t seq_len, std::in
     return steps_of(world, seq_len, unit, k, pp).batch;
 }
 
-std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind k,
-                                   std::int64_t pp) {
+std::vector<message> auto_global_batch_rule_msg(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind k,
+                                                std::int64_t pp) {
     const rule_steps r = steps_of(world, seq_len, unit, k, pp);
     const std::int64_t u = std::max<std::int64_t>(unit, 1);
-    std::string text = fmt::format("auto: max(2^22 tokens / seq_len {} = {}, world {} GPUs) = {}, rounded up to 2^k = {}, "
-                                   "then to a multiple of micro_batch × dp = {}: {}",
-                                   seq_len, r.by_tokens, world, r.floor, r.power, u, r.multiple);
+    std::vector<message> out{msg("batch.auto", {{"seq_len", num_text(seq_len)}, {"by_tokens", num_text(r.by_tokens)}, {"world", num_text(world)},
+                                                {"floor", num_text(r.floor)}, {"power", num_text(r.power)}, {"unit", num_text(u)},
+                                                {"multiple", num_text(r.multiple)}})};
     if (r.batch != r.multiple)
-        text += fmt::format(", then to {} micro-batches per pipeline for {} ({}): {}", r.batch / u, describe(k).label,
-                            microbatch_rule(describe(k)), r.batch);
+        out.push_back(msg("batch.auto_schedule", {{"microbatches", num_text(r.batch / u)}, {"schedule", describe(k).label},
+                                                  {"rule", microbatch_rule(describe(k))}, {"batch", num_text(r.batch)}}));
+    return out;
+}
+
+std::string global_batch_rule_text(const std::vector<message>& rule) {
+    std::string text;
+    for (const auto& m : rule) text += (text.empty() ? "" : ", ") + english(m);
     return text;
 }
+
+std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind k,
+                                   std::int64_t pp) {
+    return global_batch_rule_text(auto_global_batch_rule_msg(world, seq_len, unit, k, pp));
+}
+
+std::vector<message> given_global_batch_rule_msg() { return {msg("batch.given")}; }
 
 }  // namespace tslab

@@ -21,6 +21,11 @@ constexpr message_template report_table[] = {
     {"step.trade.cp", "context parallelism splits the sequence {ways} ways and moves the cost to {method} traffic: {share}% of the step"},
     {"step.trade.tp", "tensor parallelism splits each layer {ways} ways and moves the cost to TP collectives on L5"},
     {"step.trade.offload", "offload keeps {host} GiB in host memory and moves the cost to the host link: {time} s per step"},
+    // global_batch.cpp: the auto global batch rule with its numbers (report step, plan result).
+    {"batch.auto", "auto: max(2^22 tokens / seq_len {seq_len} = {by_tokens}, world {world} GPUs) = {floor}, rounded up to 2^k = {power}, "
+                   "then to a multiple of micro_batch × dp = {unit}: {multiple}"},
+    {"batch.auto_schedule", "then to {microbatches} micro-batches per pipeline for {schedule} ({rule}): {batch}"},
+    {"batch.given", "set by training.global_batch"},
     // step.cpp: one note per ledger, in clauses.
     {"step.note.model_state", "params, grads, master copy and optimizer states on the most loaded GPU"},
     {"step.note.activation", "kept for backward; recompute {recompute}"},

@@ -66,9 +66,9 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     auto& t = base_.training;
     if (!t.global_batch_given && gpus_ != base.parallel.world()) t.global_batch = auto_global_batch(gpus_, t.seq_len, 1);
     const std::int64_t unit = gpus_ == base.parallel.world() ? t.micro_batch * base.parallel.dp : 1;
-    batch_rule_ = t.global_batch_given ? given_global_batch_rule : gpus_ == base.parallel.world()
-                                   ? auto_global_batch_rule(gpus_, t.seq_len, unit, t.schedule, base.parallel.pp)
-                                   : auto_global_batch_rule(gpus_, t.seq_len, unit);
+    batch_rule_ = t.global_batch_given ? given_global_batch_rule_msg() : gpus_ == base.parallel.world()
+                                   ? auto_global_batch_rule_msg(gpus_, t.seq_len, unit, t.schedule, base.parallel.pp)
+                                   : auto_global_batch_rule_msg(gpus_, t.seq_len, unit);
     params_ = count_params(base_.model);
     tensors_ = tensor_list(base_.model);
     const bool moe = base_.model.is_moe();

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/global_batch.hpp"
 #include "tslab/json_parse.hpp"
 #include "tslab/planner.hpp"
 #include "tslab/report.hpp"
@@ -149,7 +150,8 @@ plan_result plan_search::result(double seconds_left) const {
     r.seq_len = base_.training.seq_len;
     r.global_batch = base_.training.global_batch;
     r.global_batch_default = !base_.training.global_batch_given;
-    r.global_batch_rule = batch_rule_;
+    r.global_batch_rule_msg = batch_rule_;
+    r.global_batch_rule = r.global_batch_default ? global_batch_rule_text(batch_rule_) : given_global_batch_rule;
     r.sp = base_.parallel.sp;
     r.progress = progress_;
     r.top = best_;
@@ -238,6 +240,7 @@ json plan_to_json(const plan_result& r) {
                 {"global_batch", r.global_batch},
                 {"global_batch_source", r.global_batch_default ? "auto" : "given"},
                 {"global_batch_rule", r.global_batch_rule},
+                {"global_batch_rule_msg", messages_json(r.global_batch_rule_msg)},
                 {"sp", r.sp},
                 {"complete", p.done && !p.capped},
                 {"capped", p.capped},

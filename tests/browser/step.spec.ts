@@ -99,7 +99,13 @@ test("keyboard: Tab reaches the trial buttons and the bar's segments, which name
 test("English toggle relabels the bar and the box and keeps the numbers", async ({ page }) => {
   await openStep(page);
   const time = await value(page, "step-time");
+  // The page's scenario leaves the global batch to the core's auto rule: its words follow the language.
+  const batch = page.getByTestId("step-global-batch");
+  await expect(batch).toHaveAttribute("data-source", "auto");
+  await expect(batch).toContainText("向上取到 2^k"); // batch.auto in zh-CN
+  await expect(batch).not.toContainText("rounded up");
   await page.locator("#lab .tsl-lang").click();
+  await expect(batch).toContainText("rounded up to 2^k");
   await expect(page.locator(`${panel} .tsl-step-barwrap h3`)).toHaveText(/One step broken down/);
   await expect(page.locator(`${panel} .tsl-step-legend`)).toContainText("Compute");
   await expect(page.getByTestId("trial-recompute")).toHaveText(/full recompute on \/ off/);

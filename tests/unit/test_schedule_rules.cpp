@@ -128,4 +128,13 @@ TEST_CASE("the auto batch keeps DualPipe's rule: DeepSeek-V3 on DP 64 x PP 16 wi
     CHECK_FALSE(s.training.global_batch_given);
     const std::string rule = auto_global_batch_rule(s.parallel.world(), 4096, 64, schedule_kind::dualpipe, 16);
     CHECK(rule.find("32 micro-batches per pipeline for DualPipe") != std::string::npos);
+    // The same rule as registered messages (the lab words them in zh-CN): the token floor, then the schedule's raise.
+    const std::vector<message> said = auto_global_batch_rule_msg(s.parallel.world(), 4096, 64, schedule_kind::dualpipe, 16);
+    REQUIRE(said.size() == 2);
+    CHECK(said[0].id == "batch.auto");
+    CHECK(said[1].id == "batch.auto_schedule");
+    CHECK(said[1].args == message_args{{"microbatches", "32"}, {"schedule", "DualPipe"}, {"rule", "m even, m ≥ 2p"}, {"batch", "2048"}});
+    CHECK(global_batch_rule_text(said) == rule);
+    // Without the schedule's raise (1F1B accepts 16 micro-batches), one clause.
+    CHECK(auto_global_batch_rule_msg(s.parallel.world(), 4096, 64).size() == 1);
 }

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "tslab/messages.hpp"
 #include "tslab/schedule_table.hpp"
 
 namespace tslab {
@@ -19,12 +21,19 @@ namespace tslab {
 std::int64_t auto_global_batch(std::int64_t world, std::int64_t seq_len, std::int64_t unit,
                                schedule_kind schedule = schedule_kind::one_f_one_b, std::int64_t pp = 1);
 
-// The rule in words with its numbers, e.g. "auto: max(2^22 tokens / seq_len 4096 = 1024, world 64
-// GPUs) = 1024, rounded up to 2^k = 1024, then to a multiple of micro_batch × dp = 8: 1024".
+// The rule with its numbers as registered messages, so that the lab words it in the reader's
+// language: batch.auto, then batch.auto_schedule where the schedule raised the batch further.
+std::vector<message> auto_global_batch_rule_msg(std::int64_t world, std::int64_t seq_len, std::int64_t unit,
+                                                schedule_kind schedule = schedule_kind::one_f_one_b, std::int64_t pp = 1);
+
+// The same in English, its clauses joined by ", ", e.g. "auto: max(2^22 tokens / seq_len 4096 =
+// 1024, world 64 GPUs) = 1024, rounded up to 2^k = 1024, then to a multiple of micro_batch × dp = 8: 1024".
+std::string global_batch_rule_text(const std::vector<message>& rule);
 std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit,
                                    schedule_kind schedule = schedule_kind::one_f_one_b, std::int64_t pp = 1);
 
-// The rule's text when the batch was given.
+// The rule when the batch was given (batch.given), and its text.
+std::vector<message> given_global_batch_rule_msg();
 inline constexpr const char* given_global_batch_rule = "set by training.global_batch";
 
 }  // namespace tslab

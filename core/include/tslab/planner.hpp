@@ -168,6 +168,7 @@ struct plan_result {
     std::int64_t seq_len = 0, global_batch = 0;
     bool global_batch_default = false;  // chosen by the auto rule (global_batch.hpp), not given by the scenario
     std::string global_batch_rule;      // the rule in words with its numbers, or given_global_batch_rule
+    std::vector<tslab::message> global_batch_rule_msg;  // the same as registered messages (global_batch.hpp)
     bool sp = false;
     plan_progress progress;
     std::vector<plan_entry> top;     // ranks_before order; no two with the same time and memory (at most options.top)
@@ -223,7 +224,7 @@ private:
     plan_options opt_;
     std::int64_t gpus_ = 0;
     int part_ = 0, parts_ = 1;  // this search is part part_ of parts_
-    std::string batch_rule_;  // plan_result::global_batch_rule
+    std::vector<message> batch_rule_;  // plan_result::global_batch_rule_msg
     param_counts params_;
     std::vector<tensor_entry> tensors_;
     std::vector<layout> layouts_;

@@ -1,5 +1,5 @@
 // Planner panel: model, cluster and GPU count → a capped search in a Web Worker → top table and Pareto scatter; a pick is applied to every panel.
-import { sayError } from "../core_messages";
+import { sayClauses, sayError } from "../core_messages";
 import { createControl, createGroup, numberOrText as num, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { compactCount, duration } from "../format";
 import { onLangChange, t } from "../i18n";
@@ -148,7 +148,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   };
   const showDone = (plan: PlanResult) => {
     const batch = t("plan.batch", { batch: plan.global_batch, seq: plan.seq_len, tokens: compactCount(plan.global_batch * plan.seq_len),
-      source: plan.global_batch_source === "auto" ? t("plan.batch.auto", { rule: plan.global_batch_rule }) : t("plan.batch.scenario") });
+      source: plan.global_batch_source === "auto" ? t("plan.batch.auto", { rule: sayClauses(plan.global_batch_rule_msg, plan.global_batch_rule) }) : t("plan.batch.scenario") });
     const done = t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated,
       fitting: plan.candidates_fitting, timed: plan.candidates_timed, elapsed: duration(plan.elapsed_s) });
     view.status(`${done} · ${batch}`);

@@ -33,7 +33,7 @@ function batchLine(r: StepInReport): HTMLElement {
   line.dataset.testid = "step-global-batch";
   line.dataset.value = String(s.global_batch);
   line.dataset.source = s.global_batch_source;
-  const source = s.global_batch_source === "auto" ? t("step.batch.auto", { rule: s.global_batch_rule }) : t("step.batch.given");
+  const source = s.global_batch_source === "auto" ? t("step.batch.auto", { rule: sayClauses(s.global_batch_rule_msg, s.global_batch_rule) }) : t("step.batch.given");
   line.append(el("strong", "", t("step.batch", { batch: s.global_batch.toLocaleString("en-US"), mb: s.micro_batch, m: s.microbatches })),
     el("small", "", ` · ${source}`));
   return line;

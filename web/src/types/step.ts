@@ -48,6 +48,8 @@ export interface StepReport {
   global_batch_source: "given" | "auto";
   /** The auto rule in words, or "set by training.global_batch". */
   global_batch_rule: string;
+  /** The same as core messages (batch.auto, batch.auto_schedule, batch.given). */
+  global_batch_rule_msg: CoreMessage[];
   micro_batch: number;
   /** Micro-batches per pipeline (per DP replica) per step. */
   microbatches: number;
@@ -99,6 +101,8 @@ export interface PlanResult {
   /** "given" when training.global_batch was given, else "auto" (the core's one rule, `global_batch_rule`). */
   global_batch_source: "given" | "auto";
   global_batch_rule: string;
+  /** The same as core messages (batch.auto, batch.auto_schedule, batch.given). */
+  global_batch_rule_msg: CoreMessage[];
   sp: boolean;
   complete: boolean;
   capped: boolean;
