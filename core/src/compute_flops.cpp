@@ -125,6 +125,7 @@ layer_work layer_forward_work(const scenario& s, bool moe_layer) {
     const flop_dims d = flop_dims_of(s);
     const model_spec& m = s.model;
     layer_work w;
+    w.gemms.reserve(16);  // every layer kind's GEMMs in one allocation
     D core_mem = 0;
     D bytes = attention(w.gemms, m, d, core_mem);
     if (moe_layer && m.is_moe())

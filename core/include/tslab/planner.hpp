@@ -265,19 +265,18 @@ private:
     // its method, ep, etp, the micro-batch, and whether the busiest stage holds dense and MoE layers
     // (sp is tp > 1 in every plan); layouts that differ in pp or dp share them.
     using layer_key = std::tuple<std::int64_t, std::int64_t, std::size_t, std::int64_t, std::int64_t, std::int64_t, bool, bool>;  // method: cp_method_rows index
-    std::map<layer_key, stage_layer_times> layer_times_;
-    using act_key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, bool>;  // (tp, cp, etp, micro-batch, recompute, sp)
-    struct act_key_hash {
-        std::size_t operator()(const act_key& k) const {
-            const auto& [tp, cp, etp, mb, rec, sp] = k;
-            std::size_t h = static_cast<std::size_t>(tp);
-            for (std::size_t v : {static_cast<std::size_t>(cp), static_cast<std::size_t>(etp), static_cast<std::size_t>(mb),
-                                  static_cast<std::size_t>(rec), static_cast<std::size_t>(sp)})
-                h = h * 0x9E3779B97F4A7C15ull + v;
+    // The hash of an integer tuple: its fields mixed in order (multiplicative, then folded).
+    struct tuple_hash {
+        template <class... T>
+        std::size_t operator()(const std::tuple<T...>& k) const {
+            std::size_t h = 0;
+            std::apply([&](const auto&... v) { ((h = h * 0x9E3779B97F4A7C15ull + static_cast<std::size_t>(v)), ...); }, k);
             return h ^ (h >> 29);
         }
     };
-    std::unordered_map<act_key, detail::activation_terms, act_key_hash> act_terms_;
+    std::unordered_map<layer_key, stage_layer_times, tuple_hash> layer_times_;
+    using act_key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, bool>;  // (tp, cp, etp, micro-batch, recompute, sp)
+    std::unordered_map<act_key, detail::activation_terms, tuple_hash> act_terms_;
     std::vector<std::vector<detail::activation_rates>> rates_;  // search_recompute's, by class table
     std::vector<double> layers_, other_;                       // its activations of one schedule, by class
 
