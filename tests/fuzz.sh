@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the core's entry points with libFuzzer under ASan + UBSan (Debian clang).
-# Usage: tests/fuzz.sh TARGET|all [SECONDS]   (TARGET: report schedule collective mesh plan plan_merge profile)
+# Usage: tests/fuzz.sh TARGET|all [SECONDS]   (TARGET: report schedule collective mesh plan plan_merge profile nccl_import)
 # Builds the fuzz targets in build-fuzz/ (tests/configure_sanitized.sh: clang, ASan + UBSan, asserts
 # on), seeds a scratch corpus from tests/fuzz/seeds (and the calibration test data), runs each
 # target for SECONDS (default 20) and fails on any crash, sanitizer report, input slower than 5 s
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: tests/fuzz.sh TARGET|all [SECONDS]}
 seconds=${2:-20}
-all=(report schedule collective mesh plan plan_merge profile)
+all=(report schedule collective mesh plan plan_merge profile nccl_import)
 if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
     echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-14-dev); skipped"
     exit 0
@@ -23,6 +23,7 @@ for t in "${targets[@]}"; do
     corpus=build-fuzz/corpus/$t
     mkdir -p "$corpus"
     cp -n tests/fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
+    if [ "$t" = nccl_import ]; then cp -n tests/data/calibration/nccl-tests/*.log tests/data/calibration/nccl-tests/*.json "$corpus"/; fi
     log=build-fuzz/findings/$t.log
     echo "fuzz: $t for ${seconds}s"
     if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

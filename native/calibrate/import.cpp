@@ -28,56 +28,20 @@ std::string read_file(const std::string& path) {
     return ss.str();
 }
 
-std::vector<nccl_tests_table> parse_any(const std::string& path) {
-    const std::string text = read_file(path);
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && text[first] == '{') return parse_nccl_tests_json(text, path);
-    return parse_nccl_tests_text(text, path);
-}
-
-// nccl-tests prints busbw = algbw × factor(n) (src/*.cu GetBw); a log whose ratio disagrees with
-// the op and rank count we assume was read wrongly (or --op / --ranks are wrong).
-void check_factor(const nccl_tests_table& t, collective_op op, std::int64_t n) {
-    const double want = describe(op).busbw_factor(static_cast<double>(n));
-    for (const auto& r : t.rows)
-        if (r.algbw_GBps >= 1.0 && std::abs(r.busbw_GBps / r.algbw_GBps - want) > 0.02 * want + 0.01 / r.algbw_GBps)
-            throw input_error(fmt::format("{}:{}", t.file, r.line),
-                              msg("calibrate.busbw_factor", {{"ratio", fmt::format("{:.3f}", r.busbw_GBps / r.algbw_GBps)},
-                                                             {"op", std::string(describe(op).name)},
-                                                             {"ranks", std::to_string(n)},
-                                                             {"factor", fmt::format("{:.3f}", want)}}));
-}
-
-std::int64_t ranks_of(const nccl_tests_table& t, collective_op op, const import_options& o) {
-    if (t.ranks > 0) return t.ranks;
-    if (o.ranks > 0) return o.ranks;
-    const bool splits = op == collective_op::allgather || op == collective_op::reducescatter || op == collective_op::alltoall;
-    for (const auto& r : t.rows)  // the printed count is size/4/n for the ops that split the buffer
-        if (splits && r.count > 0 && r.bytes % (4 * r.count) == 0) return r.bytes / (4 * r.count);
-    throw input_error(fmt::format("{}:{}", t.file, t.line), msg("calibrate.no_rank_list"));
-}
-
-std::int64_t nodes_of(const nccl_tests_table& t, const import_options& o) {
-    if (!t.hosts.empty()) return static_cast<std::int64_t>(t.hosts.size());
-    if (o.nodes > 0) return o.nodes;
-    throw input_error(fmt::format("{}:{}", t.file, t.line), msg("calibrate.no_node_list"));
-}
+std::vector<nccl_tests_table> parse_any(const std::string& path) { return parse_nccl_tests(read_file(path), path); }
 
 // One table into the recorder, through the same add_collective as a live sweep.
 void add_table(const nccl_tests_table& t, const import_options& o, recorder& rec, calibration_profile& id) {
-    const std::string name = t.op.empty() ? o.op : t.op;
-    if (name.empty()) throw input_error(fmt::format("{}:{}", t.file, t.line), msg("calibrate.no_test_name"));
-    const auto op = collective_from_name(name);
-    if (!op) throw input_error("--op", msg("calibrate.unknown_op", {{"name", name}}));
-    const std::int64_t n = ranks_of(t, *op, o), nodes = nodes_of(t, o);
-    check_factor(t, *op, n);
+    const table_shape shape = resolve_table(t, o);
+    const std::string& name = shape.name;
+    const std::int64_t n = shape.ranks, nodes = shape.nodes;
     group g;
     g.size = static_cast<int>(n), g.scope = nodes > 1 ? link_scope::inter : link_scope::intra;
     std::size_t used = 0;
     for (const auto& r : t.rows) {
         if (r.wrong || r.bytes <= 0 || r.time_us <= 0) continue;  // as a live run: failed checks are not recorded
         const double time_s = r.time_us * 1e-6, algbw = static_cast<double>(r.bytes) / time_s;
-        rec.add_collective(*op, g, false, "steady_clock", {r.bytes, time_s, algbw, algbw * describe(*op).busbw_factor(static_cast<double>(n)), time_s, time_s});
+        rec.add_collective(shape.op, g, false, "steady_clock", {r.bytes, time_s, algbw, algbw * describe(shape.op).busbw_factor(static_cast<double>(n)), time_s, time_s});
         ++used;
     }
     std::printf("# %s:%d: %s, %lld ranks on %lld node(s) (%s), %zu of %zu rows\n", t.file.c_str(), t.line, name.c_str(),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tslab/calibration.hpp"
+#include "tslab/collective_ops.hpp"
 
 namespace tslab::calibrate {
 
@@ -30,7 +31,11 @@ struct nccl_tests_table {
 };
 
 std::vector<nccl_tests_table> parse_nccl_tests_text(const std::string& text, const std::string& file);
+// -J output, read with the core's typed accessors: a field of the wrong type or range is an
+// input_error naming FILE:its.path; fields the importer does not use are left unread.
 std::vector<nccl_tests_table> parse_nccl_tests_json(const std::string& text, const std::string& file);
+// Either form: JSON when the first non-blank character is '{'.
+std::vector<nccl_tests_table> parse_nccl_tests(const std::string& text, const std::string& file);
 // "all_reduce_perf", "reduce_scatter_perf_mpi", "./build/alltoall_perf" -> "allreduce", ...; "" when none.
 std::string op_from_program(const std::string& program);
 
@@ -39,6 +44,16 @@ struct import_options {
     std::string out = "tslab-calibration.json", op, cluster_name;
     std::int64_t ranks = 0, nodes = 0;  // for logs without a device list
 };
+// What a results table measured: its op, and the ranks and nodes it ran on (from the log, else from
+// the options). Throws input_error naming FILE:LINE when the log and the options leave one open,
+// or when the busbw/algbw ratio disagrees with the op at that rank count (import_check.cpp).
+struct table_shape {
+    collective_op op = collective_op::allreduce;
+    std::string name;  // the op's tslab name
+    std::int64_t ranks = 1, nodes = 1;
+};
+table_shape resolve_table(const nccl_tests_table& t, const import_options& o);
+
 // The profile; throws input_error naming the file (and line) of the first problem.
 calibration_profile import_profile(const import_options& o);
 

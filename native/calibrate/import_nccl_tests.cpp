@@ -1,6 +1,9 @@
 // Parsing nccl-tests output: text tables across versions (launcher prefixes, "error" or "#wrong",
 // missing redop/root cells, N/A), the device list, versions, and the -J JSON file (src/util.cu).
+#include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -9,6 +12,8 @@
 
 #include "import.hpp"
 #include "tslab/errors.hpp"
+#include "tslab/json_fields.hpp"
+#include "tslab/json_parse.hpp"
 
 namespace tslab::calibrate {
 
@@ -37,11 +42,13 @@ std::vector<std::string> tokens(const std::string& s) {
     return out;
 }
 
-bool integer(const std::string& t) { return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos; }
+// Digits only, at most 15 of them (below 2^50: see max_size), so that no product overflows.
+bool integer(const std::string& t) { return !t.empty() && t.size() <= 15 && t.find_first_not_of("0123456789") == std::string::npos; }
+// A finite number ("nan" and "inf" are not measurements).
 bool number(const std::string& t) {
     char* end = nullptr;
-    std::strtod(t.c_str(), &end);
-    return !t.empty() && end && *end == 0;
+    const double v = std::strtod(t.c_str(), &end);
+    return !t.empty() && end && *end == 0 && std::isfinite(v);
 }
 
 // A data row: size count type [redop] [root] then (time algbw busbw wrong) out of place and in place.
@@ -125,40 +132,82 @@ std::vector<nccl_tests_table> parse_nccl_tests_text(const std::string& text, con
     return out;
 }
 
-std::vector<nccl_tests_table> parse_nccl_tests_json(const std::string& text, const std::string& file) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw input_error(file, msg("calibrate.not_nccl_json", {{"detail", e.what()}}));
+namespace {
+
+// Sizes and counts a table may hold: 2^50 bytes (a petabyte) is far past any buffer nccl-tests runs,
+// and keeps every product the importer forms inside 64 bits.
+constexpr std::int64_t max_size = std::int64_t{1} << 50;
+constexpr double huge = std::numeric_limits<double>::max();
+
+void read_devices(field_reader& r, nccl_tests_table& t) {
+    const json* config = r.object("config");
+    if (!config) return;
+    field_reader c(*config, "config");
+    const json* devices = c.raw("devices");
+    if (!devices) return;
+    if (!devices->is_array()) throw input_error(c.path_of("devices"), msg("input.expected_array", {{"got", json_type_name(*devices)}}));
+    std::set<std::string> hosts;
+    for (std::size_t i = 0; i < devices->size(); ++i) {
+        field_reader d((*devices)[i], fmt::format("config.devices[{}]", i));
+        ++t.ranks;
+        hosts.insert(d.text("hostname", ""));
+        t.device = d.text("device_info", "");
     }
+    t.hosts.assign(hosts.begin(), hosts.end());
+}
+
+// One results[i]: the out-of-place columns, as the text form's (absent: an in-place-only row).
+std::optional<nccl_tests_row> read_result(const json& j, const std::string& path) {
+    field_reader r(j, path);
+    const json* o = r.raw("out_of_place");
+    if (!o || o->is_null()) return std::nullopt;
+    field_reader c(*o, r.path_of("out_of_place"));
+    nccl_tests_row row;
+    row.bytes = r.integer("size", 0, 0, max_size), row.count = r.integer("count", 0, 0, max_size);
+    row.time_us = c.number("time", 0, 0, huge), row.algbw_GBps = c.number("alg_bw", 0, 0, huge), row.busbw_GBps = c.number("bus_bw", 0, 0, huge);
+    const json* wrong = c.raw("nwrong");  // a number, or "N/A" where the check did not run
+    row.wrong = wrong && wrong->is_number() && wrong->get<double>() > 0;
+    return row;
+}
+
+nccl_tests_table read_json_table(const json& doc, const std::string& file) {
+    field_reader r(doc, "");
     nccl_tests_table t;
     t.file = file;
-    if (doc.contains("args") && doc["args"].is_array() && !doc["args"].empty()) t.program = doc["args"][0].get<std::string>();
+    if (const json* args = r.raw("args"); args && args->is_array() && !args->empty()) {
+        if (!(*args)[0].is_string()) throw input_error("args[0]", msg("input.expected_string", {{"got", json_type_name((*args)[0])}}));
+        t.program = (*args)[0].get<std::string>();
+    }
     t.op = op_from_program(t.program);
-    if (doc.contains("nccl_version") && doc["nccl_version"].is_number_integer()) {
-        const int v = doc["nccl_version"].get<int>();  // NCCL_VERSION_CODE: major*10000 + minor*100 + patch
-        t.nccl_version = fmt::format("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100);
+    // NCCL_VERSION_CODE: major*10000 + minor*100 + patch; another form is left unread.
+    if (const json* v = r.raw("nccl_version"); v && v->is_number_integer() && v->get<std::int64_t>() >= 0 && v->get<std::int64_t>() < 100'000'000) {
+        const std::int64_t code = v->get<std::int64_t>();
+        t.nccl_version = fmt::format("{}.{}.{}", code / 10000, (code / 100) % 100, code % 100);
     }
-    std::set<std::string> hosts;
-    if (doc.contains("config") && doc["config"].contains("devices"))
-        for (const auto& d : doc["config"]["devices"]) {
-            ++t.ranks;
-            hosts.insert(d.value("hostname", std::string{}));
-            t.device = d.value("device_info", std::string{});
-        }
-    t.hosts.assign(hosts.begin(), hosts.end());
-    if (!doc.contains("results") || !doc["results"].is_array()) throw input_error(file, msg("calibrate.no_results_array"));
-    for (const auto& r : doc["results"]) {
-        if (!r.contains("out_of_place") || r["out_of_place"].is_null()) continue;
-        const auto& o = r["out_of_place"];
-        nccl_tests_row row;
-        row.bytes = r.value("size", std::int64_t{0}), row.count = r.value("count", std::int64_t{0});
-        row.time_us = o.value("time", 0.0), row.algbw_GBps = o.value("alg_bw", 0.0), row.busbw_GBps = o.value("bus_bw", 0.0);
-        row.wrong = o.contains("nwrong") && o["nwrong"].is_number() && o["nwrong"].get<double>() > 0;
-        t.rows.push_back(row);
+    read_devices(r, t);
+    const json* results = r.raw("results");
+    if (!results || !results->is_array()) throw input_error("results", msg("calibrate.no_results_array"));
+    for (std::size_t i = 0; i < results->size(); ++i)
+        if (auto row = read_result((*results)[i], fmt::format("results[{}]", i))) t.rows.push_back(*row);
+    return t;
+}
+
+}  // namespace
+
+std::vector<nccl_tests_table> parse_nccl_tests_json(const std::string& text, const std::string& file) {
+    try {
+        // The core's reader: its limits (size, depth, fields, numbers) and errors, as for a scenario.
+        return {read_json_table(parse_json(text), file)};
+    } catch (const input_error& e) {
+        const bool whole = e.path().empty() || e.path() == "$";  // the document itself
+        throw input_error(whole ? file : fmt::format("{}:{}", file, e.path()), e.msg());
     }
-    return {t};
+}
+
+std::vector<nccl_tests_table> parse_nccl_tests(const std::string& text, const std::string& file) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{') return parse_nccl_tests_json(text, file);
+    return parse_nccl_tests_text(text, file);
 }
 
 }  // namespace tslab::calibrate

@@ -53,4 +53,32 @@ expect rs.out "reducescatter, 8 ranks on 2 node(s) (inter), 2 of 7 rows"
 sed 's/^/[1,0]<stdout>:/' "$DATA/allreduce-2x8-h100.log" >tagged.log
 "$CAL" import tagged.log --out tagged.json >/dev/null 2>&1 || fail "tagged log"
 [ "$(field tagged.json "p['collectives'][0]['alpha_s']")" = "$(field ar.json "p['collectives'][0]['alpha_s']")" ] || fail "tagged log fit differs"
+# Malformed -J files: each field of the wrong type or range is named by its path, exit 2, never an abort.
+bad() {  # bad NAME JSON EXPECTED
+    printf '%s' "$2" >"$1.json"
+    "$CAL" import "$1.json" --op allreduce --ranks 8 --nodes 1 --out "$1.out.json" >"$1.out" 2>&1
+    [ $? -eq 2 ] || { cat "$1.out"; fail "$1: not exit 2"; }
+    expect "$1.out" "$1.json:$3"
+}
+bad args '{"args": [1], "results": []}' "args[0]: expected a string, got a number"
+bad devices '{"config": {"devices": [1]}, "results": []}' "config.devices[0]: expected an object, got a number"
+bad devlist '{"config": {"devices": 1}, "results": []}' "config.devices: expected an array, got a number"
+bad size '{"results": [{"size": "8", "out_of_place": {"time": 1}}]}' "results[0].size: expected an integer, got a string"
+bad huge '{"results": [{"size": 1e300, "out_of_place": {"time": 1}}]}' "results[0].size: 1e+300 is out of range"
+bad oop '{"results": [{"size": 8, "out_of_place": [1]}]}' "results[0].out_of_place: expected an object, got an array"
+bad time '{"results": [{"size": 8, "out_of_place": {"time": -1}}]}' "results[0].out_of_place.time: -1 is out of range"
+bad config '{"config": 3, "results": []}' "config: expected an object, got a number"
+bad results '{"results": {"size": 8}}' "results: no \"results\" array"
+bad beyond '{"results": [1e999]}' "results[0]: the number 1e999 is out of range"
+bad cut '{"results": [' " truncated JSON at byte 14"
+bad twice '{"results": [], "results": []}' "results: given twice"
+# Text rows with non-finite or overlong numbers are not rows; a split count claiming 2^40 ranks is refused.
+printf '#  Rank  0 Group  0 Pid 1 on h0 device  0 [0x01] GPU\n#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n         8             2     float     sum      -1     nan    0.00    0.00      0    1.0    0.00    0.00      0\n' >nan.log
+"$CAL" import nan.log --op allreduce --out nan.json >nan.out 2>&1
+[ $? -eq 2 ] || { cat nan.out; fail "a NaN row accepted"; }
+expect nan.out "nan.log: no nccl-tests results table found"
+printf '#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n  4398046511104             1     float    none      -1    10.0    0.00    0.00      0    10.0    0.00    0.00      0\n' >ranks.log
+"$CAL" import ranks.log --op allgather --nodes 2 --out ranks.json >ranks.out 2>&1
+[ $? -eq 2 ] || { cat ranks.out; fail "2^40 ranks accepted"; }
+expect ranks.out "ranks come to 1099511627776, more than 65536"
 echo "calibrate import: ok"
