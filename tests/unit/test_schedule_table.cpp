@@ -130,3 +130,19 @@ TEST_CASE("every row's in-flight count equals the simulated peak", "[schedule_ta
                 CHECK(busiest == d.inflight(static_cast<double>(p), static_cast<double>(v), static_cast<double>(m), 0.0));
             }
 }
+
+TEST_CASE("every row's in-flight count is monotone in the rank, so a class's largest is at one end", "[schedule_table]") {
+    // class_inflight (memory.cpp) reads the first and last rank of a class only.
+    for (const schedule_desc& d : schedule_rows)
+        for (double p = 1; p <= 16; ++p)
+            for (double v = 1; v <= 4; ++v)
+                for (double m = 1; m <= 40; ++m) {
+                    INFO(d.name << " p=" << p << " v=" << v << " m=" << m);
+                    int rising = 0, falling = 0;
+                    for (double r = 1; r < p; ++r) {
+                        const double a = d.inflight(p, v, m, r - 1), b = d.inflight(p, v, m, r);
+                        rising += b > a, falling += b < a;
+                    }
+                    CHECK((rising == 0 || falling == 0));
+                }
+}

@@ -49,7 +49,9 @@ struct schedule_desc {
     int m_per_rank;
     double (*bubble)(const bubble_terms& t);  // idle time of the busiest rank, chunk costs
     const char* bubble_formula;
-    double (*inflight)(double p, double v, double m, double r);  // peak (micro-batch × chunk) alive on rank r
+    // Peak (micro-batch × chunk) alive on rank r; monotone in r (rising or falling), so that the
+    // largest over a run of ranks is at one of its ends (memory.cpp class_inflight).
+    double (*inflight)(double p, double v, double m, double r);
     const char* inflight_formula;
     void (*generate)(pipeline_schedule& s, const schedule_request& q);  // appends every rank's ops
     const char* source;
