@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 
-
 #include "tslab/schedule_rules.hpp"
 
 namespace tslab {

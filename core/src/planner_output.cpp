@@ -151,7 +151,7 @@ plan_result plan_search::result(double seconds_left) const {
     r.global_batch = base_.training.global_batch;
     r.global_batch_default = !base_.training.global_batch_given;
     r.global_batch_rule_msg = batch_rule_;
-    r.global_batch_rule = r.global_batch_default ? global_batch_rule_text(batch_rule_) : given_global_batch_rule;
+    r.global_batch_rule = global_batch_rule_text(batch_rule_);
     r.sp = base_.parallel.sp;
     r.progress = progress_;
     r.top = best_;

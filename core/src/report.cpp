@@ -121,7 +121,7 @@ void write_batch(json_writer& w, const report& r) {
     w.field("global_batch", t.global_batch).field("global_batch_source", t.global_batch_given ? "given" : "auto");
     const std::vector<message> rule = t.global_batch_given ? given_global_batch_rule_msg()
                                                            : auto_global_batch_rule_msg(p.world(), t.seq_len, t.micro_batch * p.dp, t.schedule, p.pp);
-    w.field("global_batch_rule", t.global_batch_given ? std::string(given_global_batch_rule) : global_batch_rule_text(rule));
+    w.field("global_batch_rule", global_batch_rule_text(rule));
     w.key("global_batch_rule_msg");
     write_messages(w, rule);
     w.field("micro_batch", t.micro_batch).field("microbatches", r.microbatches);

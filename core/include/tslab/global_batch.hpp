@@ -32,8 +32,7 @@ std::string global_batch_rule_text(const std::vector<message>& rule);
 std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit,
                                    schedule_kind schedule = schedule_kind::one_f_one_b, std::int64_t pp = 1);
 
-// The rule when the batch was given (batch.given), and its text.
+// The rule when the batch was given: batch.given, "set by training.global_batch".
 std::vector<message> given_global_batch_rule_msg();
-inline constexpr const char* given_global_batch_rule = "set by training.global_batch";
 
 }  // namespace tslab

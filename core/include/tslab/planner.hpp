@@ -167,7 +167,7 @@ struct plan_result {
     // The training shape every candidate was ranked with (global_batch in sequences).
     std::int64_t seq_len = 0, global_batch = 0;
     bool global_batch_default = false;  // chosen by the auto rule (global_batch.hpp), not given by the scenario
-    std::string global_batch_rule;      // the rule in words with its numbers, or given_global_batch_rule
+    std::string global_batch_rule;      // the rule in words with its numbers, or "set by training.global_batch"
     std::vector<tslab::message> global_batch_rule_msg;  // the same as registered messages (global_batch.hpp)
     bool sp = false;
     plan_progress progress;
