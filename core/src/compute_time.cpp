@@ -61,7 +61,8 @@ void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) 
     if (full) p.rec += count * (t.gemm + t.memory + t.cast);
     p.expert += count * t.expert * (full ? 4 : 3);
     if (core_recomputed(s)) p.rec += count * (t.core + t.core_memory);
-    // Op-level: the HBM-bound work between the kept matmul outputs runs again (no GEMM).
+    // Op-level: the HBM-bound work between the kept matmul outputs runs again (no GEMM besides the
+    // unfused core above).
     if (s.training.recompute == recompute_kind::op) p.rec += count * (t.memory - t.core_memory);
 }
 
