@@ -71,8 +71,8 @@ layer_activation op_level_bytes(const scenario& s, bool moe_layer, const activat
         rep += d.e * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
     // Flash keeps its output and an fp32 LSE per head; the unfused core keeps neither: its output
     // comes from a bmm that runs again with the rest of the core (core_recomputed).
-    double split = s.training.flash_attention ? attention_split_elems(m) * d.e + 4.0 * static_cast<double>(m.heads)
-                                              : (attention_split_elems(m) - attention_output_elems(m)) * d.e;
+    double split = core_recomputed(s) ? (attention_split_elems(m) - attention_output_elems(m)) * d.e
+                                      : attention_split_elems(m) * d.e + 4.0 * static_cast<double>(m.heads);
     if (moe_layer && m.is_moe()) {
         const double k = static_cast<double>(m.moe.top_k), fe = static_cast<double>(m.moe.expert_ffn_hidden);
         const double shared = static_cast<double>(m.moe.shared_experts) * fe;
@@ -93,7 +93,7 @@ const char* formula_for(const scenario& s) {
     switch (s.training.recompute) {
         case recompute_kind::full: return sp ? "full recompute: 2sbh/t (layer input only)" : "full recompute: 2sbh (layer input only)";
         case recompute_kind::op:
-            if (!s.training.flash_attention)
+            if (core_recomputed(s))
                 return sp ? "op-level, unfused attention: 3 sbh outputs /t (input, attn-out, MLP-down) + Q, K, V and the first MLP matmul /t; the core recomputed"
                           : "op-level, unfused attention: 3 sbh outputs (input, attn-out, MLP-down) + Q, K, V and the first MLP matmul /t; the core recomputed";
             return sp ? "op-level: 3 sbh outputs /t (input, attn-out, MLP-down) + Q, K, V, attention output, LSE and the first MLP matmul /t"

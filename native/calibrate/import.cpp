@@ -1,7 +1,6 @@
 // `tslab-calibrate import`: nccl-tests logs in, a fitted tslab/calibration@1 profile out (no MPI).
 #include "import.hpp"
 
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
