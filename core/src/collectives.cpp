@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cassert>
 #include <initializer_list>
 #include <string>
@@ -240,8 +242,56 @@ std::vector<collective_estimate> collective_candidates(collective_op op, double 
     return out;
 }
 
+namespace {
+
+// Everything estimate_collective reads, as bits: equal keys give the same estimate, bit for bit.
+using memo_key = std::array<std::uint64_t, 9>;
+
+memo_key memo_key_of(collective_op op, double bytes, const group_topology& g, const comm_links& l,
+                     std::optional<collective_algorithm> forced, collective_library lib) {
+    const auto bits = [](double d) { return std::bit_cast<std::uint64_t>(d); };
+    const auto u = [](auto v) { return static_cast<std::uint64_t>(v); };
+    const std::uint64_t kind = u(op) | u(lib) << 8 | (forced ? u(*forced) + 1 : 0) << 16;
+    return {kind, u(g.ranks), u(g.nodes), u(g.per_node), bits(bytes), bits(l.intra.bandwidth_Bps), bits(l.intra.latency_s),
+            bits(l.inter.bandwidth_Bps), bits(l.inter.latency_s)};
+}
+
+// The planner asks for the same few collectives (a layout's groups at the same message sizes) for
+// thousands of plans: a small direct-mapped memo per thread answers a repeat without listing and
+// timing every algorithm again. Only estimates that were made are stored (a throw stores nothing).
+struct collective_memo {
+    static constexpr std::size_t slots = 256;
+    std::array<memo_key, slots> keys{};
+    std::array<collective_estimate, slots> values{};
+    std::array<bool, slots> used{};
+    static std::size_t slot_of(const memo_key& k) {
+        std::uint64_t h = 0;
+        for (const std::uint64_t v : k) h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+        return static_cast<std::size_t>(h >> 56) % slots;
+    }
+};
+
+thread_local collective_memo memo;
+
+collective_estimate estimate_once(collective_op op, double bytes, const group_topology& g, const comm_links& l,
+                                  std::optional<collective_algorithm> forced, collective_library lib);
+
+}  // namespace
+
 collective_estimate estimate_collective(collective_op op, double bytes, const group_topology& g, const comm_links& l,
                                         std::optional<collective_algorithm> forced, collective_library lib) {
+    const memo_key k = memo_key_of(op, bytes, g, l, forced, lib);
+    const std::size_t i = collective_memo::slot_of(k);
+    if (memo.used[i] && memo.keys[i] == k) return memo.values[i];
+    collective_estimate e = estimate_once(op, bytes, g, l, forced, lib);
+    memo.keys[i] = k, memo.values[i] = e, memo.used[i] = true;
+    return e;
+}
+
+namespace {
+
+collective_estimate estimate_once(collective_op op, double bytes, const group_topology& g, const comm_links& l,
+                                  std::optional<collective_algorithm> forced, collective_library lib) {
     check_inputs(bytes, g, l);
     const auto cs = candidates(op, g, bytes, l, lib);
     if (!forced) return finish(op, g, bytes, best_of(cs, total));
@@ -256,6 +306,8 @@ collective_estimate estimate_collective(collective_op op, double bytes, const gr
                                                                           {"library", to_string(lib)},
                                                                           {"choices", list}}));
 }
+
+}  // namespace
 
 collective_estimate estimate_alltoall_split(double bytes, double network_bytes, double nvlink_bytes, const group_topology& g,
                                             const comm_links& l) {

@@ -114,6 +114,9 @@ void plan_search::search_layout(const layout& l) {
     } catch (const input_error&) {
         return;  // the scenario's axis order cannot place this layout
     }
+    // Both caches are keyed on tp first and layouts come ordered by tp: entries of another tp are
+    // never read again, and a small table stays in cache (a large one costs a cache miss per lookup).
+    if (l.tp != caches_tp_) layer_times_.clear(), act_terms_.clear(), caches_tp_ = l.tp;
     // Built when a plan first needs its model, kept while the degrees stay (plan_search::mesh_).
     if (const std::array degrees{l.tp, l.pp, l.cp, l.dp, l.ep}; degrees != mesh_degrees_) mesh_.reset(), mesh_degrees_ = degrees;
     const std::vector<std::int64_t> micro_batches = detail::divisors(G / l.dp);
@@ -189,8 +192,10 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
         const class_table& ct = lt.classes[t.classes];
         const auto& classes = *ct.classes;
         auto& rates = rates_[t.classes];
-        if (rates.empty())
-            for (const auto& k : classes) rates.push_back(detail::activation_rates_of(s, k.shards, k.chunks_held, act));
+        if (rates.empty()) {
+            rates.resize(classes.size());
+            for (std::size_t c = 0; c < classes.size(); ++c) rates[c] = detail::activation_rates_of(s, classes[c].shards, classes[c].chunks_held, act);
+        }
         layers_.resize(classes.size()), other_.resize(classes.size());
         for (std::size_t c = 0; c < classes.size(); ++c) {
             const detail::rank_activation a = detail::rank_activation_at(rates[c], t.inflight[c]);

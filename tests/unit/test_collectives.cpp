@@ -1,7 +1,9 @@
 // Collective alpha-beta models: nccl-tests busbw factors, alpha/beta limits, hierarchical forms, errors.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <fstream>
 
 #include "tslab/collectives.hpp"
@@ -174,4 +176,53 @@ TEST_CASE("a link too slow to deliver is refused, never a null time", "[collecti
     CHECK_THROWS_WITH(collective_json_text(R"({"op":"allreduce","bytes":1e9,"ranks":8,"link":{"bandwidth_Bps":5e-324,"latency_s":0}})"),
                       Catch::StartsWith("link.bandwidth_Bps: 4.94066e-324 is below 1e3 B/s"));
     CHECK_THROWS_WITH(collective_json_text(R"({"op":"allreduce","bytes":1e400,"ranks":8})"), Catch::StartsWith("bytes: the number 1e400"));
+}
+
+TEST_CASE("a repeated estimate is the fresh one, and each argument it reads changes the answer", "[collectives]") {
+    // estimate_collective answers repeats from a per-thread memo; collective_candidates never does,
+    // so its fastest candidate (the first of the least time) is the fresh answer to compare with.
+    const auto fresh = [](collective_op op, double bytes, const group_topology& g, const comm_links& l, collective_library lib) {
+        const auto cs = collective_candidates(op, bytes, g, l, lib);
+        return *std::min_element(cs.begin(), cs.end(), [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
+    };
+    struct ask {
+        collective_op op;
+        double bytes;
+        group_topology g;
+        comm_links l;
+        collective_library lib;
+    };
+    const group_topology two_nodes{16, 2, 8};
+    const ask base{collective_op::allreduce, 1e8, two_nodes, h100, collective_library::nccl};
+    std::vector<ask> asks{base};
+    const auto vary = [&](auto change) {
+        ask a = base;
+        change(a);
+        asks.push_back(a);
+    };
+    vary([](ask& a) { a.op = collective_op::allgather; });
+    vary([](ask& a) { a.bytes = 1e3; });
+    vary([](ask& a) { a.g = {32, 4, 8}; });
+    vary([](ask& a) { a.g = {16, 4, 4}; });
+    vary([](ask& a) { a.g = {16, 16, 1}; });
+    vary([](ask& a) { a.l.intra.bandwidth_Bps = 45e9; });
+    vary([](ask& a) { a.l.intra.latency_s = 3e-3; });
+    vary([](ask& a) { a.l.inter.bandwidth_Bps = 5e9; });
+    vary([](ask& a) { a.l.inter.latency_s = 5e-3; });
+    vary([](ask& a) { a.lib = collective_library::mpich; });
+    for (int round = 0; round < 2; ++round)  // the second round is answered by the memo
+        for (const ask& a : asks) {
+            const collective_estimate got = estimate_collective(a.op, a.bytes, a.g, a.l, std::nullopt, a.lib);
+            const collective_estimate want = fresh(a.op, a.bytes, a.g, a.l, a.lib);
+            CHECK(got.time_s == want.time_s);
+            CHECK(got.algorithm_name == want.algorithm_name);
+            CHECK(got.wire_bytes == want.wire_bytes);
+        }
+    // Every variation above moves the time: none of them is an argument the answer ignores.
+    for (std::size_t i = 1; i < asks.size(); ++i)
+        CHECK(fresh(asks[i].op, asks[i].bytes, asks[i].g, asks[i].l, asks[i].lib).time_s != fresh(base.op, base.bytes, base.g, base.l, base.lib).time_s);
+    // A forced algorithm is its own question: ring after the fastest (hierarchical on two nodes) was asked.
+    const auto ring = estimate_collective(base.op, base.bytes, base.g, base.l, collective_algorithm::ring, base.lib);
+    CHECK(ring.algorithm == collective_algorithm::ring);
+    CHECK(estimate_collective(base.op, base.bytes, base.g, base.l, std::nullopt, base.lib).algorithm != collective_algorithm::ring);
 }

@@ -132,7 +132,8 @@ inline activation_rates activation_rates_of(const scenario& s, const rank_shards
     r.keep = 1 - s.training.offload.activations;
     r.first = st.first, r.last = st.last;
     r.first_other = a.first_other, r.last_other = a.last_other;
-    r.mtp_other = static_cast<double>(st.mtp_layers) * ((mtp_block_is_moe(s.model) ? a.layer_moe : a.layer_dense) + a.last_other);
+    // Only the last stage of a model with MTP holds blocks (0 × a finite term is the +0 this gives).
+    if (st.mtp_layers != 0) r.mtp_other = static_cast<double>(st.mtp_layers) * ((mtp_block_is_moe(s.model) ? a.layer_moe : a.layer_dense) + a.last_other);
     return r;
 }
 // In-flight (micro-batch × chunk) units × layers per chunk × bytes per layer; the embedding output

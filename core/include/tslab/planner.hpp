@@ -275,6 +275,7 @@ private:
         }
     };
     std::unordered_map<layer_key, stage_layer_times, tuple_hash> layer_times_;
+    std::int64_t caches_tp_ = 0;  // the tp of layer_times_'s and act_terms_'s entries (search_layout)
     using act_key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, bool>;  // (tp, cp, etp, micro-batch, recompute, sp)
     std::unordered_map<act_key, detail::activation_terms, tuple_hash> act_terms_;
     std::vector<std::vector<detail::activation_rates>> rates_;  // search_recompute's, by class table
