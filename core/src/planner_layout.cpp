@@ -128,17 +128,39 @@ void plan_search::search_layout(const layout& l) {
     layout_tables tables;
     for (const auto& [kind, v] : choices) tables.schedules.push_back({.kind = kind, .vpp = v});
     tables.classes.reserve(tables.schedules.size());
-    for (std::int64_t mb : micro_batches) {
+    const std::array<std::int64_t, 6> degrees{l.tp, l.pp, l.cp, l.dp, l.ep, l.etp};
+    replaying_ = memo_.complete && memo_.layout == degrees;
+    if (!replaying_) {
+        memo_.layout = degrees, memo_.complete = false, memo_.schedules = choices.size();
+        memo_.valid.assign(micro_batches.size() * choices.size(), 0);
+        const std::size_t slots = micro_batches.size() * std::size(recompute_modes) * choices.size();
+        memo_.totals.resize(slots), memo_.offloaded.resize(slots);
+        memo_.has_offloaded.assign(slots, 0);
+    }
+    for (std::size_t i = 0; i < micro_batches.size(); ++i) {
         if (stopped_) return;  // place() found the deadline passed
-        s.training.micro_batch = mb;
-        micro_batch_state mbs{.m = G / (mb * l.dp), .mesh = &mesh_};
-        prepare_micro_batch(s, tables, mbs.m);
-        for (auto rec : recompute_modes) {
+        s.training.micro_batch = micro_batches[i];
+        micro_batch_state mbs{.m = G / (micro_batches[i] * l.dp), .mesh = &mesh_};
+        memo_mb_ = i;
+        if (replaying_) replay_micro_batch(tables);
+        else prepare_micro_batch(s, tables, mbs.m);
+        for (std::size_t r = 0; r < std::size(recompute_modes); ++r) {
             if (stopped_) return;
+            const recompute_kind rec = recompute_modes[r];
             if (opt_.holds(plan_knob::recompute) && rec != base_.training.recompute) continue;
             s.training.recompute = rec;
+            memo_mode_ = r;
             search_recompute(s, tables, mbs);
         }
+    }
+    memo_.complete = true;  // a whole pass (a replay leaves it as it was)
+}
+
+// prepare_micro_batch for a layout whose memory memo_ holds: the same counts and rules' verdicts.
+void plan_search::replay_micro_batch(layout_tables& lt) {
+    for (std::size_t i = 0; i < lt.schedules.size(); ++i) {
+        progress_.considered += plans_per_schedule(opt_);
+        lt.schedules[i].valid = memo_.valid[memo_mb_ * memo_.schedules + i] != 0;
     }
 }
 
@@ -146,11 +168,13 @@ void plan_search::search_layout(const layout& l) {
 // either; scenario_rules.cpp), the in-flight counts (closed forms of m) and the buffers per stage.
 // The layout's own rules held (search_layout): the schedule's part decides.
 void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64_t m) {
-    for (auto& t : lt.schedules) {
+    for (std::size_t i = 0; i < lt.schedules.size(); ++i) {
+        schedule_table& t = lt.schedules[i];
         progress_.considered += plans_per_schedule(opt_);
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
         t.valid = schedule_rules_hold(s);
+        memo_.valid[memo_mb_ * memo_.schedules + i] = t.valid;
         if (!t.valid) continue;
         if (t.classes == no_table) t.classes = class_table_of(s, lt, t);
         class_table& c = lt.classes[t.classes];
@@ -175,7 +199,7 @@ void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64
 // is the largest over the classes of state + activations + buffers (memory.hpp); compute and
 // communication are built per ZeRO stage when a plan first fits, shared by every schedule/vpp.
 void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_batch_state& mbs) {
-    const detail::activation_terms act = activation_terms_at(s);
+    const detail::activation_terms* act = replaying_ ? nullptr : &activation_terms_at(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
     // Kept in the search and emptied here: a fresh pair would be zero-filled (2.7 KB) per call.
     zero_models& models = models_[0];
@@ -185,27 +209,15 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
     // The in-flight-independent part of each class's activations, once per class table.
     rates_.resize(lt.classes.size());
     for (auto& r : rates_) r.clear();
-    for (const auto& t : lt.schedules) {
+    for (std::size_t i = 0; i < lt.schedules.size(); ++i) {
+        const schedule_table& t = lt.schedules[i];
         if (!t.valid || stopped_) continue;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
-        const class_table& ct = lt.classes[t.classes];
-        const auto& classes = *ct.classes;
-        auto& rates = rates_[t.classes];
-        if (rates.empty()) {
-            rates.resize(classes.size());
-            for (std::size_t c = 0; c < classes.size(); ++c) rates[c] = detail::activation_rates_of(s, classes[c].shards, classes[c].chunks_held, act);
-        }
-        layers_.resize(classes.size()), other_.resize(classes.size());
-        for (std::size_t c = 0; c < classes.size(); ++c) {
-            const detail::rank_activation a = detail::rank_activation_at(rates[c], t.inflight[c]);
-            layers_[c] = a.layers, other_[c] = a.other;
-        }
-        // The four ZeRO stages' totals first, in one tight loop.
-        const std::size_t n = classes.size();
+        const std::size_t slot = memo_slot(i);
+        if (!replaying_) memo_.totals[slot] = schedule_totals(s, lt, t, *act);
+        const zero_totals& totals = memo_.totals[slot];
         const std::size_t dual = bound_index(t.kind);
-        const zero_totals totals = largest_stage_totals(ct.state.data(), layers_.data(), other_.data(), ct.buffers.data(), n);
-        std::optional<zero_totals> offloaded_totals;  // only where a plan misses HBM
         for (std::size_t z = 0; z < totals.size(); ++z) {
             if (opt_.holds(plan_knob::zero) && static_cast<int>(z) != base_.parallel.zero) continue;
             ++progress_.evaluated;
@@ -219,8 +231,14 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
             // host-link time every step (offload.hpp), so a plan that fits without it never needs it.
-            if (!offloaded_totals) offloaded_totals = largest_stage_totals(ct.state_offloaded.data(), layers_.data(), other_.data(), ct.buffers.data(), n);
-            const double offloaded = (*offloaded_totals)[z];
+            // A replay misses where its recording did, so the recording formed them there.
+            if (!memo_.has_offloaded[slot]) {
+                assert(!replaying_);
+                const class_table& ct = lt.classes[t.classes];
+                memo_.offloaded[slot] = largest_stage_totals(ct.state_offloaded.data(), layers_.data(), other_.data(), ct.buffers.data(), ct.classes->size());
+                memo_.has_offloaded[slot] = 1;
+            }
+            const double offloaded = memo_.offloaded[slot][z];
             const double given = s.training.offload.optimizer;
             if (given < 1 && hbm - offloaded >= 0 && !opt_.holds(plan_knob::offload)) {
                 s.training.offload.optimizer = 1;
@@ -233,6 +251,25 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             if (progress_.fitting == 0 && (!closest_ || hbm - memory > closest_->headroom_bytes)) consider(entry_of(s, memory));
         }
     }
+}
+
+// The four ZeRO stages' totals of one schedule, in one tight loop; its activations by class stay in
+// layers_ and other_ for the offloaded totals.
+plan_search::zero_totals plan_search::schedule_totals(const scenario& s, const layout_tables& lt, const schedule_table& t,
+                                                      const detail::activation_terms& act) {
+    const class_table& ct = lt.classes[t.classes];
+    const auto& classes = *ct.classes;
+    auto& rates = rates_[t.classes];
+    if (rates.empty()) {
+        rates.resize(classes.size());
+        for (std::size_t c = 0; c < classes.size(); ++c) rates[c] = detail::activation_rates_of(s, classes[c].shards, classes[c].chunks_held, act);
+    }
+    layers_.resize(classes.size()), other_.resize(classes.size());
+    for (std::size_t c = 0; c < classes.size(); ++c) {
+        const detail::rank_activation a = detail::rank_activation_at(rates[c], t.inflight[c]);
+        layers_[c] = a.layers, other_[c] = a.other;
+    }
+    return largest_stage_totals(ct.state.data(), layers_.data(), other_.data(), ct.buffers.data(), classes.size());
 }
 
 // activation_terms_of reads the sequence, micro-batch, tp, cp, etp, sp and recompute of a plan

@@ -358,6 +358,26 @@ private:
         std::optional<std::vector<axis_comm>> ep_cp{};  // the EP and CP axes (plan_search::ep_cp_of)
         floor_state floor{};
     };
+    // The memory of one layout's plans, kept for the layouts after it that differ only in the CP
+    // method (the method is the innermost loop): no memory term reads the method (activation_terms_of,
+    // stage_classes, rank_state_of and rank_buffers_of; activation_terms_at's key and class_table_of's
+    // cache omit it) and neither do the schedule rules, so those layouts' plans have the same ZeRO
+    // totals, bit for bit, and only their times are their own. Complete once a whole pass filled it.
+    using zero_totals = std::array<double, 4>;
+    struct memory_memo {
+        std::array<std::int64_t, 6> layout{};  // (tp, pp, cp, dp, ep, etp)
+        bool complete = false;
+        std::size_t schedules = 0;
+        std::vector<char> valid;                     // [micro-batch · schedules + schedule]: the rules hold
+        std::vector<zero_totals> totals, offloaded;  // [(micro-batch · 4 + recompute) · schedules + schedule]
+        std::vector<char> has_offloaded;             // offloaded was formed (where a plan missed HBM)
+    };
+    memory_memo memo_;
+    bool replaying_ = false;                     // the layout reads memo_ instead of building its memory
+    std::size_t memo_mb_ = 0, memo_mode_ = 0;  // the micro-batch and recompute indices being searched
+    std::size_t memo_slot(std::size_t schedule) const { return (memo_mb_ * 4 + memo_mode_) * memo_.schedules + schedule; }
+    void replay_micro_batch(layout_tables& lt);
+    zero_totals schedule_totals(const scenario& s, const layout_tables& lt, const schedule_table& t, const detail::activation_terms& act);
     cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs);
     const stage_layer_times& layer_times_of(const scenario& s);
     static step_bounds bounds_over(const compute_estimate& c, std::vector<axis_comm> axes, double imbalance);
