@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <cassert>
 #include <initializer_list>
 #include <string>
@@ -249,7 +249,11 @@ using memo_key = std::array<std::uint64_t, 9>;
 
 memo_key memo_key_of(collective_op op, double bytes, const group_topology& g, const comm_links& l,
                      std::optional<collective_algorithm> forced, collective_library lib) {
-    const auto bits = [](double d) { return std::bit_cast<std::uint64_t>(d); };
+    const auto bits = [](double d) {  // std::bit_cast, which the wasm toolchain's libc++ lacks
+        std::uint64_t u = 0;
+        std::memcpy(&u, &d, sizeof u);
+        return u;
+    };
     const auto u = [](auto v) { return static_cast<std::uint64_t>(v); };
     const std::uint64_t kind = u(op) | u(lib) << 8 | (forced ? u(*forced) + 1 : 0) << 16;
     return {kind, u(g.ranks), u(g.nodes), u(g.per_node), bits(bytes), bits(l.intra.bandwidth_Bps), bits(l.intra.latency_s),

@@ -1,7 +1,8 @@
 // The planner's walk over one layout: micro-batch, recompute, schedule/vpp and ZeRO, in that order.
 // Every valid plan gets its exact memory total, assembled from parts hoisted to the loop level they
 // depend on (memory.hpp); a fitting plan is timed in full only when its step-time bound says it
-// could still enter the top K or the Pareto front (planner.cpp, cannot_place).
+// could still enter the top K or the Pareto front (planner.cpp, cannot_place). Layouts that differ
+// only in the CP method replay the first one's memory (plan_search::memory_memo).
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -128,15 +129,7 @@ void plan_search::search_layout(const layout& l) {
     layout_tables tables;
     for (const auto& [kind, v] : choices) tables.schedules.push_back({.kind = kind, .vpp = v});
     tables.classes.reserve(tables.schedules.size());
-    const std::array<std::int64_t, 6> degrees{l.tp, l.pp, l.cp, l.dp, l.ep, l.etp};
-    replaying_ = memo_.complete && memo_.layout == degrees;
-    if (!replaying_) {
-        memo_.layout = degrees, memo_.complete = false, memo_.schedules = choices.size();
-        memo_.valid.assign(micro_batches.size() * choices.size(), 0);
-        const std::size_t slots = micro_batches.size() * std::size(recompute_modes) * choices.size();
-        memo_.totals.resize(slots), memo_.offloaded.resize(slots);
-        memo_.has_offloaded.assign(slots, 0);
-    }
+    replaying_ = begin_memo({l.tp, l.pp, l.cp, l.dp, l.ep, l.etp}, micro_batches.size(), choices.size());
     for (std::size_t i = 0; i < micro_batches.size(); ++i) {
         if (stopped_) return;  // place() found the deadline passed
         s.training.micro_batch = micro_batches[i];
@@ -154,6 +147,18 @@ void plan_search::search_layout(const layout& l) {
         }
     }
     memo_.complete = true;  // a whole pass (a replay leaves it as it was)
+}
+
+// Whether a layout of these degrees replays memo_ (filled by a whole pass over the same degrees);
+// if not, memo_ is sized for the layout to record.
+bool plan_search::begin_memo(const std::array<std::int64_t, 6>& degrees, std::size_t micro_batches, std::size_t schedules) {
+    if (memo_.complete && memo_.layout == degrees) return true;
+    memo_.layout = degrees, memo_.complete = false, memo_.schedules = schedules;
+    memo_.valid.assign(micro_batches * schedules, 0);
+    const std::size_t slots = micro_batches * std::size(recompute_modes) * schedules;
+    memo_.totals.resize(slots), memo_.offloaded.resize(slots);
+    memo_.has_offloaded.assign(slots, 0);
+    return false;
 }
 
 // prepare_micro_batch for a layout whose memory memo_ holds: the same counts and rules' verdicts.

@@ -376,6 +376,7 @@ private:
     bool replaying_ = false;                     // the layout reads memo_ instead of building its memory
     std::size_t memo_mb_ = 0, memo_mode_ = 0;  // the micro-batch and recompute indices being searched
     std::size_t memo_slot(std::size_t schedule) const { return (memo_mb_ * 4 + memo_mode_) * memo_.schedules + schedule; }
+    bool begin_memo(const std::array<std::int64_t, 6>& degrees, std::size_t micro_batches, std::size_t schedules);
     void replay_micro_batch(layout_tables& lt);
     zero_totals schedule_totals(const scenario& s, const layout_tables& lt, const schedule_table& t, const detail::activation_terms& act);
     cached_model compute_model(scenario& s, const zero_models& done, micro_batch_state& mbs);
