@@ -12,6 +12,7 @@
 #include "tslab/numerics.hpp"
 #include "tslab/offload.hpp"
 #include "tslab/params.hpp"
+#include "tslab/schedule_shape.hpp"
 #include "tslab/sync.hpp"
 
 namespace tslab {
@@ -131,6 +132,12 @@ stage_split busiest_stage(const scenario& s) {
     return {layers, std::min(layers, moe_layer_count(s.model))};
 }
 
+stage_split last_stage(const scenario& s) {
+    const std::int64_t L = s.model.layers, pp = s.parallel.pp;
+    const std::int64_t layers = L - chunk_first_layer(L, pp, pp - 1);
+    return {layers, std::min(layers, moe_layer_count(s.model))};
+}
+
 stage_layer_times time_stage_layers(const scenario& s) {
     const stage_split st = busiest_stage(s);
     stage_layer_times t;
@@ -148,34 +155,59 @@ compute_estimate estimate_compute_time(const scenario& s, const param_counts& co
     return estimate_compute_time(s, counts, time_stage_layers(s));
 }
 
+namespace {
+
+// One stage's layers per micro-batch, and one layer's attention core and dense GEMMs (its MoE
+// layer's where it has one, the larger).
+struct stage_pass {
+    pass_times p;
+    D core = 0, dense_gemm = 0;
+};
+
+stage_pass stage_pass_of(const scenario& s, const stage_layer_times& times, const stage_split& st) {
+    stage_pass out;
+    if (st.layers > st.moe_layers) {
+        const layer_time& t = times.dense;
+        add_layers(out.p, s, t, static_cast<D>(st.layers - st.moe_layers));
+        out.core = t.core, out.dense_gemm = t.gemm - t.core;
+    }
+    if (st.moe_layers > 0) {
+        const layer_time& t = times.moe;
+        add_layers(out.p, s, t, static_cast<D>(st.moe_layers));
+        out.core = t.core, out.dense_gemm = t.gemm - t.core;
+    }
+    return out;
+}
+
+D pass_total(const pass_times& p) { return p.fwd + p.bwd + p.rec; }
+
+}  // namespace
+
 compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts, const stage_layer_times& times) {
     compute_estimate e;
     const auto& q = s.parallel;
     e.microbatches = s.training.microbatches(q);
-    const stage_split st = busiest_stage(s);
+    // The last stage with its head and MTP modules (compute.hpp) counted like it, or a stage of
+    // ⌈L/pp⌉ layers where that is the heavier (the last one holds fewer when pp does not divide L).
+    const stage_split last = last_stage(s), most = busiest_stage(s);
+    const stage_pass with_head = stage_pass_of(s, times, last);
+    const pass_times extra = mtp_pass_times(s, times);  // the head: forward 1×, backward 2× its GEMMs
+    const bool head_stage = most.layers == last.layers ||
+                            pass_total(with_head.p) + 3 * times.head + pass_total(extra) >= pass_total(stage_pass_of(s, times, most).p);
+    const D head = head_stage ? times.head : 0;
+    const pass_times mtp = head_stage ? extra : pass_times{};
+    const stage_split st = head_stage ? last : most;
+    const stage_pass sp = head_stage ? with_head : stage_pass_of(s, times, most);
+    const pass_times& p = sp.p;
+    const D core = sp.core, dense_gemm = sp.dense_gemm;
     e.stage_layers = st.layers;
     e.stage_moe_layers = st.moe_layers;
-    pass_times p;
-    D core = 0, dense_gemm = 0;  // per layer: the stage's MoE layer where it has one (the larger)
-    if (e.stage_layers > e.stage_moe_layers) {
-        const layer_time& t = times.dense;
-        add_layers(p, s, t, static_cast<D>(e.stage_layers - e.stage_moe_layers));
-        core = t.core, dense_gemm = t.gemm - t.core;
-    }
-    if (e.stage_moe_layers > 0) {
-        const layer_time& t = times.moe;
-        add_layers(p, s, t, static_cast<D>(e.stage_moe_layers));
-        core = t.core, dense_gemm = t.gemm - t.core;
-    }
     // Every time runs at the slowest GPU's pace (sync.hpp): k = 1 + its delay behind the median.
     const D k = 1 + slowest_gpu_delay(s.cluster.gpu_speed_cv, q.world());
     e.stage_F_s = k * p.fwd;
     e.stage_W_s = k * p.wgrad;
     e.stage_B_s = k * (p.bwd - p.wgrad + p.rec);
     split_chunks(e, q.vpp);
-    // The last stage's head, and its MTP modules (compute.hpp) counted like it.
-    const D head = times.head;
-    const pass_times mtp = mtp_pass_times(s, times);
     e.fwd_s = k * (p.fwd + head + mtp.fwd);
     e.bwd_s = k * (p.bwd + 2 * head + mtp.bwd);
     e.wgrad_s = k * (p.wgrad + head + mtp.wgrad);

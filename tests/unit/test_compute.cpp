@@ -4,6 +4,7 @@
 
 #include "tslab/compute.hpp"
 #include "tslab/errors.hpp"
+#include "tslab/schedule_shape.hpp"
 
 using namespace tslab;
 
@@ -162,4 +163,29 @@ TEST_CASE("gemm_efficiency is read from cluster.gpu and checked", "[compute][sce
     CHECK(g.cluster.gpu.gemm.in_step == 0.5);
     doc["cluster"]["gpu"]["gemm_efficiency"]["in_step"] = 0;
     CHECK_THROWS_WITH(make(doc), Catch::Contains("cluster.gpu.gemm_efficiency.in_step"));
+}
+
+TEST_CASE("The busiest stage: the last one with the head where it is heavier, else one of ceil(L/pp) layers", "[compute]") {
+    // The split gives the first L mod pp stages one layer more (chunk_first_layer, as the memory
+    // ledger places them), so the last stage, which also runs the head, holds floor(L/pp) layers.
+    // Llama 3 405B: 126 layers on 16 stages are 14 of 8 and 2 of 7 (the paper's own split, arXiv
+    // 2407.21783 section 3.3.2, takes a layer off the first and the last stage); the 7-layer stage
+    // with the head is the lighter, so the step runs at the pace of an 8-layer stage, no head in it.
+    const scenario llama = make({{"model", "llama3-405b"}, {"parallel", {{"pp", 16}, {"tp", 8}}}, {"training", {{"global_batch", 16}}}});
+    CHECK(last_stage(llama).layers == 7);
+    const compute_estimate c = estimate_compute(llama);
+    CHECK(c.stage_layers == 8);
+    CHECK(c.fwd_s == c.stage_F_s);  // no head on this stage
+    // Where pp divides L, every stage holds L/pp layers and the last, with the head, is the busiest.
+    const scenario even = make({{"model", "llama3-405b"}, {"parallel", {{"pp", 14}, {"tp", 8}}}, {"training", {{"global_batch", 14}}}});
+    const compute_estimate e = estimate_compute(even);
+    CHECK(e.stage_layers == 9);
+    CHECK(e.fwd_s > e.stage_F_s);
+    // DeepSeek-V3: 61 layers on 16 stages leave the last 3 (61 - chunk_first_layer(61, 16, 15)), and
+    // its head (129,280-word vocabulary) and MTP module outweigh a fourth layer: that stage binds.
+    const scenario ds = make({{"model", "deepseek-v3"}, {"parallel", {{"pp", 16}}}, {"training", {{"mtp_depth", 1}, {"global_batch", 16}}}});
+    CHECK(last_stage(ds).layers == 61 - chunk_first_layer(61, 16, 15));
+    const compute_estimate d = estimate_compute(ds);
+    CHECK(d.stage_layers == 3);
+    CHECK(d.fwd_s > d.stage_F_s);
 }

@@ -104,12 +104,19 @@ struct stage_layer_times {
     bool operator==(const stage_layer_times&) const = default;
 };
 stage_layer_times time_stage_layers(const scenario& s);
-// The layers of the busiest (last) stage, MoE layers at the end: pp enters the layer times only
-// through which of the two kinds it holds.
+// A stage's layers, MoE layers at the end. pp enters the layer times only through which of the two
+// kinds the busiest stage holds.
 struct stage_split {
     std::int64_t layers, moe_layers;
 };
+// The most layers a stage holds, ⌈L/pp⌉: the first L mod pp stages take one more than the rest
+// (schedule_shape.hpp chunk_first_layer, the memory ledger's split).
 stage_split busiest_stage(const scenario& s);
+// The last stage's layers under that split (⌊L/pp⌋ where pp does not divide L): the stage that also
+// runs the output head, the loss and the MTP modules. estimate_compute_time times the heavier of it
+// and a busiest_stage (Llama 3, arXiv 2407.21783 section 3.3.2, takes a layer off the last stage for
+// this imbalance); with pp dividing L the two hold as many layers, and the last stage is the heavier.
+stage_split last_stage(const scenario& s);
 compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts, const stage_layer_times& times);
 
 // The one FLOP convention of every count in the report (model.flops_per_token, step.mfu, step.hfu,
