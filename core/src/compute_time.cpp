@@ -181,27 +181,38 @@ stage_pass stage_pass_of(const scenario& s, const stage_layer_times& times, cons
 
 D pass_total(const pass_times& p) { return p.fwd + p.bwd + p.rec; }
 
+// The stage the step waits on: the last one with its head and MTP modules, or one of ⌈L/pp⌉ layers
+// where that is the heavier (the last holds fewer when pp does not divide L; compute.hpp last_stage).
+struct busiest_pass {
+    stage_split st;
+    stage_pass pass;
+    bool head = true;  // the head and MTP modules run on it
+};
+
+busiest_pass busiest_pass_of(const scenario& s, const stage_layer_times& times) {
+    const stage_split last = last_stage(s), most = busiest_stage(s);
+    busiest_pass out{last, stage_pass_of(s, times, last), true};
+    if (most.layers == last.layers) return out;
+    const stage_pass body = stage_pass_of(s, times, most);
+    // The head as estimate_compute_time adds it: forward 1×, backward 2× its GEMMs.
+    if (pass_total(out.pass.p) + 3 * times.head + pass_total(mtp_pass_times(s, times)) < pass_total(body.p)) out = {most, body, false};
+    return out;
+}
+
 }  // namespace
 
 compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts, const stage_layer_times& times) {
     compute_estimate e;
     const auto& q = s.parallel;
     e.microbatches = s.training.microbatches(q);
-    // The last stage with its head and MTP modules (compute.hpp) counted like it, or a stage of
-    // ⌈L/pp⌉ layers where that is the heavier (the last one holds fewer when pp does not divide L).
-    const stage_split last = last_stage(s), most = busiest_stage(s);
-    const stage_pass with_head = stage_pass_of(s, times, last);
-    const pass_times extra = mtp_pass_times(s, times);  // the head: forward 1×, backward 2× its GEMMs
-    const bool head_stage = most.layers == last.layers ||
-                            pass_total(with_head.p) + 3 * times.head + pass_total(extra) >= pass_total(stage_pass_of(s, times, most).p);
-    const D head = head_stage ? times.head : 0;
-    const pass_times mtp = head_stage ? extra : pass_times{};
-    const stage_split st = head_stage ? last : most;
-    const stage_pass sp = head_stage ? with_head : stage_pass_of(s, times, most);
-    const pass_times& p = sp.p;
-    const D core = sp.core, dense_gemm = sp.dense_gemm;
-    e.stage_layers = st.layers;
-    e.stage_moe_layers = st.moe_layers;
+    const busiest_pass b = busiest_pass_of(s, times);
+    // Its head, and its MTP modules (compute.hpp) counted like it.
+    const D head = b.head ? times.head : 0;
+    const pass_times mtp = b.head ? mtp_pass_times(s, times) : pass_times{};
+    const pass_times& p = b.pass.p;
+    const D core = b.pass.core, dense_gemm = b.pass.dense_gemm;
+    e.stage_layers = b.st.layers;
+    e.stage_moe_layers = b.st.moe_layers;
     // Every time runs at the slowest GPU's pace (sync.hpp): k = 1 + its delay behind the median.
     const D k = 1 + slowest_gpu_delay(s.cluster.gpu_speed_cv, q.world());
     e.stage_F_s = k * p.fwd;
