@@ -40,6 +40,9 @@ step_facts facts_of(const scenario& s, const param_counts& pc) {
     const auto& p = s.parallel;
     step_facts f;
     f.m = static_cast<double>(s.training.microbatches(p));
+    // The most layers a stage holds (compute.hpp busiest_stage), whose per-layer exchanges are the
+    // most any stage makes: kept where the compute binds on the last stage with fewer layers and the
+    // head, as it does not read recompute (the planner shares the EP and CP axes across it).
     const std::int64_t per_stage = (s.model.layers + p.pp - 1) / p.pp;
     f.layers = static_cast<double>(per_stage);
     f.moe_layers = static_cast<double>(std::min(per_stage, moe_layer_count(s.model)));
