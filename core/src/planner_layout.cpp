@@ -146,7 +146,7 @@ void plan_search::search_layout(const layout& l) {
             search_recompute(s, tables, mbs);
         }
     }
-    memo_.complete = true;  // a whole pass (a replay leaves it as it was)
+    if (!stopped_) memo_.complete = true;  // a whole pass (a replay leaves it as it was)
 }
 
 // Whether a layout of these degrees replays memo_ (filled by a whole pass over the same degrees);
