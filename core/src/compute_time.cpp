@@ -13,6 +13,7 @@
 #include "tslab/offload.hpp"
 #include "tslab/params.hpp"
 #include "tslab/schedule_shape.hpp"
+#include "tslab/schedule_table.hpp"
 #include "tslab/sync.hpp"
 
 namespace tslab {
@@ -132,6 +133,12 @@ stage_split busiest_stage(const scenario& s) {
     return {layers, std::min(layers, moe_layer_count(s.model))};
 }
 
+double head_share(const scenario& s) {
+    // DualPipe feeds micro-batches from both ends of the pipeline (DeepSeek-V3, arXiv 2412.19437
+    // section 3.2.1): each of the two ranks holding the last stage runs it for half of them.
+    return describe(s.training.schedule).placement == stage_placement::dual ? 0.5 : 1.0;
+}
+
 stage_split last_stage(const scenario& s) {
     const std::int64_t L = s.model.layers, pp = s.parallel.pp;
     const std::int64_t layers = L - chunk_first_layer(L, pp, pp - 1);
@@ -189,13 +196,27 @@ struct busiest_pass {
     bool head = true;  // the head and MTP modules run on it
 };
 
+// Half of a and half of b: the per-micro-batch work of a rank that runs each for half the micro-batches.
+stage_pass halves(const stage_pass& a, const stage_pass& b) {
+    stage_pass out = b;
+    const auto mix = [](D x, D y) { return 0.5 * x + 0.5 * y; };
+    out.p = {mix(a.p.fwd, b.p.fwd),       mix(a.p.bwd, b.p.bwd),   mix(a.p.wgrad, b.p.wgrad), mix(a.p.rec, b.p.rec),
+             mix(a.p.gemm, b.p.gemm),     mix(a.p.memory, b.p.memory), mix(a.p.expert, b.p.expert), mix(a.p.cast, b.p.cast)};
+    return out;
+}
+
 busiest_pass busiest_pass_of(const scenario& s, const stage_layer_times& times) {
     const stage_split last = last_stage(s), most = busiest_stage(s);
+    const D share = head_share(s);
     busiest_pass out{last, stage_pass_of(s, times, last), true};
-    if (most.layers == last.layers) return out;
+    // DualPipe: the rank with the last stage holds the first too (schedule_shape.hpp, dual), each
+    // run for half the micro-batches; the first stage has ⌈L/pp⌉ layers, as busiest_stage.
+    if (share < 1) out = {most, halves(stage_pass_of(s, times, most), out.pass), true};
+    if (most.layers == last.layers && share == 1) return out;
     const stage_pass body = stage_pass_of(s, times, most);
     // The head as estimate_compute_time adds it: forward 1×, backward 2× its GEMMs.
-    if (pass_total(out.pass.p) + 3 * times.head + pass_total(mtp_pass_times(s, times)) < pass_total(body.p)) out = {most, body, false};
+    if (pass_total(out.pass.p) + 3 * times.head * share + pass_total(mtp_pass_times(s, times)) * share < pass_total(body.p))
+        out = {most, body, false};
     return out;
 }
 
@@ -206,9 +227,12 @@ compute_estimate estimate_compute_time(const scenario& s, const param_counts& co
     const auto& q = s.parallel;
     e.microbatches = s.training.microbatches(q);
     const busiest_pass b = busiest_pass_of(s, times);
-    // Its head, and its MTP modules (compute.hpp) counted like it.
-    const D head = b.head ? times.head : 0;
-    const pass_times mtp = b.head ? mtp_pass_times(s, times) : pass_times{};
+    // Its head, and its MTP modules (compute.hpp) counted like it, for the share of the micro-batches
+    // that pass them on this rank.
+    const D share = b.head ? head_share(s) : 0;
+    const D head = times.head * share;
+    pass_times mtp = mtp_pass_times(s, times);
+    for (D* x : {&mtp.fwd, &mtp.bwd, &mtp.wgrad, &mtp.rec, &mtp.gemm, &mtp.memory, &mtp.expert, &mtp.cast}) *x *= share;
     const pass_times& p = b.pass.p;
     const D core = b.pass.core, dense_gemm = b.pass.dense_gemm;
     e.stage_layers = b.st.layers;

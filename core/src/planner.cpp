@@ -248,7 +248,7 @@ double plan_search::cannot_place_from(double lb) const {
 // only turns from false to true as plans are considered, so a threshold stays valid; it is
 // renewed when the lists changed.
 bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memory) {
-    floor_state& f = mbs.floor;
+    floor_state& f = mbs.floor[head_class(s)];
     const std::size_t dual = bound_index(s.training.schedule);
     if (floor_settles(f, memory, dual)) return true;  // most fitting plans end here (or in search_recompute's copy of this test)
     if (in_baseline_layout_ || base_.training.offload.activations > 0) return false;

@@ -206,9 +206,7 @@ void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64
 void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_batch_state& mbs) {
     const detail::activation_terms* act = replaying_ ? nullptr : &activation_terms_at(s);
     const double hbm = s.cluster.gpu.hbm_bytes;
-    // Kept in the search and emptied here: a fresh pair would be zero-filled (2.7 KB) per call.
-    zero_models& models = models_[0];
-    zero_models& offloaded_models = models_[1];
+    // Kept in the search and emptied here: fresh ones would be zero-filled (5.4 KB) per call.
     for (auto& z : models_)
         for (auto& m : z) m.reset();
     // The in-flight-independent part of each class's activations, once per class table.
@@ -219,7 +217,9 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
         if (!t.valid || stopped_) continue;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
-        const std::size_t slot = memo_slot(i);
+        const std::size_t slot = memo_slot(i), cls = head_class(s);
+        zero_models& models = models_[cls];
+        zero_models& offloaded_models = models_[2 + cls];
         if (!replaying_) memo_.totals[slot] = schedule_totals(s, lt, t, *act);
         const zero_totals& totals = memo_.totals[slot];
         const std::size_t dual = bound_index(t.kind);
@@ -230,7 +230,7 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             s.parallel.zero = static_cast<int>(z);
             if (hbm - memory >= 0) {
                 // floor_prunes' first test, without the call (most plans end here)
-                if (floor_settles(mbs.floor, memory, dual)) ++progress_.fitting;
+                if (floor_settles(mbs.floor[cls], memory, dual)) ++progress_.fitting;
                 else settle_fitting(s, memory, models, mbs);
                 continue;
             }

@@ -189,3 +189,22 @@ TEST_CASE("The busiest stage: the last one with the head where it is heavier, el
     CHECK(d.stage_layers == 3);
     CHECK(d.fwd_s > d.stage_F_s);
 }
+
+TEST_CASE("DualPipe runs the last stage, head and MTP included, for half the micro-batches on each of its two ranks", "[compute]") {
+    // DeepSeek-V3 section 3.2.1: micro-batches enter from both ends, and a rank holds stage r and
+    // stage p-1-r (schedule_shape.hpp, dual). The rank with the last stage also holds the first:
+    // half of each per micro-batch, so its head and MTP modules weigh half what they do under 1F1B.
+    const auto ds = [](const char* schedule) {
+        return estimate_compute(make({{"model", "deepseek-v3"}, {"parallel", {{"pp", 16}}},
+                                      {"training", {{"mtp_depth", 1}, {"global_batch", 32}, {"schedule", schedule}}}}));
+    };
+    const compute_estimate dual = ds("dualpipe"), one = ds("1f1b"), v = ds("dualpipev");
+    CHECK(head_share(make({{"model", "deepseek-v3"}, {"parallel", {{"pp", 16}}}, {"training", {{"schedule", "dualpipe"}}}})) == 0.5);
+    // fwd_s − stage_F_s is the head and the MTP modules' forward on the busiest rank.
+    CHECK(dual.fwd_s - dual.stage_F_s == Approx(0.5 * (one.fwd_s - one.stage_F_s)));
+    // Its layers: half of the first stage's 4 and half of the last stage's 3.
+    CHECK(dual.stage_F_s == Approx(0.5 * (4.0 / 3.0) * one.stage_F_s + 0.5 * one.stage_F_s));
+    CHECK(dual.step_compute_s < one.step_compute_s);
+    // DualPipeV places chunks in a V: rank 0 runs the last chunk for every micro-batch, as 1F1B does.
+    CHECK(v.fwd_s - v.stage_F_s == Approx(one.fwd_s - one.stage_F_s));
+}

@@ -96,7 +96,9 @@ TEST_CASE("DualPipe hides EP chunk by chunk, not against the whole step's comput
     const report onefb = build_report(deepseek("1f1b", 2.5e9));
     const double raw = segment(onefb, "ep");  // nothing hidden under 1F1B
     REQUIRE(raw > 0);
-    CHECK(ep_time(slow) == Approx(ep_time(onefb)).epsilon(1e-9));
+    // The same all-to-all under both (L6 less the expert imbalance, which reads the busiest rank's
+    // experts: DualPipe's rank with the last stage runs half its micro-batches there, compute.hpp head_share).
+    CHECK(ep_time(slow) - segment(slow, "expert_imbalance") == Approx(ep_time(onefb) - segment(onefb, "expert_imbalance")).epsilon(1e-9));
     const double exposed = segment(slow, "ep");
     CHECK(exposed > 0);
     CHECK(exposed < raw);

@@ -117,6 +117,10 @@ stage_split busiest_stage(const scenario& s);
 // and a busiest_stage (Llama 3, arXiv 2407.21783 section 3.3.2, takes a layer off the last stage for
 // this imbalance); with pp dividing L the two hold as many layers, and the last stage is the heavier.
 stage_split last_stage(const scenario& s);
+// The share of the micro-batches that run the last stage (its head and MTP modules) on a rank that
+// holds it: ½ under DualPipe, which holds it on two ranks, each also holding the first stage (the
+// estimate then takes half of each stage's work on that rank), else 1.
+double head_share(const scenario& s);
 compute_estimate estimate_compute_time(const scenario& s, const param_counts& counts, const stage_layer_times& times);
 
 // The one FLOP convention of every count in the report (model.flops_per_token, step.mfu, step.hfu,

@@ -306,7 +306,10 @@ private:
         step_bounds comm;                  // over every axis, set with by_vpp
     };
     using zero_models = std::array<std::optional<cached_model>, 4>;  // by ZeRO stage
-    std::array<zero_models, 2> models_;  // search_recompute's, without and with the optimizer offloaded
+    // search_recompute's, [optimizer offloaded · 2 + head class]: the compute reads the schedule only
+    // through head_share (compute.hpp; DualPipe's ½), so the schedules of one class share a model.
+    std::array<zero_models, 4> models_;
+    static std::size_t head_class(const scenario& s) { return head_share(s) < 1 ? 1 : 0; }
     // The memory classes (memory.hpp) of one chunk placement in a layout, their model state per ZeRO
     // stage and their buffers at the current micro-batch: shared by the schedules that place chunks
     // alike (GPipe, 1F1B, ZB-H1 and ZB-H2; ZB-V and DualPipeV).
@@ -356,7 +359,7 @@ private:
         std::optional<double> imbalance{};  // the expert balance depends on tokens per rank only
         const stage_layer_times* layers = nullptr;  // layer_times_'s; no recompute, ZeRO, offload or schedule in them (compute.hpp)
         std::optional<std::vector<axis_comm>> ep_cp{};  // the EP and CP axes (plan_search::ep_cp_of)
-        floor_state floor{};
+        std::array<floor_state, 2> floor{};  // by head_class: each a bound of its own schedules' plans
     };
     // The memory of one layout's plans, kept for the layouts after it that differ only in the CP
     // method (the method is the innermost loop): no memory term reads the method (activation_terms_of,
