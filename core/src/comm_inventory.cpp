@@ -7,6 +7,7 @@
 #include "tslab/context.hpp"
 #include "tslab/dp_overlap.hpp"
 #include "tslab/expert_dispatch.hpp"
+#include "tslab/schedule_table.hpp"
 
 namespace tslab {
 
@@ -34,6 +35,9 @@ struct step_facts {
     double act = 2;           // activation bytes per element
     double dense = 0, expert = 0;  // local parameter elements (average stage)
     double grad = 2, param = 2;    // bytes per element
+    // Stages a rank holds: DualPipe puts stage r and stage p-1-r on rank r ("two copies of the model
+    // parameters", DeepSeek-V3 arXiv 2412.19437 section 3.2.1; the memory ledger counts both).
+    double copies = 1;
 };
 
 step_facts facts_of(const scenario& s, const param_counts& pc) {
@@ -50,6 +54,7 @@ step_facts facts_of(const scenario& s, const param_counts& pc) {
     f.act = static_cast<double>(dtype_bytes(s.training.precision.activations));
     f.dense = static_cast<double>(pc.total - pc.expert_total) / static_cast<double>(p.tp * p.pp);
     f.expert = static_cast<double>(pc.expert_total) / static_cast<double>(p.ep * p.etp * p.pp);
+    f.copies = describe(s.training.schedule).param_copies;
     f.grad = static_cast<double>(dtype_bytes(s.training.precision.reduce_dtype()));  // the dtype the reduction runs in
     f.param = static_cast<double>(dtype_bytes(s.training.precision.params));
     return f;
@@ -92,16 +97,22 @@ void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const
     const double ov = o.dp;
     const std::string k = kind;
     // Bucketed overlap issues one collective per bucket (dp_overlap.hpp); otherwise one call.
-    const double nb = static_cast<double>(dp_bucket_count(elems, dp_bucket_elems(o, g.ranks)));
-    const double ng = o.grad_reduce ? nb : 1, np = o.param_gather ? nb : 1;
-    if (z == 0) b.add([&] { return "gradient AllReduce (" + k + ")"; }, collective_op::allreduce, axis, "step", ng, ov, elems * f.grad / ng, g);
+    const auto buckets = [&](double e, bool on) { return on ? static_cast<double>(dp_bucket_count(e, dp_bucket_elems(o, g.ranks))) : 1.0; };
+    // Once per step a rank reduces and gathers every stage it holds; a micro-batch's backward and
+    // a layer's exchange touch one stage.
+    const double held = elems * f.copies;
+    if (z == 0) {
+        const double ng = buckets(held, o.grad_reduce);
+        b.add([&] { return "gradient AllReduce (" + k + ")"; }, collective_op::allreduce, axis, "step", ng, ov, held * f.grad / ng, g);
+    }
     if (z == 1 || z == 2) {
         // A stage that keeps only its gradient shard (ZeRO-2) cannot accumulate whole gradients over
         // the step's m micro-batches: each backward reduce-scatters them (vocabulary.hpp, zero_stage_rows).
         const double rounds = zero_stage_rows[static_cast<std::size_t>(z)].grads_reduced_per_microbatch ? f.m : 1;
+        const double grads = rounds > 1 ? elems : held, ng = buckets(grads, o.grad_reduce), np = buckets(held, o.param_gather);
         b.add([&] { return "gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")"; }, collective_op::reducescatter, axis,
-              rounds > 1 ? "micro-batch" : "step", rounds * ng, ov, elems * f.grad / ng, g);
-        b.add([&] { return "parameter AllGather after the update (" + k + ")"; }, collective_op::allgather, axis, "step", np, ov, elems * f.param / np, g);
+              rounds > 1 ? "micro-batch" : "step", rounds * ng, ov, grads * f.grad / ng, g);
+        b.add([&] { return "parameter AllGather after the update (" + k + ")"; }, collective_op::allgather, axis, "step", np, ov, held * f.param / np, g);
     }
     if (z == 3 && layers > 0) {
         const char* per = k == "expert" ? "MoE layer/micro-batch" : "layer/micro-batch";

@@ -172,3 +172,28 @@ TEST_CASE("EP and CP axes alone: the same totals as the whole step communication
                 CHECK(ep_cp_axes_of(s, mesh, pc, c) == want);
             }
 }
+
+TEST_CASE("DualPipe reduces and gathers both stages a rank holds once per step, one stage per micro-batch or layer") {
+    // DeepSeek-V3 section 3.2.1: DualPipe keeps two copies of the parameters (stage r and stage
+    // p-1-r on rank r); gpt-7.5b's 36 layers on 4 stages, 9 per stage, dp 2.
+    const auto with = [](const char* schedule, int zero) {
+        return inventory(make((std::string(R"({"model":"gpt-7.5b","cluster":"dgx-h100","parallel":{"pp":4,"dp":2,"zero":)") +
+                               std::to_string(zero) + R"(},"training":{"seq_len":2048,"micro_batch":1,"global_batch":16,"schedule":")" +
+                               schedule + R"("}})").c_str()));
+    };
+    const auto bytes = [](const comm_inventory& c, const char* what) {
+        const comm_item* it = find(c, what);
+        REQUIRE(it);
+        return it->call.bytes * it->count;
+    };
+    for (int zero : {0, 1}) {
+        const char* grads = zero == 0 ? "gradient AllReduce (dense)" : "gradient ReduceScatter (dense";
+        CHECK(bytes(with("dualpipe", zero), grads) == Approx(2 * bytes(with("1f1b", zero), grads)));
+    }
+    CHECK(bytes(with("dualpipe", 1), "parameter AllGather after the update") == Approx(2 * bytes(with("1f1b", 1), "parameter AllGather after the update")));
+    // ZeRO-2's per-micro-batch rounds and ZeRO-3's per-layer exchanges see one stage at a time.
+    CHECK(bytes(with("dualpipe", 2), "gradient ReduceScatter (dense") == Approx(bytes(with("1f1b", 2), "gradient ReduceScatter (dense")));
+    CHECK(bytes(with("dualpipe", 3), "parameter AllGather per layer") == Approx(bytes(with("1f1b", 3), "parameter AllGather per layer")));
+    // DualPipeV's V holds two chunks of one model copy: one stage's worth, as 1F1B.
+    CHECK(bytes(with("dualpipev", 1), "gradient ReduceScatter (dense") == Approx(bytes(with("1f1b", 1), "gradient ReduceScatter (dense")));
+}
