@@ -127,7 +127,10 @@ void plan_search::search_layout(const layout& l) {
         return;
     }
     layout_tables tables;
-    for (const auto& [kind, v] : choices) tables.schedules.push_back({.kind = kind, .vpp = v});
+    for (const auto& [kind, v] : choices) {
+        s.training.schedule = kind;
+        tables.schedules.push_back({.kind = kind, .vpp = v, .head_class = head_class(s)});
+    }
     tables.classes.reserve(tables.schedules.size());
     replaying_ = begin_memo({l.tp, l.pp, l.cp, l.dp, l.ep, l.etp}, micro_batches.size(), choices.size());
     for (std::size_t i = 0; i < micro_batches.size(); ++i) {
@@ -217,7 +220,7 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
         if (!t.valid || stopped_) continue;
         s.training.schedule = t.kind;
         s.parallel.vpp = t.vpp;
-        const std::size_t slot = memo_slot(i), cls = head_class(s);
+        const std::size_t slot = memo_slot(i), cls = t.head_class;
         zero_models& models = models_[cls];
         zero_models& offloaded_models = models_[2 + cls];
         if (!replaying_) memo_.totals[slot] = schedule_totals(s, lt, t, *act);

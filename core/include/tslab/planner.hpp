@@ -330,6 +330,7 @@ private:
         std::size_t classes = no_table;  // index into layout_tables::classes
         std::vector<double> inflight{};  // [class], at the current micro-batch
         bool valid = false;              // the rules hold at the current micro-batch
+        std::size_t head_class = 0;      // plan_search::head_class of its plans
     };
     static constexpr std::size_t no_table = static_cast<std::size_t>(-1);
     struct layout_tables {
