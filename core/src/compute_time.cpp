@@ -196,24 +196,22 @@ struct busiest_pass {
     bool head = true;  // the head and MTP modules run on it
 };
 
-// Half of a and half of b: the per-micro-batch work of a rank that runs each for half the micro-batches.
-stage_pass halves(const stage_pass& a, const stage_pass& b) {
-    stage_pass out = b;
-    const auto mix = [](D x, D y) { return 0.5 * x + 0.5 * y; };
-    out.p = {mix(a.p.fwd, b.p.fwd),       mix(a.p.bwd, b.p.bwd),   mix(a.p.wgrad, b.p.wgrad), mix(a.p.rec, b.p.rec),
-             mix(a.p.gemm, b.p.gemm),     mix(a.p.memory, b.p.memory), mix(a.p.expert, b.p.expert), mix(a.p.cast, b.p.cast)};
-    return out;
+// Every time of a pass scaled by w, plus b's (all of them, field by field).
+pass_times scaled(const pass_times& a, D w, const pass_times& b = {}) {
+    return {w * a.fwd + b.fwd,       w * a.bwd + b.bwd,       w * a.wgrad + b.wgrad,   w * a.rec + b.rec,
+            w * a.gemm + b.gemm,     w * a.memory + b.memory, w * a.expert + b.expert, w * a.cast + b.cast};
 }
 
 busiest_pass busiest_pass_of(const scenario& s, const stage_layer_times& times) {
     const stage_split last = last_stage(s), most = busiest_stage(s);
     const D share = head_share(s);
-    busiest_pass out{last, stage_pass_of(s, times, last), true};
+    const stage_pass with_head = stage_pass_of(s, times, last);
+    const stage_pass body = most.layers == last.layers ? with_head : stage_pass_of(s, times, most);
+    busiest_pass out{last, with_head, true};
     // DualPipe: the rank with the last stage holds the first too (schedule_shape.hpp, dual), each
     // run for half the micro-batches; the first stage has ⌈L/pp⌉ layers, as busiest_stage.
-    if (share < 1) out = {most, halves(stage_pass_of(s, times, most), out.pass), true};
+    if (share < 1) out = {most, {scaled(body.p, 0.5, scaled(with_head.p, 0.5)), with_head.core, with_head.dense_gemm}, true};
     if (most.layers == last.layers && share == 1) return out;
-    const stage_pass body = stage_pass_of(s, times, most);
     // The head as estimate_compute_time adds it: forward 1×, backward 2× its GEMMs.
     if (pass_total(out.pass.p) + 3 * times.head * share + pass_total(mtp_pass_times(s, times)) * share < pass_total(body.p))
         out = {most, body, false};
@@ -231,8 +229,7 @@ compute_estimate estimate_compute_time(const scenario& s, const param_counts& co
     // that pass them on this rank.
     const D share = b.head ? head_share(s) : 0;
     const D head = times.head * share;
-    pass_times mtp = mtp_pass_times(s, times);
-    for (D* x : {&mtp.fwd, &mtp.bwd, &mtp.wgrad, &mtp.rec, &mtp.gemm, &mtp.memory, &mtp.expert, &mtp.cast}) *x *= share;
+    const pass_times mtp = scaled(mtp_pass_times(s, times), share);
     const pass_times& p = b.pass.p;
     const D core = b.pass.core, dense_gemm = b.pass.dense_gemm;
     e.stage_layers = b.st.layers;
