@@ -189,19 +189,49 @@ void plan_search::keep(const plan_entry& e) {
     }
     // Pareto front by memory ascending, time strictly descending.
     for (const auto& f : front_)
-        if (f.memory_bytes <= e.memory_bytes && f.time_s <= e.time_s) return;
+        if (f.memory_bytes <= e.memory_bytes && f.time_s <= e.time_s) return publish_bounds(false);
     std::erase_if(front_, [&](const plan_entry& f) { return f.memory_bytes >= e.memory_bytes && f.time_s >= e.time_s; });
     front_.insert(std::lower_bound(front_.begin(), front_.end(), e,
                                    [](const plan_entry& a, const plan_entry& b) { return a.memory_bytes < b.memory_bytes; }),
                   e);
     front_points_.clear();
     for (const auto& f : front_) front_points_.emplace_back(f.memory_bytes, f.time_s);
+    publish_bounds(true);
 }
 
 // A plan slower than pareto_window × the fastest one so far stays out of the final front's window
 // (the fastest only gets faster), and no plan outside the window dominates one inside it, so the
 // front within the window is the same with or without such plans.
-bool plan_search::past_window(double lb) const { return lb > pareto_window * fastest_s_; }
+bool plan_search::past_window(double lb) const { return lb > pareto_window * std::min(fastest_s_, others_fastest_s_); }
+
+void plan_search::publish_bounds(bool front_changed) const {
+    if (!shared_) return;
+    if (static_cast<std::int64_t>(best_.size()) >= opt_.top && !best_.empty()) shared_bounds::lower(shared_->kth_s, best_.front().time_s);
+    shared_bounds::lower(shared_->fastest_s, fastest_s_);
+    if (front_changed) shared_->publish_front(part_, front_points_);
+}
+
+// Tighter bounds from the other parts prune more: the thresholds derived from the lists are
+// renewed (search_version_) when they change.
+void plan_search::read_shared_bounds() {
+    if (!shared_) return;
+    const double kth = shared_->kth_s.load(std::memory_order_relaxed), fastest = shared_->fastest_s.load(std::memory_order_relaxed);
+    const std::uint64_t version = shared_->front_version.load(std::memory_order_acquire);
+    if (kth == others_kth_s_ && fastest == others_fastest_s_ && version == others_front_version_) return;
+    if (version != others_front_version_) others_front_ = shared_->others(part_), others_front_version_ = version;
+    others_kth_s_ = kth, others_fastest_s_ = fastest;
+    ++search_version_;
+}
+
+// Whether a plan of step time ≥ lb cannot enter the top K: this part's list is full and ranks
+// before it (as consider() would test), or another part holds K layouts strictly faster (layouts
+// are split between parts, so none of those K is the plan's own).
+bool plan_search::beyond_top(double memory_bytes, double lb) const {
+    if (lb > others_kth_s_) return true;
+    if (static_cast<std::int64_t>(best_.size()) < opt_.top || best_.empty()) return false;
+    const plan_entry& last = best_.front();
+    return lb > last.time_s || (lb == last.time_s && memory_bytes >= last.memory_bytes);
+}
 
 // Pruning without the pipeline timing. step_time_of adds bubble and exposed P2P to the compute
 // time, and both are ≥ 0 (clamped in pipeline_cost_model.cpp, then scaled by F > 0); IEEE
@@ -211,30 +241,36 @@ bool plan_search::past_window(double lb) const { return lb > pareto_window * fas
 // that plan by time, then memory, then search order); if a front member has memory ≤ the plan's and
 // time ≤ lb, consider() would reject the plan from the front too. Then evaluating it would
 // change neither the top K nor the Pareto front (nor the closest miss, which only non-fitting
-// plans touch), so skipping it leaves the result identical.
+// plans touch), so skipping it leaves the result identical. Parts of one search also read the
+// other parts' bounds (shared_bounds.hpp), strictly: a plan tied with another part's may be the
+// one the merge keeps.
 bool plan_search::cannot_place(double memory_bytes, double lb) const {
     if (in_baseline_layout_) return false;  // every plan of the scenario's own layout is timed
-    if (static_cast<std::int64_t>(best_.size()) < opt_.top) return false;
-    const plan_entry& last = best_.front();
-    if (lb < last.time_s || (lb == last.time_s && memory_bytes < last.memory_bytes)) return false;
+    if (!beyond_top(memory_bytes, lb)) return false;
     if (past_window(lb)) return true;
     // The front is sorted by memory ascending and time descending: the last member with memory
     // ≤ the plan's is the fastest of those.
-    auto it = std::upper_bound(front_points_.begin(), front_points_.end(), memory_bytes,
-                               [](double m, const std::pair<double, double>& f) { return m < f.first; });
-    return it != front_points_.begin() && std::prev(it)->second <= lb;
+    const auto fastest_within = [&](const std::vector<std::pair<double, double>>& front) {
+        auto it = std::upper_bound(front.begin(), front.end(), memory_bytes, [](double m, const std::pair<double, double>& f) { return m < f.first; });
+        return it == front.begin() ? std::numeric_limits<double>::infinity() : std::prev(it)->second;
+    };
+    // Another part's member must be strictly faster: of exact ties, the merge keeps the earlier plan.
+    return fastest_within(front_points_) <= lb || fastest_within(others_front_) < lb;
 }
 
-// cannot_place(memory, lb) as a threshold on memory, for a full top K whose last plan is faster
-// than lb (the case of equal times is left to cannot_place): the front's members are ordered by
-// memory ascending and time strictly descending, so those with time ≤ lb are a suffix, and a plan
-// with at least the memory of its first member is dominated by it.
+// cannot_place(memory, lb) as a threshold on memory, where a top K (this part's, or another part's
+// through shared_bounds) is faster than lb (the case of equal times is left to cannot_place): the
+// front's members are ordered by memory ascending and time strictly descending, so those with
+// time ≤ lb (another part's: time < lb) are a suffix, and a plan with at least the memory of its
+// first member is dominated by it.
 double plan_search::cannot_place_from(double lb) const {
     constexpr double never = std::numeric_limits<double>::infinity();
-    if (in_baseline_layout_ || static_cast<std::int64_t>(best_.size()) < opt_.top || !(lb > best_.front().time_s)) return never;
+    const bool full = static_cast<std::int64_t>(best_.size()) >= opt_.top;
+    if (in_baseline_layout_ || !(lb > others_kth_s_ || (full && !best_.empty() && lb > best_.front().time_s))) return never;
     if (past_window(lb)) return 0;
     const auto it = std::partition_point(front_points_.begin(), front_points_.end(), [&](const auto& f) { return f.second > lb; });
-    return it == front_points_.end() ? never : it->first;
+    const auto other = std::partition_point(others_front_.begin(), others_front_.end(), [&](const auto& f) { return f.second >= lb; });
+    return std::min(it == front_points_.end() ? never : it->first, other == others_front_.end() ? never : other->first);
 }
 
 // Whether a fitting plan of `memory` bytes at the current schedule can be shown, before its own
@@ -280,6 +316,7 @@ bool plan_search::advance(std::int64_t budget, std::chrono::steady_clock::time_p
     const std::int64_t stop_at = progress_.considered + std::max<std::int64_t>(1, budget);
     deadline_ = deadline;
     while (!progress_.done && !stopped_ && next_ < layouts_.size() && progress_.considered < stop_at && !past_deadline()) {
+        read_shared_bounds();
         layout_id_ = layout_ids_[next_], layout_first_ = progress_.evaluated;
         search_layout(layouts_[next_++]);
         if (stopped_) break;  // the deadline passed inside the layout: it stays uncounted and the search over

@@ -47,6 +47,8 @@ plan_search plan_search::merged(std::vector<plan_search>&& parts) {
     kept.erase(std::unique(kept.begin(), kept.end(), [](const plan_entry& a, const plan_entry& b) { return a.order == b.order; }), kept.end());
     out.best_.clear(), out.front_.clear(), out.front_points_.clear();
     out.fastest_s_ = std::numeric_limits<double>::infinity();
+    out.shared_ = nullptr, out.others_kth_s_ = out.others_fastest_s_ = std::numeric_limits<double>::infinity();
+    out.others_front_.clear();
     for (const auto& e : kept) out.keep(e);
     return out;
 }
@@ -84,8 +86,9 @@ int threads_of(const plan_options& o) {
 // Each part gets its share of options.max_candidates.
 plan_search search_in_parts(const scenario& s, const plan_options& o, int n, const plan_progress_fn& on_progress, steady::time_point start) {
     const plan_options each = part_options(o, n);
+    shared_bounds shared(n);  // outlives the parts
     std::vector<plan_search> parts;
-    for (int k = 0; k < n; ++k) parts.emplace_back(s, each, k, n);
+    for (int k = 0; k < n; ++k) parts.emplace_back(s, each, k, n), parts.back().share_bounds(&shared);
     std::vector<std::atomic<std::int64_t>> considered(static_cast<std::size_t>(n)), layouts(static_cast<std::size_t>(n));
     std::atomic<int> running{n};
     const steady::time_point deadline = deadline_of(start, o.max_seconds);

@@ -71,3 +71,34 @@ TEST_CASE("planner threads: a capped split search says so, and options.threads i
     CHECK_THROWS_WITH(parse_plan_options(json{{"threads", max_plan_threads + 1}}), Catch::Contains("options.threads: 65 is out of range"));
     CHECK_THROWS_WITH(parse_plan_options(json{{"threads", -1}}), Catch::Contains("options.threads: -1 is out of range"));
 }
+
+TEST_CASE("planner threads: a part that reads another's bounds times fewer plans and merges to the same result", "[planner][threads]") {
+    // Deterministic: part 0 runs to the end first, then part 1 with and without its bounds.
+    const scenario s = parse_scenario_text(R"({"model": {"preset": "deepseek-v3", "layers": 8}, "cluster": "dgx-h100",
+        "parallel": {"dp": 8}, "training": {"seq_len": 4096, "global_batch": 64}})");
+    plan_options o;
+    o.gpus = 64;
+    const plan_options each = part_options(o, 2);
+    const auto run_parts = [&](bool share) {
+        shared_bounds bounds(2);
+        std::vector<plan_search> parts;
+        for (int k = 0; k < 2; ++k) {
+            parts.emplace_back(s, each, k, 2);
+            if (share) parts.back().share_bounds(&bounds);
+        }
+        while (!parts[0].advance(1'000'000)) {
+        }
+        while (!parts[1].advance(1'000'000)) {
+        }
+        const std::int64_t timed = parts[1].progress().timed;
+        json j = plan_to_json(plan_search::merged(std::move(parts)).result());
+        for (const char* k : {"elapsed_s", "candidates_timed", "pipeline_cache"}) j.erase(k);
+        return std::pair{j, timed};
+    };
+    const auto [alone, timed_alone] = run_parts(false);
+    const auto [shared, timed_shared] = run_parts(true);
+    CHECK(shared == alone);
+    CHECK(shared == searched(s, o, 1));
+    INFO(timed_shared << " of " << timed_alone);
+    CHECK(timed_shared < timed_alone);
+}

@@ -22,6 +22,7 @@
 #include "tslab/pipeline_bound.hpp"
 #include "tslab/pipeline_cost_model.hpp"
 #include "tslab/scenario.hpp"
+#include "tslab/shared_bounds.hpp"
 #include "tslab/step.hpp"
 
 namespace tslab {
@@ -197,6 +198,9 @@ public:
     // The parts of one search merged: their counts summed, their lists replayed in search order, as
     // one search would have kept them (plan_search::keep).
     static plan_search merged(std::vector<plan_search>&& parts);
+    // Parts running side by side share their bounds through `b` (outliving the search); the
+    // result is the same with or without it, only fewer plans are timed in full.
+    void share_bounds(shared_bounds* b) { shared_ = b; }
     // A part's state for a merge elsewhere (tslab/plan-part@1: counts, top K, front, closest miss,
     // the baseline layout's best), and the merge of parts 0..n-1 given as that JSON (input_error at
     // parts[k].<field> when one is malformed or belongs to another search).
@@ -243,6 +247,14 @@ private:
     std::optional<plan_entry> closest_;
     std::uint64_t search_version_ = 1;  // advanced whenever consider() gets a fitting plan
     double fastest_s_ = std::numeric_limits<double>::infinity();  // of the fitting plans considered
+    // The other parts' bounds (shared_bounds), as last read between layouts (read_shared_bounds).
+    shared_bounds* shared_ = nullptr;
+    double others_kth_s_ = std::numeric_limits<double>::infinity(), others_fastest_s_ = std::numeric_limits<double>::infinity();
+    std::uint64_t others_front_version_ = 0;
+    std::vector<std::pair<double, double>> others_front_;  // shared_bounds::others, as last read
+    void read_shared_bounds();
+    void publish_bounds(bool front_changed) const;
+    bool beyond_top(double memory_bytes, double lb) const;
     plan_choice baseline_;                  // the scenario's own plan
     bool baseline_valid_ = false;
     bool in_baseline_layout_ = false;       // the layout being searched is the baseline's: no pruning
