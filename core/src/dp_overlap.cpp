@@ -1,5 +1,5 @@
-// Megatron-Core's bucketed data-parallel overlap (overlap_grad_reduce, overlap_param_gather):
-// exposed DP time = what the bucket pipeline leaves after its compute window.
+// Data-parallel overlap: Megatron-Core's buckets (overlap_grad_reduce, overlap_param_gather) and
+// ZeRO-3's per-layer prefetch; exposed DP time = what the exchange leaves after its compute window.
 #include "tslab/dp_overlap.hpp"
 
 #include <algorithm>
@@ -55,6 +55,42 @@ void apply_dp_bucket_overlap(comm_inventory& inv, const scenario& s, const compu
         inv.time_s += it.step_time_s();
         inv.exposed_s += it.step_exposed_s();
     }
+}
+
+double zero3_exposed_s(const overlap_spec& o, double gather_s, double reduce_s, double layers, double fwd_window_s, double bwd_window_s) {
+    const double L = std::max(1.0, layers), g = gather_s, r = reduce_s;
+    const double fwd = o.param_gather ? g + (L - 1) * std::max(0.0, g - fwd_window_s) : L * g;
+    // Under each backward window: what the switches put on the communication stream.
+    const double under_bwd = (o.param_gather ? g : 0) + (o.grad_reduce ? r : 0);
+    const double bwd = (o.param_gather ? 0 : L * g) + (o.grad_reduce ? r : L * r) + (L - 1) * std::max(0.0, under_bwd - bwd_window_s);
+    return fwd + bwd;
+}
+
+void apply_zero3_prefetch(comm_inventory& inv, const scenario& s, const compute_estimate& c, const stage_comm& per_mb) {
+    const auto& o = s.training.overlap;
+    if (s.parallel.zero != 3 || (!o.param_gather && !o.grad_reduce) || c.stage_layers < 1) return;
+    // Per layer of the stage: its share of the micro-batch's forward and backward (recompute
+    // included), lengthened by the exposed TP/CP/EP exchanges it waits on.
+    const double layers = static_cast<double>(c.stage_layers);
+    const double f = (c.fwd_s + per_mb.fwd_s + per_mb.ep_fwd_s) / layers;
+    const double b = (c.bwd_s + c.recompute_s + per_mb.bwd_s + per_mb.ep_bwd_s) / layers;
+    const double m = static_cast<double>(std::max<std::int64_t>(1, c.microbatches));
+    for (const std::string_view per : {std::string_view("layer/micro-batch"), std::string_view("MoE layer/micro-batch")}) {
+        comm_item* gather = nullptr;
+        comm_item* reduce = nullptr;
+        for (auto& it : inv.items) {
+            if (it.per != per || (it.axis != "dp" && it.axis != "edp")) continue;
+            if (it.call.op == collective_op::allgather) gather = &it;
+            if (it.call.op == collective_op::reducescatter) reduce = &it;
+        }
+        if (!gather || !reduce || !(reduce->count > 0)) continue;
+        const double kind_layers = reduce->count / m;  // the stage's layers of this kind (one reduce-scatter each per micro-batch)
+        const double exposed = m * zero3_exposed_s(o, gather->call.time_s, reduce->call.time_s, kind_layers, f, b);
+        const double total = gather->step_time_s() + reduce->step_time_s();
+        gather->overlap = reduce->overlap = total > 0 ? std::clamp(1.0 - exposed / total, 0.0, 1.0) : 0;
+    }
+    inv.time_s = inv.exposed_s = 0;
+    for (const auto& it : inv.items) inv.time_s += it.step_time_s(), inv.exposed_s += it.step_exposed_s();
 }
 
 }  // namespace tslab

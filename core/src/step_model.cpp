@@ -68,6 +68,7 @@ step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_c
     apply_tp_overlap(out.inventory, s, c);
     out.per_microbatch = stage_comm_per_microbatch(out.inventory, microbatches, ep_sm_share(s));
     apply_dp_bucket_overlap(out.inventory, s, c, out.per_microbatch);
+    apply_zero3_prefetch(out.inventory, s, c, out.per_microbatch);
     return out;
 }
 

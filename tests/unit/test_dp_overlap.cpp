@@ -1,5 +1,6 @@
-// Megatron-Core's bucketed DP overlap: only what the bucket pipeline leaves after its compute
-// window is exposed, and the default bucket (max(40M, 1M × DP)) makes that grow with DP.
+// Data-parallel overlap: Megatron-Core's buckets (only what the bucket pipeline leaves after its
+// compute window is exposed; the default bucket max(40M, 1M × DP) makes that grow with DP) and
+// ZeRO-3's per-layer prefetch.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -132,4 +133,77 @@ TEST_CASE("the planner applies the same bucket rule: its entries' reports reprod
     REQUIRE_FALSE(r.top.empty());
     for (const auto& e : r.top) CHECK(build_report(parse_scenario(e.scenario)).step.time_s == Approx(e.time_s).epsilon(1e-9));
     for (const auto& e : r.pareto) CHECK(build_report(parse_scenario(e.scenario)).step.time_s == Approx(e.time_s).epsilon(1e-9));
+}
+
+namespace {
+
+// One forward and one backward pass of L layers as two streams run them: the gather of layer i+1 is
+// issued when layer i starts (one layer ahead), a layer starts when its gather is done; in backward
+// each layer's gather and the previous (deeper) layer's reduce-scatter share the link.
+double simulated_zero3_exposed(double g, double r, int layers, double f, double b) {
+    double start = g, link = g;  // forward: the first gather has nothing to run under
+    for (int i = 1; i < layers; ++i) {
+        link = std::max(link, start) + g;
+        start = std::max(start + f, link);
+    }
+    const double fwd_end = start + f;
+    // Backward: the deepest layer's gather is taken as done (FSDP's backward prefetch issues it under
+    // the loss), then each layer's exchange (its gather, the deeper layer's reduce-scatter) runs
+    // under the layer before it.
+    double bstart = fwd_end, blink = fwd_end;
+    for (int i = 1; i < layers; ++i) {
+        blink = std::max(blink, bstart) + g + r;
+        bstart = std::max(bstart + b, blink);
+    }
+    const double end = std::max(bstart + b, blink) + r;  // the last reduce-scatter after the last backward
+    return end - layers * (f + b);
+}
+
+}  // namespace
+
+TEST_CASE("ZeRO-3 prefetch: the closed form equals the two-stream recurrence") {
+    overlap_spec both;
+    both.param_gather = both.grad_reduce = true;
+    for (const int L : {1, 2, 7, 32})
+        for (const double g : {0.5, 1.0, 3.0})
+            for (const double r : {0.5, 2.0})
+                for (const double f : {0.2, 1.0, 4.0}) {
+                    const double b = 2.5 * f;
+                    INFO("L " << L << " g " << g << " r " << r << " f " << f);
+                    CHECK(zero3_exposed_s(both, g, r, L, f, b) == Approx(simulated_zero3_exposed(g, r, L, f, b)));
+                }
+    // A switch that is off leaves its calls exposed: both off is the whole exchange, 2L gathers + L reduce-scatters.
+    CHECK(zero3_exposed_s({}, 1.0, 2.0, 8, 100, 100) == Approx(8 * (2 * 1.0 + 2.0)));
+    overlap_spec gather_only;
+    gather_only.param_gather = true;
+    CHECK(zero3_exposed_s(gather_only, 1.0, 2.0, 8, 100, 100) == Approx(1.0 + 8 * 2.0));
+}
+
+TEST_CASE("ZeRO-3 under param_gather and grad_reduce: per-layer exchanges hide under the layers' compute") {
+    // GPT-3 175B shape on 992 A100 (OPT-175B's FSDP + TP 8 layout, arXiv 2205.01068 section 2.4), one
+    // micro-batch of 8 sequences: per-layer compute far exceeds each layer's gather.
+    const auto at = [](const char* overlap) {
+        return build_report(parse_scenario(json::parse(std::string(R"({"model":"gpt-175b","cluster":"dgx-a100-80gb",
+            "parallel":{"dp":124,"tp":8,"zero":3},"training":{"seq_len":2048,"micro_batch":8,"global_batch":992,
+            "recompute":"full","overlap":)") + overlap + "}}")));
+    };
+    const report off = at("{}"), on = at(R"({"param_gather":true,"grad_reduce":true})");
+    const comm_item &g_off = item(off, "AllGather per layer"), &g_on = item(on, "AllGather per layer"), &r_on = item(on, "ReduceScatter per layer");
+    CHECK(g_off.overlap == 0);
+    // With ample compute only the first gather and the last reduce-scatter stay exposed.
+    REQUIRE(g_on.call.time_s < on.compute.fwd_s / 96);
+    CHECK(g_on.step_exposed_s() + r_on.step_exposed_s() == Approx(g_on.call.time_s + r_on.call.time_s).epsilon(1e-9));
+    CHECK(on.step.time_s < off.step.time_s);
+    // The planner times ZeRO-3 plans by the same rule.
+    plan_options o;
+    o.top = 4;
+    o.fixed = 1u << static_cast<unsigned>(plan_knob::zero);
+    const auto s = parse_scenario(json::parse(R"({"model":"gpt-7.5b","cluster":"dgx-h100","parallel":{"dp":16,"zero":3},
+        "training":{"seq_len":4096,"global_batch":64,"overlap":{"grad_reduce":true,"param_gather":true}}})"));
+    const plan_result r = run_plan(s, o);
+    REQUIRE_FALSE(r.top.empty());
+    for (const auto& e : r.top) {
+        CHECK(e.choice.zero == 3);
+        CHECK(build_report(parse_scenario(e.scenario)).step.time_s == Approx(e.time_s).epsilon(1e-9));
+    }
 }

@@ -1,6 +1,6 @@
-// Megatron-Core's bucketed data-parallel overlap: how much of the gradient reduce-scatter (or
-// all-reduce) and of the parameter all-gather stays exposed when each bucket's collective runs
-// under the backward (forward) of the layers that follow it.
+// Data-parallel overlap: Megatron-Core's buckets (how much of the gradient reduce-scatter or
+// all-reduce and of the parameter all-gather stays exposed when each bucket's collective runs under
+// the backward or forward of the layers that follow it) and ZeRO-3's per-layer prefetch.
 #pragma once
 
 #include <cstdint>
@@ -35,5 +35,22 @@ double bucketed_exposed_s(double bucket_s, std::int64_t n, double window_s);
 // first micro-batch's forward) and refreshes the inventory's totals. `per_mb` is the stage's
 // exposed TP/CP/EP time per micro-batch (it lengthens both windows). No-op when both are off.
 void apply_dp_bucket_overlap(comm_inventory& inv, const scenario& s, const compute_estimate& c, const stage_comm& per_mb);
+
+// ZeRO-3 prefetch under the same two switches (Megatron-Core's FSDP reads overlap_param_gather and
+// overlap_grad_reduce too; PyTorch FSDP's forward and backward prefetch, Zhao et al. arXiv
+// 2304.11277 section 3.3): each layer's parameter AllGather runs on its own stream under the previous
+// layer's forward (param_gather), and in backward under the next-deeper layer's backward, sharing the
+// link with that layer's gradient ReduceScatter (grad_reduce). Per micro-batch, for a stage of L
+// layers with per-layer windows f (forward) and b (backward with recompute) and per-layer calls g
+// (gather) and r (reduce-scatter), with both on:
+//   g + r + (L − 1) · (max(0, g − f) + max(0, g + r − b))
+// (the first gather and the last reduce-scatter have nothing to run under); a switch that is off
+// leaves its calls exposed. Returns that exposed time per micro-batch.
+double zero3_exposed_s(const overlap_spec& o, double gather_s, double reduce_s, double layers, double fwd_window_s, double bwd_window_s);
+
+// Sets the overlap of the per-layer ZeRO-3 items (dense and expert, each pair on the stage's
+// per-layer windows; both items of a pair get the pair's exposed share) and refreshes the totals.
+// No-op below ZeRO-3 or when both switches are off.
+void apply_zero3_prefetch(comm_inventory& inv, const scenario& s, const compute_estimate& c, const stage_comm& per_mb);
 
 }  // namespace tslab
