@@ -254,8 +254,9 @@ bool plan_search::cannot_place(double memory_bytes, double lb) const {
         auto it = std::upper_bound(front.begin(), front.end(), memory_bytes, [](double m, const std::pair<double, double>& f) { return m < f.first; });
         return it == front.begin() ? std::numeric_limits<double>::infinity() : std::prev(it)->second;
     };
+    if (fastest_within(front_points_) <= lb) return true;
     // Another part's member must be strictly faster: of exact ties, the merge keeps the earlier plan.
-    return fastest_within(front_points_) <= lb || fastest_within(others_front_) < lb;
+    return !others_front_.empty() && fastest_within(others_front_) < lb;
 }
 
 // cannot_place(memory, lb) as a threshold on memory, where a top K (this part's, or another part's
@@ -269,8 +270,10 @@ double plan_search::cannot_place_from(double lb) const {
     if (in_baseline_layout_ || !(lb > others_kth_s_ || (full && !best_.empty() && lb > best_.front().time_s))) return never;
     if (past_window(lb)) return 0;
     const auto it = std::partition_point(front_points_.begin(), front_points_.end(), [&](const auto& f) { return f.second > lb; });
+    const double own = it == front_points_.end() ? never : it->first;
+    if (others_front_.empty()) return own;
     const auto other = std::partition_point(others_front_.begin(), others_front_.end(), [&](const auto& f) { return f.second >= lb; });
-    return std::min(it == front_points_.end() ? never : it->first, other == others_front_.end() ? never : other->first);
+    return std::min(own, other == others_front_.end() ? never : other->first);
 }
 
 // Whether a fitting plan of `memory` bytes at the current schedule can be shown, before its own
