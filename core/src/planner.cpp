@@ -403,9 +403,10 @@ namespace {
 
 }  // namespace
 
-// The mesh of the layout, built when a plan first needs its communication.
+// The mesh of the layout (its summary: what the communication reads), built when a plan first
+// needs its communication.
 const mesh_layout& plan_search::mesh_of(const scenario& s, micro_batch_state& mbs) const {
-    if (!*mbs.mesh) *mbs.mesh = build_mesh(mesh_spec_of(s), 0);
+    if (!*mbs.mesh) *mbs.mesh = mesh_summary(mesh_spec_of(s));
     return **mbs.mesh;
 }
 

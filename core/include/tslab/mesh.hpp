@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -87,6 +88,15 @@ void validate_mesh_spec(const mesh_spec& s);
 
 // Build the mesh: validate, enumerate every group in one pass over the ranks, add warnings.
 mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit = default_list_limit);
+
+// What a plan's communication reads of the mesh (each axis's size, group count, link classes,
+// most nodes and most members per node; no group listed, no warnings), without visiting ranks
+// where every axis's groups are arithmetic progressions of ranks that meet node boundaries evenly
+// (layouts of powers of two always do), else build_mesh(s, 0). Validates as build_mesh does.
+mesh_layout mesh_summary(const mesh_spec& s);
+namespace detail {
+std::optional<mesh_layout> mesh_summary_closed_form(const mesh_spec& s);  // nullopt: mesh_summary falls back
+}  // namespace detail
 
 // Coordinates of one global rank (the rank map), from the layout's order.
 rank_coords coords_of(const mesh_layout& m, std::int64_t rank);
