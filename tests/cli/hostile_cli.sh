@@ -25,7 +25,8 @@ check timeline_cap 2 'timeline: 1f1b with ranks 1 · m 1000000' "$tslab" schedul
 check zbh1_cap 2 'over the cap of 100000 listed ops' "$tslab" schedule "$(spec zbh1 '{"schedule":"zb-h1","ranks":666,"microbatches":1000}')"
 check mesh_listing 2 'list_limit: 1048576 is out of range [1, 65536]' "$tslab" mesh "$(spec ml '{"dp":1048576,"list_limit":1048576}')"
 check plan_gpus 2 'options.gpus: 1048576 is out of range [0, 65536]' "$tslab" plan "$(spec p '{"model":"llama3-8b"}')" --gpus 1048576
-check plan_budget 0 'options.max_seconds = 1' "$tslab" plan "$(spec k2 '{"model":"kimi-k2"}')" --gpus 65536 --max-seconds 1
+# (Kimi K2 on 65536 GPUs takes about 0.5 s in all on 2 cores; 0.1 s stops it early in the search.)
+check plan_budget 0 'options.max_seconds = 0.1): ' "$tslab" plan "$(spec k2 '{"model":"kimi-k2"}')" --gpus 65536 --max-seconds 0.1
 
 # 5. overflow of a product of sizes names the fields.
 check params_overflow 2 'model.hidden × model.ffn_hidden × model.layers' "$tslab" report "$(spec big '{"model":{"layers":100000,"hidden":1048576,"heads":1,"ffn_hidden":1000000000}}')"
