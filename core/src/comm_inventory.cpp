@@ -220,10 +220,7 @@ comm_inventory build(const scenario& s, const mesh_layout& m, const param_counts
     }
     add_ep(b, s, m, f);
     add_cp(b, s, m, f);
-    for (const auto& it : inv.items) {
-        inv.time_s += it.step_time_s();
-        inv.exposed_s += it.step_exposed_s();
-    }
+    inv.sum_items();
     return inv;
 }
 

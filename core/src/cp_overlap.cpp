@@ -13,7 +13,6 @@ void apply_cp_overlap(comm_inventory& inv, const scenario& s, const compute_esti
     if (!any) return;
     const double ring = static_cast<double>(s.parallel.cp / ulysses_degree_of(s));
     const double fwd_kernel = c.attention_core_fwd_s / ring, bwd_kernel = c.attention_core_bwd_s / ring;
-    inv.time_s = inv.exposed_s = 0;
     for (auto& it : inv.items) {
         if (it.ring_block && it.step_time_s() > 0) {
             const double pass = it.call.time_s;
@@ -21,9 +20,8 @@ void apply_cp_overlap(comm_inventory& inv, const scenario& s, const compute_esti
                                    (1 - it.forward_share) * std::max(0.0, pass - bwd_kernel / 2);
             it.overlap = 1 - exposed / pass;
         }
-        inv.time_s += it.step_time_s();
-        inv.exposed_s += it.step_exposed_s();
     }
+    inv.sum_items();
 }
 
 }  // namespace tslab

@@ -38,7 +38,6 @@ void apply_dp_bucket_overlap(comm_inventory& inv, const scenario& s, const compu
     const auto& o = s.training.overlap;
     if (!o.grad_reduce && !o.param_gather) return;
     const double bwd_window = c.bwd_s + c.recompute_s + per_mb.bwd_s, fwd_window = c.fwd_s + per_mb.fwd_s;
-    inv.time_s = inv.exposed_s = 0;
     for (auto& it : inv.items) {
         // ZeRO-2's gradient reduce-scatter runs once per micro-batch (vocabulary.hpp, zero_stage_rows):
         // each round's buckets overlap that micro-batch's backward.
@@ -52,9 +51,8 @@ void apply_dp_bucket_overlap(comm_inventory& inv, const scenario& s, const compu
             const double total = it.step_time_s();
             it.overlap = total > 0 ? 1.0 - rounds * bucketed_exposed_s(it.call.time_s, n, grad ? bwd_window : fwd_window) / total : 0;
         }
-        inv.time_s += it.step_time_s();
-        inv.exposed_s += it.step_exposed_s();
     }
+    inv.sum_items();
 }
 
 double zero3_exposed_s(const overlap_spec& o, double gather_s, double reduce_s, double layers, double fwd_window_s, double bwd_window_s) {
@@ -89,8 +87,7 @@ void apply_zero3_prefetch(comm_inventory& inv, const scenario& s, const compute_
         const double total = gather->step_time_s() + reduce->step_time_s();
         gather->overlap = reduce->overlap = total > 0 ? std::clamp(1.0 - exposed / total, 0.0, 1.0) : 0;
     }
-    inv.time_s = inv.exposed_s = 0;
-    for (const auto& it : inv.items) inv.time_s += it.step_time_s(), inv.exposed_s += it.step_exposed_s();
+    inv.sum_items();
 }
 
 }  // namespace tslab

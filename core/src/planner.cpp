@@ -223,14 +223,20 @@ void plan_search::read_shared_bounds() {
     ++search_version_;
 }
 
-// Whether a plan of step time ≥ lb cannot enter the top K: this part's list is full and ranks
-// before it (as consider() would test), or another part holds K layouts strictly faster (layouts
-// are split between parts, so none of those K is the plan's own).
+// Whether a top K is strictly faster than lb: this part's, full, or another part's, which holds K
+// layouts (layouts are split between parts, so none of those K is the plan's own).
+bool plan_search::top_faster_than(double lb) const {
+    return lb > others_kth_s_ || (static_cast<std::int64_t>(best_.size()) >= opt_.top && !best_.empty() && lb > best_.front().time_s);
+}
+
+// Whether a plan of step time ≥ lb cannot enter the top K: a top K is faster, or this part's full
+// list's last plan ties it and ranks before it (as consider() would test: the same time and no more
+// memory, and the earlier search order).
 bool plan_search::beyond_top(double memory_bytes, double lb) const {
-    if (lb > others_kth_s_) return true;
+    if (top_faster_than(lb)) return true;
     if (static_cast<std::int64_t>(best_.size()) < opt_.top || best_.empty()) return false;
     const plan_entry& last = best_.front();
-    return lb > last.time_s || (lb == last.time_s && memory_bytes >= last.memory_bytes);
+    return lb == last.time_s && memory_bytes >= last.memory_bytes;
 }
 
 // Pruning without the pipeline timing. step_time_of adds bubble and exposed P2P to the compute
@@ -266,8 +272,7 @@ bool plan_search::cannot_place(double memory_bytes, double lb) const {
 // first member is dominated by it.
 double plan_search::cannot_place_from(double lb) const {
     constexpr double never = std::numeric_limits<double>::infinity();
-    const bool full = static_cast<std::int64_t>(best_.size()) >= opt_.top;
-    if (in_baseline_layout_ || !(lb > others_kth_s_ || (full && !best_.empty() && lb > best_.front().time_s))) return never;
+    if (in_baseline_layout_ || !top_faster_than(lb)) return never;
     if (past_window(lb)) return 0;
     const auto it = std::partition_point(front_points_.begin(), front_points_.end(), [&](const auto& f) { return f.second > lb; });
     const double own = it == front_points_.end() ? never : it->first;

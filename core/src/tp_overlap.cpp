@@ -9,16 +9,14 @@ void apply_tp_overlap(comm_inventory& inv, const scenario& s, const compute_esti
     if (!s.training.overlap.tp_comm || s.parallel.tp < 2 || !s.parallel.sp) return;
     const double t = static_cast<double>(s.parallel.tp);
     const double gemm = c.layer_dense_gemm_fwd_s / 4 * (t - 1) / t;  // the paired GEMM's hiding window
-    inv.time_s = inv.exposed_s = 0;
     for (auto& it : inv.items) {
         // Userbuffers map the peers' buffers over NVLink (CUDA IPC), so only a TP group inside one
         // NVLink domain overlaps; across nodes the collectives stay where they are.
         const bool sp = it.axis == "tp" && it.call.link == link_class::intra &&
                         (it.call.op == collective_op::allgather || it.call.op == collective_op::reducescatter);
         if (sp && it.call.time_s > 0) it.overlap = 1 - std::max(0.0, it.call.time_s - gemm) / it.call.time_s;
-        inv.time_s += it.step_time_s();
-        inv.exposed_s += it.step_exposed_s();
     }
+    inv.sum_items();
 }
 
 }  // namespace tslab

@@ -34,6 +34,11 @@ struct comm_inventory {
     std::string source;  // where the link numbers come from
     std::vector<comm_item> items;
     double time_s = 0, exposed_s = 0;  // per step, summed over items
+    // Sums time_s and exposed_s over the items again (after an overlap pass changed some).
+    void sum_items() {
+        time_s = exposed_s = 0;
+        for (const auto& it : items) time_s += it.step_time_s(), exposed_s += it.step_exposed_s();
+    }
 };
 
 // The mesh inputs of a scenario.

@@ -254,6 +254,7 @@ private:
     std::vector<std::pair<double, double>> others_front_;  // shared_bounds::others, as last read
     void read_shared_bounds();
     void publish_bounds(bool front_changed) const;
+    bool top_faster_than(double lb) const;
     bool beyond_top(double memory_bytes, double lb) const;
     plan_choice baseline_;                  // the scenario's own plan
     bool baseline_valid_ = false;
