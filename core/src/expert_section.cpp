@@ -88,7 +88,8 @@ void write_expert_section(json_writer& w, const expert_section& e) {
     w.field("expert_mean_s", e.expert_mean_s).field("expert_busiest_s", e.expert_busiest_s);
     w.field("imbalance_s", e.imbalance_s).field("busiest_share", e.busiest_share);
     w.key("dispatch").begin_object();
-    w.field("ep_nodes", d.ep_nodes).field("ranks_per_node", d.ranks_per_node).field("node_limit", d.node_limit).field("tokens", d.tokens);
+    w.field("ep_nodes", d.ep_nodes).field("ranks_per_node", d.ranks_per_node).field("node_limit", d.node_limit);
+    w.field("node_limit_from", d.node_limit_from).field("tokens", d.tokens);
     w.field("dispatch_bytes", d.dispatch_bytes).field("combine_bytes", d.combine_bytes);
     w.field("dispatch_nvlink_bytes", d.dispatch_nvlink_bytes).field("dispatch_network_bytes", d.dispatch_network_bytes);
     w.field("combine_nvlink_bytes", d.combine_nvlink_bytes).field("combine_network_bytes", d.combine_network_bytes);

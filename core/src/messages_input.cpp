@@ -51,6 +51,8 @@ constexpr message_template input_table[] = {
     {"scenario.kv_heads_not_mha", "{kv_heads} differs from heads = {heads}, so attention is gqa, not mha"},
     {"scenario.top_k_range", "{top_k} must be between 1 and experts = {experts}"},
     {"scenario.no_moe_layer", "{dense_layers} leaves no MoE layer among {layers} layers"},
+    {"scenario.groups_split", "{groups} groups do not split experts = {experts} evenly"},
+    {"scenario.topk_groups_small", "{topk_groups} groups of {per_group} experts hold fewer than top_k = {top_k} experts"},
     {"scenario.profile_not_loaded",
      "no profile \"{name}\" is loaded (the tslab CLI reads a file path; in the lab load the profile first, or give the profile object)"},
     {"scenario.schema_unsupported", "\"{schema}\" is not supported; expected tslab/scenario@1"},

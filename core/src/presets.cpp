@@ -32,7 +32,8 @@ json llama3(long layers, long hidden, long heads, long ffn) {
 }
 
 // DeepSeek-V3 style MoE with MLA (arXiv 2412.19437 section 4.2); K2 changes heads/experts/dense.
-json mla_moe(long heads, long vocab, long experts, long dense_layers, const char* source) {
+// groups, topk_groups: the router's group limit (config.json n_group, topk_group).
+json mla_moe(long heads, long vocab, long experts, long dense_layers, long groups, long topk_groups, const char* source) {
     return json{{"layers", 61}, {"hidden", 7168}, {"heads", heads}, {"kv_heads", heads},
                 {"attention", "mla"},
                 {"mla", {{"q_lora_rank", 1536}, {"kv_lora_rank", 512}, {"qk_nope_head_dim", 128},
@@ -40,7 +41,8 @@ json mla_moe(long heads, long vocab, long experts, long dense_layers, const char
                 {"ffn_type", "swiglu"}, {"ffn_hidden", 18432}, {"vocab", vocab},
                 {"norm", "rmsnorm"}, {"tied_embeddings", false},
                 {"moe", {{"experts", experts}, {"top_k", 8}, {"shared_experts", 1},
-                         {"expert_ffn_hidden", 2048}, {"dense_layers", dense_layers}}},
+                         {"expert_ffn_hidden", 2048}, {"dense_layers", dense_layers},
+                         {"groups", groups}, {"topk_groups", topk_groups}}},
                 {"source", source}};
 }
 
@@ -62,8 +64,11 @@ const std::vector<named>& models() {
         {"llama3-8b", llama3(32, 4096, 32, 14336)},
         {"llama3-70b", llama3(80, 8192, 64, 28672)},
         {"llama3-405b", llama3(126, 16384, 128, 53248)},
-        {"deepseek-v3", mla_moe(128, 129280, 256, 3, "DeepSeek-V3, arXiv 2412.19437 section 4.2 (671B total, 37B active)")},
-        {"kimi-k2", mla_moe(64, 163840, 384, 1, "Kimi K2, arXiv 2507.20534 abstract and model card (1T total, 32B activated)")},
+        // DeepSeek-V3 routes each token within the 4 best of 8 expert groups (n_group 8, topk_group 4;
+        // section 4.2: "each token will be ensured to be sent to at most 4 nodes"); Kimi K2's
+        // config.json has n_group 1, topk_group 1 (plain top-8).
+        {"deepseek-v3", mla_moe(128, 129280, 256, 3, 8, 4, "DeepSeek-V3, arXiv 2412.19437 section 4.2 (671B total, 37B active); config.json n_group 8, topk_group 4")},
+        {"kimi-k2", mla_moe(64, 163840, 384, 1, 1, 1, "Kimi K2, arXiv 2507.20534 abstract and model card (1T total, 32B activated)")},
     };
     return table;
 }

@@ -49,6 +49,16 @@ mla_spec parse_mla(const json* obj, const std::string& path) {
     return m;
 }
 
+// Groups split the experts evenly, and the kept groups must hold top_k experts.
+void check_route_groups(const moe_spec& m, const std::string& path) {
+    if (m.groups == 1 || m.topk_groups >= m.groups) return;
+    const auto num = [](std::int64_t x) { return fmt::format("{}", x); };
+    if (m.experts % m.groups != 0)
+        throw input_error(path + ".groups", msg("scenario.groups_split", {{"groups", num(m.groups)}, {"experts", num(m.experts)}}));
+    if (m.top_k > m.topk_groups * (m.experts / m.groups))
+        throw input_error(path + ".topk_groups", msg("scenario.topk_groups_small", {{"topk_groups", num(m.topk_groups)}, {"per_group", num(m.experts / m.groups)}, {"top_k", num(m.top_k)}}));
+}
+
 moe_spec parse_moe(const json* obj, const std::string& path, std::int64_t layers, std::int64_t ffn) {
     moe_spec m;
     if (!obj) return m;
@@ -59,9 +69,12 @@ moe_spec parse_moe(const json* obj, const std::string& path, std::int64_t layers
     m.expert_ffn_hidden = r.integer("expert_ffn_hidden", ffn, 1, big);
     m.dense_layers = r.integer("dense_layers", 0, 0, layers);
     m.capacity_factor = r.number("capacity_factor", 0, 0, 1024);
+    m.groups = r.integer("groups", 1, 1, 1 << 16);
+    m.topk_groups = r.integer("topk_groups", m.groups, 1, 1 << 16);  // ≥ groups: every group stays
     r.finish();
     if (m.experts > 0 && (m.top_k < 1 || m.top_k > m.experts))
         throw input_error(path + ".top_k", msg("scenario.top_k_range", {{"top_k", fmt::format("{}", m.top_k)}, {"experts", fmt::format("{}", m.experts)}}));
+    check_route_groups(m, path);
     if (m.experts > 0 && m.dense_layers >= layers)
         throw input_error(path + ".dense_layers", msg("scenario.no_moe_layer", {{"dense_layers", fmt::format("{}", m.dense_layers)}, {"layers", fmt::format("{}", layers)}}));
     return m;

@@ -40,6 +40,13 @@ json reliability_json(const reliability_spec& r) {
     return j;
 }
 
+json moe_json(const moe_training_spec& m) {
+    json routing = {{"kind", m.routing.kind}, {"skew", m.routing.skew}};
+    if (!m.routing.histogram.empty()) routing["histogram"] = m.routing.histogram;
+    return json{{"imbalance", m.imbalance}, {"redundant_experts", m.redundant_experts}, {"comm_sms", m.comm_sms},
+                {"node_limit", m.node_limit}, {"routing", std::move(routing)}};
+}
+
 json training_json(const training_spec& t) {
     const auto& o = t.overlap;
     return json{{"seq_len", t.seq_len},
@@ -53,7 +60,7 @@ json training_json(const training_spec& t) {
                 {"schedule", to_string(t.schedule)},
                 {"overlap", {{"dp", o.dp}, {"tp", o.tp}, {"pp", o.pp}, {"ep", o.ep}, {"cp", o.cp}, {"grad_reduce", o.grad_reduce},
                              {"param_gather", o.param_gather}, {"bucket_elems", o.bucket_elems}, {"tp_comm", o.tp_comm}}},
-                {"moe", {{"imbalance", t.moe.imbalance}, {"redundant_experts", t.moe.redundant_experts}, {"comm_sms", t.moe.comm_sms}}},
+                {"moe", moe_json(t.moe)},
                 {"mtp_depth", t.mtp_depth},
                 {"reliability", reliability_json(t.reliability)}};
 }

@@ -13,8 +13,9 @@ namespace {
 // DeepSeek-V3 (arXiv 2412.19437 section 4.2: hidden 7168, 8 routed experts per token; section 3.2:
 // EP 64 over 8 nodes) on the dgx-h100 preset: NVLink 450 GB/s, 3 µs; network 50 GB/s per GPU
 // (one 400 Gb/s NIC), 5 µs.
+// Group-limited routing off ({"groups", 1}), so node_limit alone sets M.
 report v3(std::int64_t node_limit) {
-    return build_report(parse_scenario({{"model", {{"preset", "deepseek-v3"}}}, {"cluster", {{"preset", "dgx-h100"}}},
+    return build_report(parse_scenario({{"model", {{"preset", "deepseek-v3"}, {"moe", {{"groups", 1}}}}}, {"cluster", {{"preset", "dgx-h100"}}},
                                         {"parallel", {{"dp", 64}, {"ep", 64}, {"pp", 1}}},
                                         {"training", {{"seq_len", 4096}, {"micro_batch", 1}, {"global_batch", 64},
                                                       {"precision", "fp8-mixed"}, {"moe", {{"node_limit", node_limit}}}}}}));

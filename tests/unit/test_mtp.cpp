@@ -76,3 +76,21 @@ TEST_CASE("scenario_to_json keeps every training field it parsed", "[scenario]")
     CHECK(back["training"]["precision"]["reduce"] == "fp32");
     CHECK(scenario_to_json(parse_scenario(back)) == back);
 }
+
+TEST_CASE("scenario_to_json keeps the MoE routing and the node limit", "[scenario]") {
+    // Both were dropped once, so a plan's scenario ran with uniform routing and no node limit.
+    const json given = {{"model", "deepseek-v3"},
+                        {"parallel", {{"dp", 8}, {"ep", 8}}},
+                        {"training", {{"moe", {{"node_limit", 3}, {"routing", {{"kind", "zipf"}, {"skew", 0.7}}}}}}}};
+    const json back = scenario_to_json(parse_scenario(given));
+    CHECK(back["training"]["moe"]["node_limit"] == 3);
+    CHECK(back["training"]["moe"]["routing"]["kind"] == "zipf");
+    CHECK(back["training"]["moe"]["routing"]["skew"] == 0.7);
+    CHECK(scenario_to_json(parse_scenario(back)) == back);
+    std::vector<double> loads(256, 1.0);
+    loads[0] = 5;
+    const json hist = {{"model", "deepseek-v3"}, {"parallel", {{"dp", 8}, {"ep", 8}}},
+                       {"training", {{"moe", {{"routing", {{"kind", "histogram"}, {"histogram", loads}}}}}}}};
+    const scenario h = parse_scenario(scenario_to_json(parse_scenario(hist)));
+    CHECK(h.training.moe.routing.histogram == loads);
+}

@@ -35,6 +35,11 @@ struct moe_spec {
     std::int64_t expert_ffn_hidden = 0;
     std::int64_t dense_layers = 0;  // the first layers keep a dense MLP
     double capacity_factor = 0;     // 0 = dropless
+    // Group-limited routing (DeepSeek-V3 arXiv 2412.19437 section 2.1.2; config.json n_group,
+    // topk_group): the router first keeps the topk_groups best of `groups` equal, contiguous blocks
+    // of experts and picks top_k inside them. topk_groups ≥ groups = plain top-k. With experts laid out in order
+    // over the EP ranks this bounds the nodes a token reaches (expert_dispatch.hpp).
+    std::int64_t groups = 1, topk_groups = 1;
 };
 
 struct model_spec {

@@ -84,7 +84,11 @@ function bytesBox(r: ExpertInReport): HTMLElement {
   const d = r.expert.dispatch;
   const box = el("section", "tsl-ex-box");
   const scale = Math.max(d.dispatch_bytes, d.combine_bytes) || 1;
+  const limit = d.node_limit > 0 ? t("ex.bytes.limit", { m: d.node_limit, from: d.node_limit_from }) : t("ex.bytes.no_limit", { nodes: d.ep_nodes });
+  const limitLine = el("p", "tsl-ex-caption", limit);
+  limitLine.dataset.testid = "ex-limit";
   box.append(el("h3", "", t("ex.bytes.title")), el("p", "tsl-ex-caption", t("ex.bytes.layout", { nodes: d.ep_nodes, g: d.ranks_per_node })),
+    limitLine,
     linkBar("ex.bytes.dispatch", d.dispatch_nvlink_bytes, d.dispatch_network_bytes, scale, "ex-dispatch"),
     linkBar("ex.bytes.combine", d.combine_nvlink_bytes, d.combine_network_bytes, scale, "ex-combine"));
   const figs = el("div", "tsl-figs");

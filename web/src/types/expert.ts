@@ -6,6 +6,8 @@ export interface DispatchSplit {
   ep_nodes: number;
   ranks_per_node: number;
   node_limit: number;
+  /** Which input set node_limit: "training.moe.node_limit", "model.moe.topk_groups", or "" (none). */
+  node_limit_from: string;
   tokens: number;
   dispatch_bytes: number;
   combine_bytes: number;
