@@ -35,6 +35,14 @@ double attention_split_elems(const model_spec& m) {
     return a * hd * 2 + kv * hd * 2;  // Q and attention output; K and V
 }
 
+// The per-head tensors MLA's up-projections write, per token in elements (split over TP): K and V
+// from the KV latent, Q from the query latent where there is one (mla_up_recomputed).
+double mla_up_output_elems(const model_spec& m) {
+    const double a = static_cast<double>(m.heads);
+    const double qk = static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim);
+    return a * ((m.mla.q_lora_rank > 0 ? qk : 0) + qk + static_cast<double>(m.mla.v_head_dim));
+}
+
 // The attention output (the output projection's input), per token in elements, split over TP.
 double attention_output_elems(const model_spec& m) {
     const double a = static_cast<double>(m.heads);
@@ -98,7 +106,11 @@ const char* formula_for(const scenario& s) {
                           : "op-level, unfused attention: 3 sbh outputs (input, attn-out, MLP-down) + Q, K, V and the first MLP matmul /t; the core recomputed";
             return sp ? "op-level: 3 sbh outputs /t (input, attn-out, MLP-down) + Q, K, V, attention output, LSE and the first MLP matmul /t"
                       : "op-level: 3 sbh outputs (input, attn-out, MLP-down) + Q, K, V, attention output, LSE and the first MLP matmul /t";
-        case recompute_kind::selective: return sp ? "selective: 34sbh/t" : "selective: sbh(10 + 24/t)";
+        case recompute_kind::selective:
+            if (s.model.attention == attention_kind::mla)
+                return sp ? "selective, MLA: 34sbh/t less the per-head Q, K, V (rebuilt from the kept latents)"
+                          : "selective, MLA: sbh(10 + 24/t) less the per-head Q, K, V (rebuilt from the kept latents)";
+            return sp ? "selective: 34sbh/t" : "selective: sbh(10 + 24/t)";
         case recompute_kind::none: break;
     }
     if (s.training.flash_attention) return sp ? "Flash (no s² term): 34sbh/t" : "Flash (no s² term): sbh(10 + 24/t)";
@@ -106,6 +118,10 @@ const char* formula_for(const scenario& s) {
 }
 
 }  // namespace
+
+bool mla_up_recomputed(const scenario& s) {
+    return s.model.attention == attention_kind::mla && s.training.recompute == recompute_kind::selective;
+}
 
 bool core_recomputed(const scenario& s) {
     const recompute_kind r = s.training.recompute;
@@ -128,7 +144,7 @@ layer_activation layer_activation_bytes(const scenario& s, bool moe_layer) {
     double rep = 4 * d.e * d.h + (m.dropout ? 2 * d.h : 0);
     if (m.attention == attention_kind::mla)
         rep += d.e * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
-    double split = attention_split_elems(m) * d.e;
+    double split = (attention_split_elems(m) - (mla_up_recomputed(s) ? mla_up_output_elems(m) : 0)) * d.e;
     if (moe_layer) {
         double extra = 0;
         split += moe_elems(s, extra) * d.e;

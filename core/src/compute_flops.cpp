@@ -76,11 +76,13 @@ D attention(std::vector<gemm_call>& out, const model_spec& m, const flop_dims& d
         if (x.q_lora_rank > 0) {
             out.push_back(mk("attn.q_down", d.n, d.h, ql));  // replicated over TP
             out.push_back(mk("attn.q_up", d.n, ql, a_r * qk));
+            out.back().mla_up = true;
         } else {
             out.push_back(mk("attn.q", d.n, d.h, a_r * qk));
         }
         out.push_back(mk("attn.kv_down", d.n, d.h, kvl + static_cast<D>(x.qk_rope_head_dim)));
         out.push_back(mk("attn.kv_up", d.n, kvl, a_r * (static_cast<D>(x.qk_nope_head_dim) + v)));
+        out.back().mla_up = true;
         add_core(out, d, a_r, qk, v);
         out.push_back(mk("attn.out", d.n, a_r * v, d.h));
         core_mem = core_bytes(d, a_r);
@@ -140,6 +142,7 @@ layer_work layer_forward_work(const scenario& s, bool moe_layer) {
         w.gemm_flops += g.flops() * g.executed;
         w.model_flops += g.flops();
         if (g.core) w.core_flops += g.flops() * g.executed;
+        if (g.mla_up) w.mla_up_flops += g.flops();
     }
     w.core_memory_bytes = core_mem;
     w.memory_bytes = bytes + core_mem;
@@ -179,14 +182,17 @@ sequence_flops flops_per_sequence(const scenario& s) {
         // core's forward (Korthikanti et al. arXiv 2205.05198 section 5).
         if (flash) f.recompute += count * 0.5 * core;
         else if (core_recomputed(one)) f.recompute += count * core;
+        if (mla_up_recomputed(one)) f.recompute += count * w.mla_up_flops;
     }
     f.forward += head_gemm(one).flops();  // the head is never recomputed (its input is the last checkpoint)
     // MTP modules: their block, projection and a second pass of the shared head per depth.
     const D depth = static_cast<D>(one.training.mtp_depth);
     if (depth > 0) {
-        const D block = layer_forward_work(one, mtp_block_is_moe(one.model)).model_flops;
+        const layer_work w = layer_forward_work(one, mtp_block_is_moe(one.model));
+        const D block = w.model_flops;
         f.forward += depth * (block + mtp_projection_gemm(one).flops() + head_gemm(one).flops());
         if (one.training.recompute == recompute_kind::full) f.recompute += depth * block;
+        if (mla_up_recomputed(one)) f.recompute += depth * w.mla_up_flops;
     }
     f.backward = 2 * f.forward;
     return f;

@@ -31,6 +31,7 @@ layer_time time_layer(const scenario& s, bool moe_layer) {
         t.gemm += x;
         if (c.core) t.core += x;
         if (c.name.rfind("moe.experts", 0) == 0) t.expert += x;
+        if (c.mla_up) t.mla_up += x;
     }
     t.memory = w.memory_bytes / g.hbm_bandwidth_Bps;
     t.core_memory = w.core_memory_bytes / g.hbm_bandwidth_Bps;
@@ -63,6 +64,7 @@ void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) 
     if (full) p.rec += count * (t.gemm + t.memory + t.cast);
     p.expert += count * t.expert * (full ? 4 : 3);
     if (core_recomputed(s)) p.rec += count * (t.core + t.core_memory);
+    if (mla_up_recomputed(s)) p.rec += count * t.mla_up;
     // Op-level: the HBM-bound work between the kept matmul outputs runs again (no GEMM besides the
     // unfused core above).
     if (s.training.recompute == recompute_kind::op) p.rec += count * (t.memory - t.core_memory);

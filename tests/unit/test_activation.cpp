@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "tslab/activation.hpp"
+#include "tslab/compute.hpp"
 
 using namespace tslab;
 
@@ -70,4 +71,36 @@ TEST_CASE("FP8 activation storage halves the 16-bit tensors", "[activation]") {
     const auto a8 = layer_activation_bytes(parse_scenario(doc), false);
     const auto a16 = layer_activation_bytes(parse_scenario(bf), false);
     CHECK(a8.replicated == Approx(a16.replicated / 2));  // no dropout masks in Llama
+}
+
+TEST_CASE("selective recompute on MLA rebuilds Q, K and V from the latents: DeepSeek-V3's saving and its FLOPs", "[activation]") {
+    // DeepSeek-V3 (arXiv 2412.19437 section 4.2): 128 heads, qk 128 + 64 = 192, v 128, query
+    // latent 1536, KV latent 512. Section 3.2.3 recomputes the MLA up-projections in the backward.
+    const auto v3 = [](const char* recompute, long tp) {
+        return parse_scenario({{"model", "deepseek-v3"},
+                               {"parallel", {{"tp", tp}, {"sp", tp > 1}}},
+                               {"training", {{"seq_len", 4096}, {"micro_batch", 1}, {"recompute", recompute}, {"flash_attention", true}}}});
+    };
+    for (long tp : {1L, 4L}) {
+        INFO("tp " << tp);
+        const scenario none = v3("none", tp), sel = v3("selective", tp);
+        CHECK_FALSE(mla_up_recomputed(none));
+        CHECK(mla_up_recomputed(sel));
+        // Per token: Q 128 × 192, K 128 × 192, V 128 × 128 = 65,536 elements of 2 B, split over TP.
+        const double saved = 4096.0 * 65536 * 2 / static_cast<double>(tp);
+        for (bool moe : {false, true})
+            CHECK(layer_activation_bytes(none, moe).total - layer_activation_bytes(sel, moe).total == Approx(saved));
+        // The extra forward: the two up-projections, 2·s·(1536·128·192 + 512·128·(128 + 128)) per
+        // layer and sequence, over all 61 layers (the full model, TP 1).
+        const double up = 2.0 * 4096 * (1536.0 * 128 * 192 + 512.0 * 128 * 256);
+        CHECK(flops_per_sequence(sel).recompute - flops_per_sequence(none).recompute == Approx(61 * up));
+        // The stage's recompute time is those GEMMs' time.
+        const compute_estimate a = estimate_compute_time(none), b = estimate_compute_time(sel);
+        CHECK(a.recompute_s == 0);
+        CHECK(b.recompute_s > 0);
+        CHECK(b.fwd_s == Approx(a.fwd_s));
+    }
+    // Op-level keeps every matmul output, the up-projections' too; MHA models are unchanged.
+    CHECK_FALSE(mla_up_recomputed(v3("op", 1)));
+    CHECK_FALSE(mla_up_recomputed(parse_scenario({{"model", "llama3-8b"}, {"training", {{"recompute", "selective"}}}})));
 }

@@ -28,6 +28,14 @@ layer_activation layer_activation_bytes(const scenario& s, bool moe_layer);
 // it outside the backward kernel, which recomputes QKᵀ itself (compute_flops.cpp).
 bool core_recomputed(const scenario& s);
 
+// Whether the backward runs an MLA layer's up-projections again: selective recompute on an MLA
+// model keeps the compressed latents (c_q, c_kv, the shared RoPE key) and rebuilds the per-head
+// Q, K and V from them, as DeepSeek-V3 does ("we recompute all RMSNorm operations and MLA
+// up-projections during back-propagation", arXiv 2412.19437 section 3.2.3) and Megatron-Core's
+// recompute_modules "mla_up_proj" offers. Per token that drops a·(2·qk + v) stored elements for
+// the GEMMs latent → heads (a·qk of Q only where the model has a query latent).
+bool mla_up_recomputed(const scenario& s);
+
 // Bytes outside the layers on the first stage (embedding output) and the last (logits).
 double first_stage_other_bytes(const scenario& s);
 double last_stage_other_bytes(const scenario& s);

@@ -21,6 +21,7 @@ struct layer_work {
     double memory_bytes = 0;      // HBM bytes of memory-bound forward work (norms, activation
                                   // functions, residual adds, dropout, softmax without Flash)
     double core_memory_bytes = 0; // the softmax/dropout part of memory_bytes (selective recompute)
+    double mla_up_flops = 0;      // MLA up-projection GEMMs (mla_up_recomputed, activation.hpp)
 };
 
 // Causal masks are assumed (decoder LMs). Model FLOPs count the whole s×s score matrix, as
@@ -90,6 +91,7 @@ compute_estimate estimate_compute_time(const scenario& s, const param_counts& co
 // HBM bandwidth, FP8 casts.
 struct layer_time {
     double gemm = 0, core = 0, memory = 0, core_memory = 0, expert = 0;
+    double mla_up = 0;  // the MLA up-projection GEMMs (gemm_call::mla_up)
     double cast = 0;  // FP8 cast kernels of the forward GEMM inputs (numerics.hpp fp8_cast_of), HBM-bound
     bool operator==(const layer_time&) const = default;
 };

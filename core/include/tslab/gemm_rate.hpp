@@ -17,6 +17,7 @@ struct gemm_call {
     bool fp8 = false;   // runs at the FP8 rate when the recipe's gemm dtype is fp8 (L8)
     double executed = 1;  // fraction actually computed: 0.5 for causal blocks skipped by Flash
     double kernel_keys = 0;  // > 0: a FlashAttention kernel walking this many keys per call (context.hpp)
+    bool mla_up = false;  // an MLA up-projection (latent → per-head Q or K/V): selective recompute redoes it
     double flops() const { return 2.0 * m * n * k * batch; }
 };
 
