@@ -13,7 +13,7 @@ constexpr message_template report_table[] = {
     {"step.trade.recompute", "{kind} recompute saves {saved} GiB of activations and moves the cost to compute: +{flops}% FLOPs"},
     {"step.trade.recompute_nothing", "{kind} recompute saves no activation memory here, yet costs +{flops}% FLOPs"},
     {"step.trade.recompute_nothing_flash",
-     "{kind} recompute saves no activation memory here (FlashAttention already keeps no s² attention scores), yet costs +{flops}% FLOPs"},
+     "{kind} recompute changes nothing here: FlashAttention already keeps no s² attention scores, so there is nothing to drop or run again"},
     {"step.trade.zero", "ZeRO-{stage} saves {saved} GiB of model state and moves the cost to the DP network: {exposed} s exposed on L5"},
     {"step.trade.pp", "pipeline parallelism splits the layers {ways} ways and moves the cost to the bubble: {share}% of the step"},
     {"step.trade.ep",

@@ -115,16 +115,21 @@ struct trade {
 };
 
 // Selective recompute drops only the attention core's s² tensors (Korthikanti et al. arXiv
-// 2205.05198 section 4.2); FlashAttention never stores them, so with Flash it saves nothing.
+// 2205.05198 section 4.2); FlashAttention never stores them, so with Flash it saves nothing on an
+// MHA/GQA model. The FLOPs are what the mode adds over none: FlashAttention's backward recomputes
+// QKᵀ under every mode, so that share is not the mode's cost.
 trade recompute_trade(const scenario& s, const step_inputs& in, const pipeline_shape& shape) {
     scenario plain = s;
     plain.training.recompute = recompute_kind::none;
     const double saved = activations(memory_ledger(plain, shape)) - activations(in.memory);
+    const sequence_flops with = flops_per_sequence(s), without = flops_per_sequence(plain);
+    const double added = (with.recompute - without.recompute) / with.model();
     const char* kind = to_string(s.training.recompute);
-    if (saved < 0.05 * gib_bytes)  // below what the sentence can show
-        return {"L3", msg(s.training.flash_attention ? "step.trade.recompute_nothing_flash" : "step.trade.recompute_nothing",
-                          {{"kind", kind}, {"flops", f0(100 * in.compute.recompute_extra)}})};
-    return {"L3", msg("step.trade.recompute", {{"kind", kind}, {"saved", f1(saved / gib_bytes)}, {"flops", f0(100 * in.compute.recompute_extra)}})};
+    if (saved < 0.05 * gib_bytes) {  // below what the sentence can show
+        if (s.training.flash_attention && added < 0.005) return {"L3", msg("step.trade.recompute_nothing_flash", {{"kind", kind}})};
+        return {"L3", msg("step.trade.recompute_nothing", {{"kind", kind}, {"flops", f0(100 * added)}})};
+    }
+    return {"L3", msg("step.trade.recompute", {{"kind", kind}, {"saved", f1(saved / gib_bytes)}, {"flops", f0(100 * added)}})};
 }
 
 std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const step_result& r) {

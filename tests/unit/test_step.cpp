@@ -1,6 +1,8 @@
 // The step ledger assembly: sums, throughput and MFU from closed forms, and the bottleneck sentence (step.hpp).
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include "tslab/schedule_shape.hpp"
 #include "tslab/step.hpp"
 
@@ -79,10 +81,31 @@ TEST_CASE("Bottleneck: selective recompute with FlashAttention is said to save n
     };
     const scenario flash = with_flash(true);
     const step_result r = assemble_step(flash, inputs_for(flash));
-    CHECK_THAT(r.bottleneck, Catch::Contains("selective recompute saves no activation memory here (FlashAttention"));
+    CHECK_THAT(r.bottleneck, Catch::Contains("selective recompute changes nothing here: FlashAttention"));
     CHECK_THAT(r.bottleneck, !Catch::Contains("0.0 GiB"));
+    // Nor is FlashAttention's own backward QKᵀ charged to the mode (it runs under none too).
+    CHECK_THAT(r.bottleneck, !Catch::Contains("FLOPs"));
     const scenario plain = with_flash(false);
     const step_result q = assemble_step(plain, inputs_for(plain));
     CHECK_THAT(q.bottleneck, Catch::Contains("selective recompute saves "));
     CHECK_THAT(q.bottleneck, Catch::Contains("GiB of activations and moves the cost to compute"));
+}
+
+TEST_CASE("Bottleneck: selective recompute on an MLA model states its saving and only the FLOPs it adds", "[step]") {
+    // DeepSeek-V3, Flash on: selective rebuilds Q, K, V from the latents (activation.hpp
+    // mla_up_recomputed). The FLOPs named are the up-projections' alone, 2·(1536·24576 + 512·32768)
+    // = 109.1 MFLOP per token and layer against 3 × the forward, about 2%, not FlashAttention's
+    // backward QKᵀ share, which runs under recompute none as well.
+    const scenario s = parse_scenario({{"model", "deepseek-v3"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 8}, {"ep", 8}, {"pp", 8}}},
+                                       {"training", {{"seq_len", 4096}, {"global_batch", 64}, {"recompute", "selective"}, {"flash_attention", true}}}});
+    const sequence_flops with = flops_per_sequence(s);
+    scenario none = s;
+    none.training.recompute = recompute_kind::none;
+    const double added = (with.recompute - flops_per_sequence(none).recompute) / with.model();
+    CHECK(added == Approx(61 * 4096 * 109051904.0 / with.model()));
+    CHECK(added > 0.015);
+    CHECK(added < 0.03);
+    const step_result r = assemble_step(s, inputs_for(s));
+    CHECK_THAT(r.bottleneck, Catch::Contains("selective recompute saves "));
+    CHECK_THAT(r.bottleneck, Catch::Contains(fmt::format("moves the cost to compute: +{:.0f}% FLOPs", 100 * added)));
 }
