@@ -20,15 +20,20 @@ namespace tslab {
 namespace {
 
 // (schedule, vpp) pairs: every schedule row that allows pp stages (min_pp; the other preconditions,
-// schedule_rules.hpp, are checked per plan by schedule_rules_hold), once, or with each vpp ≥ 2 the
-// layers allow where the row's chunks are parallel.vpp.
+// schedule_rules.hpp, are checked per plan by schedule_rules_hold), once, or with each vpp ≥ 2 that
+// cuts a stage's ⌈L/pp⌉ layers into equal chunks where the row's chunks are parallel.vpp. Megatron
+// sets the interleaving by --num-layers-per-virtual-pipeline-stage, so v always divides the layers
+// per stage; a chunk is whole layers, and the pipeline's chunk costs are equal (pipeline_sim.hpp),
+// which a v that leaves chunks of ⌊S/v⌋ and ⌈S/v⌉ layers would misstate.
 std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_t pp, std::int64_t layers) {
     std::vector<std::pair<schedule_kind, std::int64_t>> out;
+    const std::int64_t stage = (layers + pp - 1) / pp;
     for (const schedule_desc& d : schedule_rows) {
         if (pp < d.min_pp) continue;
         if (d.chunks != chunks_rule::vpp) out.push_back({d.kind, 1});
         else
-            for (std::int64_t v = 2; pp * v <= layers; ++v) out.push_back({d.kind, v});
+            for (std::int64_t v = 2; pp * v <= layers; ++v)  // no chunk without a layer (scenario_rules.cpp)
+                if (stage % v == 0) out.push_back({d.kind, v});
     }
     return out;
 }

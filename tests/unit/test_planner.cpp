@@ -29,7 +29,7 @@ struct brute {
 // Every combination of the planner's knobs, each parsed by the scenario parser (rules included)
 // and timed by the full report: the planner must find the same valid count and the same best times.
 // Sequence parallelism and the chunked TP overlap are on wherever tp > 1 (the planner's dominance
-// rules); every CP method where cp > 1.
+// rules); every CP method where cp > 1; vpp only where it cuts a stage's layers into equal chunks.
 brute brute_force(std::int64_t gpus, std::int64_t global_batch) {
     brute b;
     const char* schedules[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zbv", "dualpipe", "dualpipev"};
@@ -46,6 +46,7 @@ brute brute_force(std::int64_t gpus, std::int64_t global_batch) {
                                 for (std::int64_t v = 1; v <= 24; ++v)
                                     for (int z = 0; z <= 3; ++z) {
                                         if ((v > 1) != (std::string(sched) == "interleaved")) continue;
+                                        if (v > 1 && ((24 + pp - 1) / pp) % v != 0) continue;  // equal chunks of the 24 layers only
                                         json doc = {{"model", "gpt-1.7b"}, {"cluster", "dgx-a100-80gb"},
                                                     {"parallel", {{"dp", dp}, {"tp", tp}, {"pp", pp}, {"cp", cp}, {"vpp", v}, {"zero", z},
                                                                   {"sp", tp > 1}, {"cp_method", method.name}}},

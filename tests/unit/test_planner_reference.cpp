@@ -100,7 +100,8 @@ reference search_all(scenario s, std::int64_t gpus) {
                     for (std::int64_t mb : G % q.dp == 0 ? divs(G / q.dp) : std::vector<std::int64_t>{})
                         for (auto rec : {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full})
                             for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k)
-                                for (std::int64_t v = 1; pp * v <= s.model.layers; ++v)
+                                for (std::int64_t v = 1; pp * v <= s.model.layers; ++v)  // equal chunks: v divides ⌈L/pp⌉
+                                    if (v == 1 || ((s.model.layers + pp - 1) / pp) % v == 0)
                                     for (int z = 0; z <= 3; ++z) {
                                         s.training.micro_batch = mb, s.training.recompute = rec;
                                         s.training.schedule = static_cast<schedule_kind>(k);
