@@ -196,6 +196,7 @@ struct busiest_pass {
     stage_split st;
     stage_pass pass;
     bool head = true;  // the head and MTP modules run on it
+    D body_total = 0;  // fwd + bwd + recompute of a full ⌈L/pp⌉-layer stage without the head
 };
 
 // Every time of a pass scaled by w, plus b's (all of them, field by field).
@@ -209,14 +210,14 @@ busiest_pass busiest_pass_of(const scenario& s, const stage_layer_times& times) 
     const D share = head_share(s);
     const stage_pass with_head = stage_pass_of(s, times, last);
     const stage_pass body = most.layers == last.layers ? with_head : stage_pass_of(s, times, most);
-    busiest_pass out{last, with_head, true};
+    busiest_pass out{last, with_head, true, pass_total(body.p)};
     // DualPipe: the rank with the last stage holds the first too (schedule_shape.hpp, dual), each
     // run for half the micro-batches; the first stage has ⌈L/pp⌉ layers, as busiest_stage.
-    if (share < 1) out = {most, {scaled(body.p, 0.5, scaled(with_head.p, 0.5)), with_head.core, with_head.dense_gemm}, true};
+    if (share < 1) out = {most, {scaled(body.p, 0.5, scaled(with_head.p, 0.5)), with_head.core, with_head.dense_gemm}, true, out.body_total};
     if (most.layers == last.layers && share == 1) return out;
     // The head as estimate_compute_time adds it: forward 1×, backward 2× its GEMMs.
     if (pass_total(out.pass.p) + 3 * times.head * share + pass_total(mtp_pass_times(s, times)) * share < pass_total(body.p))
-        out = {most, body, false};
+        out = {most, body, false, out.body_total};
     return out;
 }
 
@@ -246,6 +247,7 @@ compute_estimate estimate_compute_time(const scenario& s, const param_counts& co
     e.bwd_s = k * (p.bwd + 2 * head + mtp.bwd);
     e.wgrad_s = k * (p.wgrad + head + mtp.wgrad);
     e.recompute_s = k * (p.rec + mtp.rec);
+    if (q.pp > 1 && b.head && b.body_total > 0) e.last_rank_load = std::max(1.0, (e.fwd_s + e.bwd_s + e.recompute_s) / (k * b.body_total));
     e.gemm_fwd_s = k * (p.gemm + head + mtp.gemm);
     e.memory_fwd_s = k * p.memory;
     e.attention_core_fwd_s = k * core;

@@ -28,6 +28,20 @@ std::string g3(double v) { return fmt::format("{:.3g}", v); }
 std::string f0(double v) { return fmt::format("{:.0f}", v); }
 std::string f1(double v) { return fmt::format("{:.1f}", v); }
 
+// The compute note, and where the rank with the last stage outweighs a full stage by 5% or more
+// (the head and MTP modules on top of its layers, compute.hpp last_rank_load), that it sets the pace.
+std::vector<message> l3_notes(const scenario& s, const compute_estimate& c) {
+    std::vector<message> out{
+        msg("step.note.compute", {{"recompute", g3(c.recompute_step_s)}, {"optimizer", g3(c.optimizer_s)}, {"fp8", fmt::format("{:.2f}", c.fp8_speedup)}})};
+    if (c.last_rank_load < 1.05) return out;
+    const std::string ratio = fmt::format("{:.2f}", c.last_rank_load);
+    if (s.training.mtp_depth > 0)
+        out.push_back(msg("step.note.last_stage_mtp", {{"ratio", ratio}, {"depth", fmt::format("{}", s.training.mtp_depth)}}));
+    else
+        out.push_back(msg("step.note.last_stage", {{"ratio", ratio}}));
+    return out;
+}
+
 // "dp 0.12 s per step (0.12 s exposed after overlap)", one clause per L5 axis, then the slowest GPU.
 std::vector<message> l5_notes(const std::vector<axis_comm>& comm, double slow_s) {
     std::vector<message> out;
@@ -94,8 +108,7 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
         ledger("L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
                offload_note(msg("step.note.activation", {{"recompute", to_string(s.training.recompute)}}), s.training.offload.activations,
                             c.offload_activations_s)),
-        ledger("L3", "compute", c.step_compute_s - not_l3_s(c), c.step_compute_s - not_l3_s(c), 0,
-               {msg("step.note.compute", {{"recompute", g3(c.recompute_step_s)}, {"optimizer", g3(c.optimizer_s)}, {"fp8", fmt::format("{:.2f}", c.fp8_speedup)}})}),
+        ledger("L3", "compute", c.step_compute_s - not_l3_s(c), c.step_compute_s - not_l3_s(c), 0, l3_notes(s, c)),
         ledger("L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
                {msg("step.note.pipeline", {{"bubble", g3(in.bubble_s)}, {"p2p", g3(in.p2p_exposed_s)}})}),
         ledger("L5", "collective", l5.time_s + slow_s, l5.exposed_s + slow_s, l5.bytes, l5_notes(in.comm, slow_s)),

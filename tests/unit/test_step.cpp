@@ -109,3 +109,32 @@ TEST_CASE("Bottleneck: selective recompute on an MLA model states its saving and
     CHECK_THAT(r.bottleneck, Catch::Contains("selective recompute saves "));
     CHECK_THAT(r.bottleneck, Catch::Contains(fmt::format("moves the cost to compute: +{:.0f}% FLOPs", 100 * added)));
 }
+
+TEST_CASE("Bottleneck: the L3 note says when the rank with the last stage sets the pipeline's pace", "[step]") {
+    // GPT 1T on pp 64 (2 layers per stage, Narayanan's layout): the last stage also runs the output
+    // head, 2·h·V per token (a sixth of a layer's forward), forward once and backward twice.
+    const auto gpt = [](std::int64_t pp, const char* schedule) {
+        return parse_scenario({{"model", "gpt-1t"}, {"parallel", {{"tp", 8}, {"pp", pp}, {"dp", 1}}},
+                               {"training", {{"global_batch", 128}, {"schedule", schedule}, {"recompute", "full"}}}});
+    };
+    const scenario s = gpt(64, "1f1b");
+    const compute_estimate c = estimate_compute(s);
+    // pp divides L, so the last stage holds a full stage's layers: the ratio is the head's share.
+    CHECK(c.last_rank_load == Approx((c.fwd_s + c.bwd_s + c.recompute_s) / (c.stage_F_s + c.stage_B_s + c.stage_W_s)));
+    CHECK(c.last_rank_load > 1.05);
+    CHECK(c.last_rank_load < 1.15);
+    const step_result r = assemble_step(s, inputs_for(s));
+    CHECK_THAT(r.ledgers[2].notes, Catch::Contains("runs " + fmt::format("{:.2f}", c.last_rank_load) + "× a full stage's compute"));
+    // One stage: no pipeline to hold up, no note.
+    const scenario one = gpt(1, "1f1b");
+    CHECK(estimate_compute(one).last_rank_load == 1);
+    CHECK_THAT(assemble_step(one, inputs_for(one)).ledgers[2].notes, !Catch::Contains("last stage"));
+    // DeepSeek-V3 with one MTP module at pp 16 under DualPipe: the rank with stages 0 and 15 runs
+    // half of each, plus half of the head (BF16) and of the MTP module, well above a 4-layer stage.
+    const scenario v3 = parse_scenario({{"model", "deepseek-v3"}, {"cluster", "hgx-h800"}, {"parallel", {{"dp", 8}, {"ep", 8}, {"pp", 16}}},
+                                        {"training", {{"seq_len", 4096}, {"global_batch", 256}, {"schedule", "dualpipe"}, {"mtp_depth", 1},
+                                                      {"precision", "fp8-mixed"}, {"recompute", "selective"}}}});
+    const compute_estimate d = estimate_compute(v3);
+    CHECK(d.last_rank_load > 1.3);
+    CHECK_THAT(assemble_step(v3, inputs_for(v3)).ledgers[2].notes, Catch::Contains("the output head and 1 MTP module(s)"));
+}

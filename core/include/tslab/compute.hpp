@@ -55,6 +55,10 @@ struct compute_estimate {
     // with recompute), W (weight grad), FB = F + B + W.
     double chunk_F_s = 0, chunk_B_s = 0, chunk_W_s = 0;
     double stage_F_s = 0, stage_B_s = 0, stage_W_s = 0;  // the same for the whole stage (vpp = 1)
+    // The busiest rank's fwd + bwd + recompute per micro-batch over a full ⌈L/pp⌉-layer stage's,
+    // where the rank holding the last stage (its layers, the head and MTP modules, at DualPipe's
+    // half share) binds; 1 where a full stage does.
+    double last_rank_load = 1;
     double optimizer_s = 0;     // memory-bound optimizer step, once per step
     double expert_step_s = 0;   // the routed-expert part of step_compute_s (L6 scales it by imbalance)
     double recompute_step_s = 0;  // m × recompute_s
