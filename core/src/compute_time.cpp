@@ -213,11 +213,11 @@ busiest_pass busiest_pass_of(const scenario& s, const stage_layer_times& times) 
     busiest_pass out{last, with_head, true, pass_total(body.p)};
     // DualPipe: the rank with the last stage holds the first too (schedule_shape.hpp, dual), each
     // run for half the micro-batches; the first stage has ⌈L/pp⌉ layers, as busiest_stage.
-    if (share < 1) out = {most, {scaled(body.p, 0.5, scaled(with_head.p, 0.5)), with_head.core, with_head.dense_gemm}, true, out.body_total};
+    if (share < 1) out.st = most, out.pass = {scaled(body.p, 0.5, scaled(with_head.p, 0.5)), with_head.core, with_head.dense_gemm};
     if (most.layers == last.layers && share == 1) return out;
     // The head as estimate_compute_time adds it: forward 1×, backward 2× its GEMMs.
     if (pass_total(out.pass.p) + 3 * times.head * share + pass_total(mtp_pass_times(s, times)) * share < pass_total(body.p))
-        out = {most, body, false, out.body_total};
+        out.st = most, out.pass = body, out.head = false;
     return out;
 }
 

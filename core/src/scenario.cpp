@@ -52,11 +52,11 @@ mla_spec parse_mla(const json* obj, const std::string& path) {
 // Groups split the experts evenly, and the kept groups must hold top_k experts.
 void check_route_groups(const moe_spec& m, const std::string& path) {
     if (m.groups == 1 || m.topk_groups >= m.groups) return;
-    const auto num = [](std::int64_t x) { return fmt::format("{}", x); };
     if (m.experts % m.groups != 0)
-        throw input_error(path + ".groups", msg("scenario.groups_split", {{"groups", num(m.groups)}, {"experts", num(m.experts)}}));
+        throw input_error(path + ".groups", msg("scenario.groups_split", {{"groups", num_text(m.groups)}, {"experts", num_text(m.experts)}}));
     if (m.top_k > m.topk_groups * (m.experts / m.groups))
-        throw input_error(path + ".topk_groups", msg("scenario.topk_groups_small", {{"topk_groups", num(m.topk_groups)}, {"per_group", num(m.experts / m.groups)}, {"top_k", num(m.top_k)}}));
+        throw input_error(path + ".topk_groups", msg("scenario.topk_groups_small", {{"topk_groups", num_text(m.topk_groups)},
+                                                                                   {"per_group", num_text(m.experts / m.groups)}, {"top_k", num_text(m.top_k)}}));
 }
 
 moe_spec parse_moe(const json* obj, const std::string& path, std::int64_t layers, std::int64_t ffn) {

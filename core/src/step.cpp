@@ -135,8 +135,8 @@ trade recompute_trade(const scenario& s, const step_inputs& in, const pipeline_s
     scenario plain = s;
     plain.training.recompute = recompute_kind::none;
     const double saved = activations(memory_ledger(plain, shape)) - activations(in.memory);
-    const sequence_flops with = flops_per_sequence(s), without = flops_per_sequence(plain);
-    const double added = (with.recompute - without.recompute) / with.model();
+    const sequence_flops without = flops_per_sequence(plain);  // model FLOPs do not depend on recompute
+    const double added = in.compute.recompute_extra - without.recompute / without.model();
     const char* kind = to_string(s.training.recompute);
     if (saved < 0.05 * gib_bytes) {  // below what the sentence can show
         if (s.training.flash_attention && added < 0.005) return {"L3", msg("step.trade.recompute_nothing_flash", {{"kind", kind}})};
