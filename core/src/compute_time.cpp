@@ -96,14 +96,10 @@ D stage_activation_bytes(const scenario& s, const compute_estimate& e) {
 // Adam-style step over the rank's local parameters, HBM-bound: read the gradient, read and write
 // master params and the optimizer states, write the params.
 D optimizer_seconds(const scenario& s, const param_counts& c, D layers_on_stage) {
-    const auto& p = s.training.precision;
     const auto& q = s.parallel;
     D local = stage_params(s, c, layers_on_stage);
     if (q.zero >= 1) local /= static_cast<D>(q.dp * q.cp);
-    const D states = s.training.optimizer == optimizer_kind::sgd || s.training.optimizer == optimizer_kind::muon ? 1 : 2;
-    const D bytes = static_cast<D>(dtype_bytes(p.grads) + 2 * dtype_bytes(p.master) + dtype_bytes(p.params)) +
-                    2 * states * static_cast<D>(dtype_bytes(p.optimizer));
-    return local * bytes / s.cluster.gpu.hbm_bandwidth_Bps;
+    return local * optimizer_update_bytes(s) / s.cluster.gpu.hbm_bandwidth_Bps;
 }
 
 }  // namespace
@@ -258,7 +254,7 @@ compute_estimate estimate_compute_time(const scenario& s, const param_counts& co
     if (s.training.offload.optimizer > 0 || s.training.offload.activations > 0) {
         const offload_cost o = offload_seconds(s, stage_params(s, counts, static_cast<D>(e.stage_layers)), stage_activation_bytes(s, e),
                                                e.fwd_s + e.bwd_s + e.recompute_s, e.microbatches);
-        e.offload_optimizer_s = o.optimizer_s, e.offload_activations_s = o.activations_s;
+        e.offload_optimizer_s = o.optimizer_s, e.offload_activations_s = o.activations_s, e.offload_optimizer_cpu_s = o.optimizer_cpu_s;
     }
     e.step_compute_s = m * (e.fwd_s + e.bwd_s + e.recompute_s) + e.optimizer_s + e.offload_optimizer_s + e.offload_activations_s;
     e.expert_step_s = k * m * p.expert;

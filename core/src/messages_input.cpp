@@ -61,6 +61,7 @@ constexpr message_template input_table[] = {
     {"scenario.dp_overlap_with_buckets",
      "a fixed DP overlap fraction cannot be combined with grad_reduce or param_gather (the bucket model sets the DP overlap); set dp to 0"},
     {"scenario.bucket_elems_without_buckets", "applies only with grad_reduce or param_gather (one bucket otherwise)"},
+    {"scenario.delayed_update_without_offload", "delays the host update of offloaded optimizer states: set training.offload.optimizer above 0"},
     {"scenario.histogram_not_array", "expected a non-empty array of per-expert loads"},
     {"scenario.histogram_load_not_number", "expected a number (the expert's load)"},
     {"scenario.histogram_load_negative", "{load} is not a load (0 or more)"},

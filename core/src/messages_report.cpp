@@ -20,7 +20,7 @@ constexpr message_template report_table[] = {
      "expert parallelism spreads the experts over {ranks} ranks and moves the cost to All-to-All and the busiest rank: {share}% of the step"},
     {"step.trade.cp", "context parallelism splits the sequence {ways} ways and moves the cost to {method} traffic: {share}% of the step"},
     {"step.trade.tp", "tensor parallelism splits each layer {ways} ways and moves the cost to TP collectives on L5"},
-    {"step.trade.offload", "offload keeps {host} GiB in host memory and moves the cost to the host link: {time} s per step"},
+    {"step.trade.offload", "offload keeps {host} GiB in host memory and moves the cost to the host link and CPUs: {time} s per step"},
     // global_batch.cpp: the auto global batch rule with its numbers (report step, plan result).
     {"batch.auto", "auto: max(2^22 tokens / seq_len {seq_len} = {by_tokens}, world {world} GPUs) = {floor}, rounded up to 2^k = {power}, "
                    "then to a multiple of micro_batch × dp = {unit}: {multiple}"},
@@ -30,6 +30,8 @@ constexpr message_template report_table[] = {
     {"step.note.model_state", "params, grads, master copy and optimizer states on the most loaded GPU"},
     {"step.note.activation", "kept for backward; recompute {recompute}"},
     {"step.note.offload", "{percent}% offloaded to host, {time} s on the host link per step"},
+    {"step.note.offload_delayed", "{percent}% offloaded to host, {time} s per step exposed; the host CPUs' update ({cpu} s) runs under the next step's forward and backward (delayed parameter update)"},
+    {"step.note.offload_optimizer", "{percent}% offloaded to host, {time} s per step on the host link and the host CPUs' update ({cpu} s of it)"},
     {"step.note.compute", "{recompute} s recompute, {optimizer} s optimizer; FP8 speed-up {fp8}×"},
     {"step.note.last_stage",
      "the rank holding the last stage runs {ratio}× a full stage's compute per micro-batch (its layers and the output head), and the pipeline runs at its pace"},

@@ -141,32 +141,39 @@ const std::vector<named>& gpus() {
 
 json link(double bw, double lat) { return json{{"bandwidth_Bps", bw}, {"latency_s", lat}}; }
 
-json cluster(const char* gpu_name, json intra, json inter, json host, const char* source) {
-    return json{{"gpu", gpu_name}, {"gpus_per_node", 8}, {"intra_node", std::move(intra)},
-                {"inter_node", std::move(inter)}, {"host", std::move(host)}, {"source", source}};
+json cluster(const char* gpu_name, json intra, json inter, json host, double host_memory_Bps, const char* source) {
+    return json{{"gpu", gpu_name},          {"gpus_per_node", 8},         {"intra_node", std::move(intra)},
+                {"inter_node", std::move(inter)}, {"host", std::move(host)}, {"host_memory_bandwidth_Bps", host_memory_Bps},
+                {"source", source}};
 }
 
 const std::vector<named>& clusters() {
     // Bandwidths are per GPU, one direction. Latencies are per-message software+wire latencies
     // typical of NCCL (a few microseconds on NVLink, more across InfiniBand); calibrate to replace.
+    // host_memory_bandwidth_Bps: the node's two CPU sockets' DRAM peak, channels × transfer rate × 8 B.
     static const std::vector<named> table = {
         // DGX A100: NVLink3 600 GB/s bidirectional per GPU; 8x HDR 200 Gb/s HCAs (25 GB/s per GPU);
-        // PCIe Gen4 x16 host link (32 GB/s per direction).
-        {"dgx-a100-80gb", cluster("a100-sxm4-80gb", link(300e9, 3e-6), link(25e9, 6e-6),
-                                  link(32e9, 10e-6), "NVIDIA DGX A100 user guide / datasheet")},
+        // PCIe Gen4 x16 host link (32 GB/s per direction); 2x AMD EPYC 7742, 8 channels of DDR4-3200
+        // each (AMD: 204.8 GB/s per socket).
+        {"dgx-a100-80gb", cluster("a100-sxm4-80gb", link(300e9, 3e-6), link(25e9, 6e-6), link(32e9, 10e-6), 409.6e9,
+                                  "NVIDIA DGX A100 user guide / datasheet")},
         // DGX H100: NVLink4 900 GB/s bidirectional per GPU; 8x ConnectX-7 400 Gb/s (50 GB/s per GPU);
-        // PCIe Gen5 x16 (64 GB/s per direction).
-        {"dgx-h100", cluster("h100-sxm5-80gb", link(450e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6),
+        // PCIe Gen5 x16 (64 GB/s per direction); 2x Intel Xeon Platinum 8480C, 8 channels of
+        // DDR5-4800 each (Intel: 307.2 GB/s per socket).
+        {"dgx-h100", cluster("h100-sxm5-80gb", link(450e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6), 614.4e9,
                              "NVIDIA DGX H100 datasheet")},
-        // HGX H200: same fabric as HGX H100 (NVLink4 900 GB/s, 400 Gb/s NIC per GPU).
-        {"hgx-h200", cluster("h200-sxm-141gb", link(450e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6),
+        // HGX H200: same fabric as HGX H100 (NVLink4 900 GB/s, 400 Gb/s NIC per GPU); the host of
+        // NVIDIA's own H200 systems (DGX H200: 2x Xeon Platinum 8480C).
+        {"hgx-h200", cluster("h200-sxm-141gb", link(450e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6), 614.4e9,
                              "NVIDIA HGX H200 datasheet")},
         // HGX H800: NVLink 400 GB/s bidirectional; DeepSeek-V3 (arXiv 2412.19437 section 3.2.1)
-        // cites IB 50 GB/s per GPU and NVLink 160 GB/s achieved.
-        {"hgx-h800", cluster("h800-sxm5-80gb", link(200e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6),
+        // cites IB 50 GB/s per GPU and NVLink 160 GB/s achieved. Host: not published; taken as the
+        // DGX H100's.
+        {"hgx-h800", cluster("h800-sxm5-80gb", link(200e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6), 614.4e9,
                              "NVIDIA H800 brief; DeepSeek-V3 arXiv 2412.19437 section 3.2.1")},
-        // DGX B200: NVLink5 1.8 TB/s bidirectional per GPU; 8x ConnectX-7 400 Gb/s; PCIe Gen5.
-        {"dgx-b200", cluster("b200-sxm-180gb", link(900e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6),
+        // DGX B200: NVLink5 1.8 TB/s bidirectional per GPU; 8x ConnectX-7 400 Gb/s; PCIe Gen5;
+        // 2x Intel Xeon Platinum 8570, 8 channels of DDR5-5600 each (358.4 GB/s per socket).
+        {"dgx-b200", cluster("b200-sxm-180gb", link(900e9, 3e-6), link(50e9, 5e-6), link(64e9, 10e-6), 716.8e9,
                              "NVIDIA DGX B200 datasheet")},
     };
     return table;

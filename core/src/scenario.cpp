@@ -220,6 +220,7 @@ cluster_spec parse_cluster(const json& part) {
     c.intra_node = parse_link(r.object("intra_node"), "cluster.intra_node", {300e9, 3e-6});
     c.inter_node = parse_link(r.object("inter_node"), "cluster.inter_node", {25e9, 6e-6});
     c.host = parse_link(r.object("host"), "cluster.host", {32e9, 10e-6});
+    c.host_memory_bandwidth_Bps = r.number("host_memory_bandwidth_Bps", c.host_memory_bandwidth_Bps, 1e3, 1e16);
     c.gpu_speed_cv = r.number("gpu_speed_cv", c.gpu_speed_cv, 0, 0.5);
     c.source = part_source(part);
     const json* cal = r.raw("calibration");

@@ -56,7 +56,7 @@ json training_json(const training_spec& t) {
                 {"flash_attention", t.flash_attention},
                 {"precision", precision_json(t.precision)},
                 {"optimizer", to_string(t.optimizer)},
-                {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}}},
+                {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}, {"delayed_update", t.offload.delayed_update}}},
                 {"schedule", to_string(t.schedule)},
                 {"overlap", {{"dp", o.dp}, {"tp", o.tp}, {"pp", o.pp}, {"ep", o.ep}, {"cp", o.cp}, {"grad_reduce", o.grad_reduce},
                              {"param_gather", o.param_gather}, {"bucket_elems", o.bucket_elems}, {"tp_comm", o.tp_comm}}},

@@ -76,7 +76,10 @@ offload_spec parse_offload(const json* v) {
     field_reader r(*v, "training.offload");
     o.optimizer = r.number("optimizer", o.optimizer, 0, 1);
     o.activations = r.number("activations", o.activations, 0, 1);
+    o.delayed_update = r.boolean("delayed_update", o.delayed_update);
     r.finish();
+    if (o.delayed_update && o.optimizer <= 0)
+        throw input_error(r.path_of("delayed_update"), msg("scenario.delayed_update_without_offload"));
     return o;
 }
 

@@ -53,10 +53,15 @@ std::vector<message> l5_notes(const std::vector<axis_comm>& comm, double slow_s)
     return out;
 }
 
-// What a host offload costs on the ledger it relieves (offload.hpp): a second clause.
-std::vector<message> offload_note(message base, double fraction, double seconds) {
+// What a host offload costs on the ledger it relieves (offload.hpp): a second clause, which for the
+// optimizer states names the host CPUs' update inside it.
+std::vector<message> offload_note(message base, double fraction, double seconds, const double* cpu_s = nullptr, bool delayed = false) {
     std::vector<message> out{std::move(base)};
-    if (fraction > 0) out.push_back(msg("step.note.offload", {{"percent", f0(100 * fraction)}, {"time", g3(seconds)}}));
+    if (fraction <= 0) return out;
+    message_args args{{"percent", f0(100 * fraction)}, {"time", g3(seconds)}};
+    if (cpu_s) args.emplace_back("cpu", g3(*cpu_s));
+    const char* id = !cpu_s ? "step.note.offload" : delayed ? "step.note.offload_delayed" : "step.note.offload_optimizer";
+    out.push_back(msg(id, std::move(args)));
     return out;
 }
 
@@ -104,7 +109,8 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     const auto& rel = in.reliability;
     return {
         ledger("L1", "model state", c.offload_optimizer_s, c.offload_optimizer_s, model_state(in.memory),
-               offload_note(msg("step.note.model_state"), s.training.offload.optimizer, c.offload_optimizer_s)),
+               offload_note(msg("step.note.model_state"), s.training.offload.optimizer, c.offload_optimizer_s, &c.offload_optimizer_cpu_s,
+                            s.training.offload.delayed_update)),
         ledger("L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
                offload_note(msg("step.note.activation", {{"recompute", to_string(s.training.recompute)}}), s.training.offload.activations,
                             c.offload_activations_s)),

@@ -114,7 +114,7 @@ json training_defaults(const training_spec& t) {
                 {"precision", t.precision.recipe},
                 {"optimizer", to_string(t.optimizer)},
                 {"schedule", to_string(t.schedule)},
-                {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}}},
+                {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}, {"delayed_update", t.offload.delayed_update}}},
                 {"overlap", {{"dp", t.overlap.dp}, {"tp", t.overlap.tp}, {"pp", t.overlap.pp}, {"ep", t.overlap.ep}, {"cp", t.overlap.cp}}},
                 {"moe", {{"imbalance", t.moe.imbalance}, {"redundant_experts", t.moe.redundant_experts}, {"comm_sms", t.moe.comm_sms},
                          {"routing", {{"kind", t.moe.routing.kind}, {"skew", t.moe.routing.skew}}}, {"node_limit", t.moe.node_limit}}},

@@ -96,6 +96,18 @@ test("a global batch that micro-batch × dp does not divide is flagged at the gl
   await expect(field(page, "tp").locator(".tsl-error")).toBeHidden();
 });
 
+test("the delayed update needs offloaded optimizer states, and says so at its checkbox", async ({ page }) => {
+  await openLab(page);
+  const dpu = field(page, "offload_dpu");
+  await dpu.locator("input").check();
+  const err = dpu.locator(".tsl-error");
+  await expect(err).toContainText("training.offload.delayed_update");
+  // Offloading half the optimizer states clears it; the ledger moves that half to host memory.
+  await field(page, "offload_opt").locator("input").fill("50");
+  await expect(err).toBeHidden();
+  await expect(page.locator(`#lab [data-testid="ledger"] tr[data-item="offloaded"]`)).toBeVisible();
+});
+
 test("English toggle relabels the lab and keeps the numbers", async ({ page }) => {
   await openLab(page);
   const total = await page.getByTestId("total").getAttribute("data-bytes");

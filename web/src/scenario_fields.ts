@@ -61,6 +61,7 @@ export function scenarioFields(client: TslabClient): Map<string, ScenarioField> 
     plain(v, { kind: "select", key: "optimizer", labelKey: "mem.optimizer", choices: choicesOf(v.optimizers) }, "training.optimizer"),
     plain(v, { kind: "range", key: "offload_opt", labelKey: "mem.offload_opt", min: 0, max: 100, step: 5, show: (x) => `${x}%` },
       "training.offload.optimizer", percent, fraction),
+    plain(v, { kind: "check", key: "offload_dpu", labelKey: "mem.offload_dpu" }, "training.offload.delayed_update", Boolean),
     plain(v, { kind: "range", key: "offload_act", labelKey: "mem.offload_act", min: 0, max: 100, step: 5, show: (x) => `${x}%` },
       "training.offload.activations", percent, fraction),
     overlapField(v.mesh_axes.map((a) => a.name)),

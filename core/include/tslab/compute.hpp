@@ -67,7 +67,8 @@ struct compute_estimate {
     // fp8_casts_active. bytes / hbm_bandwidth_Bps per layer, summed over the busiest stage's layers.
     double fp8_cast_s = 0, fp8_cast_step_s = 0;
     double step_compute_s = 0;  // m × (fwd + bwd + recompute) + optimizer, busiest stage
-    double offload_optimizer_s = 0, offload_activations_s = 0;  // host-link time per step (offload.hpp)
+    double offload_optimizer_s = 0, offload_activations_s = 0;  // host time per step (offload.hpp)
+    double offload_optimizer_cpu_s = 0;  // of offload_optimizer_s: the host CPUs' update (offload.hpp)
     double slowest_gpu_step_s = 0;  // the part of step_compute_s that is the slowest GPU's delay (sync.hpp)
     // FLOPs per step: whole job and per GPU (job / world), in flops_convention (below): model
     // FLOPs exclude recompute; hardware FLOPs add it. Both count the full score matrix.

@@ -115,6 +115,10 @@ struct cluster_spec {
     gpu_spec gpu;
     std::int64_t gpus_per_node = 8, nodes = 0;  // 0 before resolution: as many as the plan needs
     link_spec intra_node, inter_node, host;
+    // DRAM bandwidth of one node's host CPUs, all sockets together (datasheet peak): the optimizer
+    // update of offloaded states runs there, for every GPU of the node (offload.hpp). Default: the
+    // DGX A100's two AMD EPYC 7742, 8 channels of DDR4-3200 each (2 × 204.8 GB/s).
+    double host_memory_bandwidth_Bps = 409.6e9;
     // Coefficient of variation of the per-GPU compute speed (power, thermal and silicon spread; Sinha
     // et al., SC22, arXiv 2208.11035): synchronous training runs at the slowest GPU (sync.hpp).
     // Fitted with gemm_rates::in_step to the training set (gemm_rate.cpp); 0 = identical GPUs.
@@ -154,6 +158,9 @@ struct precision_spec {
 struct offload_spec {
     double optimizer = 0;    // fraction of optimizer states (and master copy) kept in host memory
     double activations = 0;  // fraction of stored layer activations kept in host memory
+    // ZeRO-Offload's delayed parameter update (DPU, arXiv 2101.06840 section 5.2): the host update of
+    // step i runs under step i+1's forward and backward, which use the params of step i-1.
+    bool delayed_update = false;
 };
 
 struct overlap_spec {

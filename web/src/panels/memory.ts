@@ -12,7 +12,7 @@ import { createMemoryView, modelStateBytes } from "./memory_view";
 const groups = [
   ["model", "cluster"],
   ["dp", "tp", "pp", "vpp", "ep", "cp", "zero", "sp", "schedule"],
-  ["seq_len", "micro_batch", "global_batch", "recompute", "flash", "precision", "optimizer", "offload_opt", "offload_act"],
+  ["seq_len", "micro_batch", "global_batch", "recompute", "flash", "precision", "optimizer", "offload_opt", "offload_dpu", "offload_act"],
 ];
 
 /** ZeRO's worked example scaled to 70B: DP 64 shards the 16P model state 64 ways (arXiv 1910.02054, Fig. 1). */
