@@ -18,21 +18,38 @@ bash tests/configure_sanitized.sh
 targets=("$target"); [ "$target" = all ] && targets=("${all[@]}")
 cmake --build build-fuzz --target "${targets[@]/#/fuzz_}"
 mkdir -p build-fuzz/findings
-status=0
-for t in "${targets[@]}"; do
-    corpus=build-fuzz/corpus/$t
+# One target on one core: libFuzzer is single-threaded, so TSLAB_FUZZ_JOBS (default: the cores) run
+# side by side, each for the full SECONDS; their summaries print in target order.
+run_one() {
+    local t=$1 corpus=build-fuzz/corpus/$1 log=build-fuzz/findings/$1.log
     mkdir -p "$corpus"
     cp -n tests/fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
     if [ "$t" = nccl_import ]; then cp -n tests/data/calibration/nccl-tests/*.log tests/data/calibration/nccl-tests/*.json "$corpus"/; fi
-    log=build-fuzz/findings/$t.log
     echo "fuzz: $t for ${seconds}s"
+    local failed=0
     if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         build-fuzz/tests/fuzz/fuzz_"$t" "$corpus" -dict=tests/fuzz/fields.dict -max_len=65536 \
         -timeout=5 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 \
         -artifact_prefix=build-fuzz/findings/"$t"- >"$log" 2>&1; then
         echo "fuzz: $t FAILED (see $log):"; grep -vE "^#[0-9]+[[:space:]]+(INITED|NEW|REDUCE|pulse)" "$log" | grep -E "ERROR|SUMMARY|runtime error|timeout|out-of-memory|Test unit written" | head -5
-        status=1
+        failed=1
     fi
     grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|cov:" "$log" | tail -3 | sed "s/^/fuzz: $t /"
+    return $failed
+}
+jobs=${TSLAB_FUZZ_JOBS:-$(nproc)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+status=0
+for ((i = 0; i < ${#targets[@]}; i += jobs)); do
+    batch=("${targets[@]:i:jobs}")
+    pids=()
+    for t in "${batch[@]}"; do
+        run_one "$t" >build-fuzz/findings/"$t".summary 2>&1 &
+        pids+=($!)
+    done
+    for k in "${!batch[@]}"; do
+        wait "${pids[$k]}" || status=1
+        cat build-fuzz/findings/"${batch[$k]}".summary
+    done
 done
 exit $status
