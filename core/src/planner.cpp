@@ -285,12 +285,12 @@ double plan_search::cannot_place_from(double lb) const {
 // model is built, to enter neither the top K nor the front. Every plan's step time is at least
 // that of the (layout, micro-batch)'s plan with no recompute at ZeRO 1 and the scenario's optimizer
 // offload: recompute only adds work (compute_time.cpp add_layers: p.rec and the experts' 4th
-// pass), ZeRO 0 only a larger optimizer shard, the forced offload only host-link and host-CPU time, and
-// step_time_of is monotone in each (as for cannot_place's bounds). Offloaded activations are the
-// exception, and so is the delayed optimizer update: recompute lengthens the window that hides
-// their copy or the update, so with them no floor is taken. Its bounds, cheapest first: compute alone, then over the EP and CP axes. cannot_place
-// only turns from false to true as plans are considered, so a threshold stays valid; it is
-// renewed when the lists changed.
+// pass), ZeRO 0 only a larger optimizer shard, the forced offload only host-link and host-CPU
+// time, and step_time_of is monotone in each (as for cannot_place's bounds). Offloaded activations
+// are the exception, and so is the delayed optimizer update: recompute lengthens the window that
+// hides their copy or the update, so with them no floor is taken. Its bounds, cheapest first:
+// compute alone, then over the EP and CP axes. cannot_place only turns from false to true as plans
+// are considered, so a threshold stays valid; it is renewed when the lists changed.
 bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memory) {
     floor_state& f = mbs.floor[head_class(s)];
     const std::size_t dual = bound_index(s.training.schedule);

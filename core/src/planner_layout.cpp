@@ -243,7 +243,8 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
                 continue;
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
-            // host-link and host-CPU time every step (offload.hpp), so a plan that fits without it never needs it.
+            // host-link and host-CPU time every step (offload.hpp), so a plan that fits without it
+            // never needs it.
             // A replay misses where its recording did, so the recording formed them there.
             if (!memo_.has_offloaded[slot]) {
                 assert(!replaying_);

@@ -142,8 +142,12 @@ const std::vector<named>& gpus() {
 json link(double bw, double lat) { return json{{"bandwidth_Bps", bw}, {"latency_s", lat}}; }
 
 json cluster(const char* gpu_name, json intra, json inter, json host, double host_memory_Bps, const char* source) {
-    return json{{"gpu", gpu_name},          {"gpus_per_node", 8},         {"intra_node", std::move(intra)},
-                {"inter_node", std::move(inter)}, {"host", std::move(host)}, {"host_memory_bandwidth_Bps", host_memory_Bps},
+    return json{{"gpu", gpu_name},
+                {"gpus_per_node", 8},
+                {"intra_node", std::move(intra)},
+                {"inter_node", std::move(inter)},
+                {"host", std::move(host)},
+                {"host_memory_bandwidth_Bps", host_memory_Bps},
                 {"source", source}};
 }
 

@@ -53,16 +53,19 @@ std::vector<message> l5_notes(const std::vector<axis_comm>& comm, double slow_s)
     return out;
 }
 
-// What a host offload costs on the ledger it relieves (offload.hpp): a second clause, which for the
-// optimizer states names the host CPUs' update inside it.
-std::vector<message> offload_note(message base, double fraction, double seconds, const double* cpu_s = nullptr, bool delayed = false) {
+// What a host offload costs on the ledger it relieves (offload.hpp): a second clause where any is offloaded.
+std::vector<message> offload_note(message base, double fraction, message clause) {
     std::vector<message> out{std::move(base)};
-    if (fraction <= 0) return out;
-    message_args args{{"percent", f0(100 * fraction)}, {"time", g3(seconds)}};
-    if (cpu_s) args.emplace_back("cpu", g3(*cpu_s));
-    const char* id = !cpu_s ? "step.note.offload" : delayed ? "step.note.offload_delayed" : "step.note.offload_optimizer";
-    out.push_back(msg(id, std::move(args)));
+    if (fraction > 0) out.push_back(std::move(clause));
     return out;
+}
+
+// The optimizer states' clause names the host CPUs' update inside the time, or, under the delayed
+// update, that it runs beside the next step.
+message optimizer_offload_clause(const scenario& s, const compute_estimate& c) {
+    const auto& off = s.training.offload;
+    return msg(off.delayed_update ? "step.note.offload_delayed" : "step.note.offload_optimizer",
+               {{"percent", f0(100 * off.optimizer)}, {"time", g3(c.offload_optimizer_s)}, {"cpu", g3(c.offload_optimizer_cpu_s)}});
 }
 
 // The expert ledger's note: the busiest rank, the exposed all-to-all and what DualPipe's pairs hide.
@@ -109,11 +112,10 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     const auto& rel = in.reliability;
     return {
         ledger("L1", "model state", c.offload_optimizer_s, c.offload_optimizer_s, model_state(in.memory),
-               offload_note(msg("step.note.model_state"), s.training.offload.optimizer, c.offload_optimizer_s, &c.offload_optimizer_cpu_s,
-                            s.training.offload.delayed_update)),
+               offload_note(msg("step.note.model_state"), s.training.offload.optimizer, optimizer_offload_clause(s, c))),
         ledger("L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
                offload_note(msg("step.note.activation", {{"recompute", to_string(s.training.recompute)}}), s.training.offload.activations,
-                            c.offload_activations_s)),
+                            msg("step.note.offload", {{"percent", f0(100 * s.training.offload.activations)}, {"time", g3(c.offload_activations_s)}}))),
         ledger("L3", "compute", c.step_compute_s - not_l3_s(c), c.step_compute_s - not_l3_s(c), 0, l3_notes(s, c)),
         ledger("L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
                {msg("step.note.pipeline", {{"bubble", g3(in.bubble_s)}, {"p2p", g3(in.p2p_exposed_s)}})}),
