@@ -144,6 +144,8 @@ struct plan_baseline {
     std::vector<step_segment> segments;
     std::optional<plan_entry> best_of_layout;  // the fastest fitting plan of its layout
     std::int64_t layout_rank = 0;
+    // The best plan of the top list against best_of_layout: which costs separate the two layouts.
+    std::optional<versus_baseline> best_versus_layout;
 };
 
 // The counts of a search. Every combination of the knobs is `considered`; those that pass the
