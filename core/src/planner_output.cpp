@@ -86,7 +86,7 @@ void front_entry(plan_entry& e, const scenario& base, std::int64_t simulate_ops,
 
 json versus_json(const versus_baseline& v) {
     json largest = json::array();
-    for (const auto& d : v.largest) largest.push_back({{"segment", d.id}, {"delta_s", d.delta_s}});
+    for (const auto& d : v.largest) largest.push_back({{"segment", d.id}, {"ledger", d.ledger}, {"delta_s", d.delta_s}});
     return {{"speedup", v.speedup}, {"largest", std::move(largest)}, {"note", v.note}};
 }
 
@@ -131,7 +131,7 @@ versus_baseline compare_segments(const plan_entry& e, double time_s, const std::
         double theirs = 0;
         for (const auto& o : segments)
             if (o.id == seg.id) theirs = o.time_s;
-        if (seg.time_s != theirs) v.largest.push_back({seg.id, seg.time_s - theirs});
+        if (seg.time_s != theirs) v.largest.push_back({seg.id, seg.ledger, seg.time_s - theirs});
     }
     std::sort(v.largest.begin(), v.largest.end(), [](const segment_delta& x, const segment_delta& y) {
         return std::abs(x.delta_s) > std::abs(y.delta_s) || (std::abs(x.delta_s) == std::abs(y.delta_s) && x.id < y.id);

@@ -1,4 +1,4 @@
-// The planner: a small search reaches 100% with a top table and Pareto points, cancel on a big one, a pick updates every other panel, keyboard, screenshots.
+// The planner: a small search reaches 100% with a top table and Pareto points, cancel on a big one, a pick updates every other panel, the lab's configuration against the best, keyboard, screenshots.
 import { expect, test, type Page } from "@playwright/test";
 import { shots, watchConsole } from "./lab";
 
@@ -159,6 +159,38 @@ test("clicking a plan applies it to the memory, step, mesh, pipeline and communi
   await point.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("plan-applied")).toContainText(/DP \d+/);
+});
+
+test("compare: the lab's configuration is searched on its own GPUs and set against the best plan, with the costs between them", async ({ page }) => {
+  await openPlanner(page);
+  await page.getByTestId("plan-compare").click();
+  await expect(page.getByTestId("plan-pct")).toHaveText("100%", { timeout: 40_000 });
+  // The settings follow the lab's starting configuration: llama3-70b, DP 8 · TP 8 · PP 4 = 256 GPUs, 4096 tokens (web/src/state.ts).
+  await expect(field(page, "model").locator("select")).toHaveValue("llama3-70b");
+  await expect(field(page, "gpus").locator("input")).toHaveValue("256");
+  const own = page.getByTestId("plan-own");
+  await expect(own).toBeVisible();
+  await expect(page.getByTestId("plan-own-plan")).toContainText("DP 8 · TP 8 · PP 4");
+  // Its rank is the place of the first listed plan of its layout (dp, tp, pp, cp, ep); 0 when none is listed.
+  const layouts = await page.getByTestId("plan-row").evaluateAll((rs) => rs.map((r) => {
+    const d = (r as HTMLElement).dataset;
+    return `${d.dp}/${d.tp}/${d.pp}/${d.cp}/${d.ep}`;
+  }));
+  expect(Number(await own.getAttribute("data-rank"))).toBe(layouts.indexOf("8/8/4/1/1") + 1);
+  // The best plan's speed-up over the lab's plan is the ratio of the two step times.
+  const best = Number(await page.getByTestId("plan-row").first().getAttribute("data-time"));
+  const mine = Number(await own.getAttribute("data-time"));
+  expect(best).toBeLessThanOrEqual(mine);
+  await expect(page.getByTestId("plan-own-versus")).toContainText(`${(mine / best).toFixed(2)}×`);
+  // Each difference is a step-bar segment with a signed time, in the lab's language.
+  await expect(page.getByTestId("plan-own-versus")).toContainText(/[−+]\d/);
+  await expect(page.getByTestId("plan-own-layout")).toContainText("同一 layout 用最佳旋钮");
+  await own.screenshot({ path: `${shots}/planner-compare-zh.png` });
+  await page.locator("#lab [data-tsl-lang]").click();
+  await expect(page.getByTestId("plan-own-plan")).toContainText("Your configuration (DP 8 · TP 8 · PP 4");
+  await expect(page.getByTestId("plan-compare")).toHaveText("Compare with the lab's configuration");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await own.screenshot({ path: `${shots}/planner-compare-phone.png` });
 });
 
 test("keyboard: Tab from the last setting reaches Run, Enter runs, Tab reaches the table rows and the scatter points", async ({ page }) => {

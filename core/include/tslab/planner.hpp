@@ -103,8 +103,8 @@ plan_choice plan_choice_of(const scenario& s);
 // A plan against the scenario's own one (the "baseline", e.g. a published run's layout): the step
 // time and the segments (step.segments ids) that differ most, largest |Δ| first.
 struct segment_delta {
-    std::string id;
-    double delta_s = 0;  // this plan's segment − the baseline's
+    std::string id, ledger;  // the step segment and its ledger ("L5" for the collectives)
+    double delta_s = 0;      // this plan's segment − the baseline's
 };
 struct versus_baseline {
     double speedup = 0;  // baseline time / this plan's time

@@ -33,6 +33,18 @@ const zh = {
   "plan.closest": "没有配置放得下；最接近的一个：",
   "plan.applied": "已应用到所有面板：{config}",
   "plan.none": "还没有结果。",
+  "plan.compare": "对比当前配置 Compare",
+  "plan.own.title": "你的配置 vs 最佳方案",
+  "plan.own.plan": "你的配置（{config}）：{time}{fit}",
+  "plan.own.nofit": "，放不进 HBM",
+  "plan.own.layout": "同一 layout 用最佳旋钮：{time}，在不同 layout 中排第 {rank}（{config}）",
+  "plan.own.layout_below": "同一 layout 用最佳旋钮：{time}，不在列出的 {n} 个 layout 中（{config}）",
+  "plan.own.layout_none": "这个 layout 在这些 GPU 上没有放得下的方案。",
+  "plan.own.versus": "最佳方案是你的配置的 {speedup}×：{deltas}",
+  "plan.own.versus_layout": "即使用最佳旋钮，最佳方案仍是这个 layout 的 {speedup}×：{deltas}",
+  "plan.own.fastest": "你的 layout 就是最快的 layout；差别只在旋钮。",
+  "plan.own.same": "没有差别",
+  "plan.own.sep": "，",
 };
 
 const en: Record<keyof typeof zh, string> = {
@@ -68,6 +80,18 @@ const en: Record<keyof typeof zh, string> = {
   "plan.closest": "No configuration fits; the closest one: ",
   "plan.applied": "Applied to every panel: {config}",
   "plan.none": "No result yet.",
+  "plan.compare": "Compare with the lab's configuration",
+  "plan.own.title": "Your configuration against the best plan",
+  "plan.own.plan": "Your configuration ({config}): {time}{fit}",
+  "plan.own.nofit": ", does not fit in HBM",
+  "plan.own.layout": "Its layout at its best knobs: {time}, rank {rank} of the distinct layouts ({config})",
+  "plan.own.layout_below": "Its layout at its best knobs: {time}, below the {n} listed layouts ({config})",
+  "plan.own.layout_none": "No plan of this layout fits on these GPUs.",
+  "plan.own.versus": "The best plan is {speedup}× your configuration: {deltas}",
+  "plan.own.versus_layout": "Even at its best knobs, the best plan is {speedup}× this layout: {deltas}",
+  "plan.own.fastest": "Your layout is the fastest layout; only the knobs differ.",
+  "plan.own.same": "no difference",
+  "plan.own.sep": ", ",
 };
 
 export const plannerStrings = { zh, en };

@@ -1,4 +1,4 @@
-// Planner panel: model, cluster and GPU count → a capped search in a Web Worker → top table and Pareto scatter; a pick is applied to every panel.
+// Planner panel: model, cluster and GPU count (or the lab's whole configuration) → a capped search in Web Workers → top table, Pareto scatter and the configuration against the best; a pick is applied to every panel.
 import { sayClauses, sayError } from "../core_messages";
 import { createControl, createGroup, numberOrText as num, showErrorAt, type Control, type ControlSpec } from "../controls";
 import { compactCount, duration } from "../format";
@@ -6,6 +6,7 @@ import { onLangChange, t } from "../i18n";
 import type { Scenario } from "../report";
 import type { PlanCandidate, PlannerReply, PlannerRequest, PlanOptions, PlanResult } from "../types/step";
 import type { Panel, PanelContext } from "./panel";
+import { vocabularyOf } from "../vocabulary";
 import { createPlannerView } from "./planner_view";
 import "./step.css";
 import "./planner.css";
@@ -58,7 +59,7 @@ function specs(models: string[], clusters: string[]): ControlSpec[] {
   ];
 }
 
-function button(key: "plan.run" | "plan.cancel", testid: string): HTMLButtonElement {
+function button(key: "plan.run" | "plan.compare" | "plan.cancel", testid: string): HTMLButtonElement {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "tsl-trial-button";
@@ -85,17 +86,18 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   form.noValidate = true;
   form.addEventListener("submit", (e) => (e.preventDefault(), run()));
   const run_ = button("plan.run", "plan-run");
+  const compare = button("plan.compare", "plan-compare");
   const cancel = button("plan.cancel", "plan-cancel");
   cancel.disabled = true;
   const actions = document.createElement("div");
   actions.className = "tsl-plan-actions";
-  actions.append(run_, cancel);
+  actions.append(run_, compare, cancel);
   form.append(group.element, actions);
   const results = document.createElement("div");
   results.className = "tsl-results";
   host.classList.add("tsl-step", "tsl-planner");
   host.append(form, results);
-  const view = createPlannerView(results);
+  const view = createPlannerView(results, new Set(vocabularyOf(client).mesh_axes.map((a) => a.name)));
   controls.get("model")!.write("llama3-8b");
   controls.get("cluster")!.write("dgx-h100"); // the planner's example: llama3-8b on 64 H100s
   controls.get("gpus")!.write("64");
@@ -143,7 +145,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   };
   const finish = () => {
     request = null; // later replies of this run (other parts' progress or errors) change nothing
-    run_.disabled = false;
+    run_.disabled = compare.disabled = false;
     cancel.disabled = true;
   };
   const showDone = (plan: PlanResult) => {
@@ -176,7 +178,32 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     }
   };
 
-  function run(): void {
+  /** The panel's settings as a scenario to search from. */
+  function settingsScenario(): Scenario {
+    const training: Record<string, unknown> = { seq_len: 2 ** Number(read("seq_len")) };
+    if (read("global_batch") !== "") training.global_batch = num(read("global_batch"));
+    // SP on, as Megatron runs TP (Korthikanti et al. arXiv 2205.05198); it changes nothing at tp 1.
+    return { schema: "tslab/scenario@1", model: read("model"), cluster: read("cluster"), parallel: { sp: true }, training };
+  }
+
+  /**
+   * The lab's configuration (every panel's scenario) searched on its own GPU count: every knob the planner does not search
+   * stays as the lab has it, and the result sets the lab's plan against the best (the core's scenario_plan). The settings
+   * show what was searched where they can (a preset name, a power-of-two sequence).
+   */
+  function compareWithLab(): void {
+    const s = store.scenario();
+    const gpus = ["dp", "tp", "pp", "cp"].reduce((w, k) => w * Number(s.parallel?.[k] ?? 1), 1);
+    if (typeof s.model === "string") controls.get("model")!.write(s.model);
+    if (typeof s.cluster === "string") controls.get("cluster")!.write(s.cluster);
+    controls.get("gpus")!.write(String(gpus));
+    const seq = Number(s.training?.seq_len);
+    if (Number.isInteger(Math.log2(seq))) controls.get("seq_len")!.write(Math.log2(seq));
+    controls.get("global_batch")!.write(s.training?.global_batch === undefined ? "" : String(s.training.global_batch));
+    run({ ...s, schema: "tslab/scenario@1" });
+  }
+
+  function run(from?: Scenario): void {
     setError(null);
     const gpus = Number(read("gpus"));
     if (!Number.isInteger(gpus) || gpus < 1) {
@@ -186,10 +213,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     const pool = ensureWorkers();
     serial += 1;
     const options: PlanOptions = { gpus, max_candidates: labCap };
-    const training: Record<string, unknown> = { seq_len: 2 ** Number(read("seq_len")) };
-    if (read("global_batch") !== "") training.global_batch = num(read("global_batch"));
-    // SP on, as Megatron runs TP (Korthikanti et al. arXiv 2205.05198); it changes nothing at tp 1.
-    const scenario: Scenario = { schema: "tslab/scenario@1", model: read("model"), cluster: read("cluster"), parallel: { sp: true }, training };
+    const scenario = from ?? settingsScenario();
     // The page's loaded profile goes with the request: the worker's client applies it as this page's client does.
     const loaded = client.calibration();
     const calibration = loaded && { text: JSON.stringify(loaded.profile), fileName: loaded.fileName };
@@ -198,10 +222,11 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     states = pool.map(() => null);
     pool.forEach((w, part) => w.postMessage({ ...request!, part }));
     view.progress(0, t("plan.status.running", { considered: 0, evaluated: 0, fitting: 0, done: 0, total: "…" }));
-    run_.disabled = true;
+    run_.disabled = compare.disabled = true;
     cancel.disabled = false;
   }
-  run_.addEventListener("click", run);
+  run_.addEventListener("click", () => run());
+  compare.addEventListener("click", compareWithLab);
   cancel.addEventListener("click", () => {
     dropWorkers(); // the search runs in slices, but terminate frees the instances at once
     whenIdle(ensureWorkers);
@@ -214,6 +239,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     group.relabel();
     list.forEach((c) => c.relabel());
     run_.textContent = t("plan.run");
+    compare.textContent = t("plan.compare");
     cancel.textContent = t("plan.cancel");
     if (lastPlan && !run_.disabled) showDone(lastPlan);
   });

@@ -1,12 +1,13 @@
-// Planner panel view: progress bar and status, the top-configurations table and the Pareto scatter (memory vs step time).
+// Planner panel view: progress bar and status, the searched scenario's own plan against the best, the top-configurations table and the Pareto scatter (memory vs step time).
 import { sayClauses } from "../core_messages";
 import { binaryBytes, duration } from "../format";
 import { t, type MessageKey } from "../i18n";
-import type { PlanCandidate, PlanResult } from "../types/step";
+import type { PlanCandidate, PlanResult, PlanVersus } from "../types/step";
 import { el, svg, scrollFrame } from "../dom";
+import { segmentLabel } from "./step_view";
 
 /** "DP 8 · TP 2 · PP 4 · ZeRO 1": the axes of a candidate that are not 1 (DP and TP always). */
-export function describe(c: PlanCandidate): string {
+export function describe(c: Pick<PlanCandidate, "parallel" | "micro_batch" | "recompute" | "schedule">): string {
   const p = c.parallel;
   const parts = [`DP ${p.dp}`, `TP ${p.tp}`, `PP ${p.pp}`];
   if (p.vpp > 1) parts.push(`VPP ${p.vpp}`);
@@ -41,7 +42,15 @@ export interface PlannerView {
   applied(c: PlanCandidate): void;
 }
 
-export function createPlannerView(host: HTMLElement): PlannerView {
+/** "pipeline bubble −1.87 s, compute −1.17 s, DP communication +683 ms": the segments that separate two plans, as the step bar names them. */
+function deltas(v: PlanVersus, axes: ReadonlySet<string>): string {
+  if (!v.largest.length) return t("plan.own.same");
+  return v.largest.map((d) => `${segmentLabel({ id: d.segment, ledger: d.ledger }, axes)} ${d.delta_s < 0 ? "−" : "+"}${duration(Math.abs(d.delta_s))}`)
+    .join(t("plan.own.sep"));
+}
+
+/** axes: the mesh axis names, which name the communication segments (as on the step bar). */
+export function createPlannerView(host: HTMLElement, axes: ReadonlySet<string>): PlannerView {
   const bar = el("progress", "tsl-plan-progress");
   bar.max = 1;
   bar.value = 0;
@@ -58,11 +67,14 @@ export function createPlannerView(host: HTMLElement): PlannerView {
   applied.dataset.testid = "plan-applied";
   applied.setAttribute("aria-live", "polite");
   applied.hidden = true;
+  const own = el("section", "tsl-plan-own");
+  own.dataset.testid = "plan-own";
+  own.hidden = true;
   const table = el("section", "tsl-plan-top");
   const scatter = el("section", "tsl-plan-pareto");
   const head = el("div", "tsl-plan-bar");
   head.append(bar, pct);
-  host.append(head, status, message, applied, table, scatter);
+  host.append(head, status, message, applied, own, table, scatter);
   status.textContent = t("plan.status.idle");
 
   function renderTable(plan: PlanResult, pick: (c: PlanCandidate) => void): void {
@@ -98,6 +110,32 @@ export function createPlannerView(host: HTMLElement): PlannerView {
     const frame = scrollFrame(el("div", "tsl-tablewrap"), t("plan.top"));
     frame.append(tbl);
     table.replaceChildren(frame);
+  }
+
+  /** The searched scenario's own plan against the best one: its time, its layout's best knobs and rank, and the costs between them. */
+  function renderOwn(plan: PlanResult): void {
+    const b = plan.scenario_plan;
+    own.hidden = !b;
+    if (!b) return own.replaceChildren();
+    const line = (testid: string, text: string) => {
+      const p = el("p", "", text);
+      p.dataset.testid = testid;
+      return p;
+    };
+    const lines = [line("plan-own-plan", t("plan.own.plan", { config: describe(b), time: duration(b.time_s), fit: b.fits ? "" : t("plan.own.nofit") }))];
+    const best = b.best_of_layout, top = plan.top[0];
+    if (top?.versus_scenario) lines.push(line("plan-own-versus", t("plan.own.versus", { speedup: top.versus_scenario.speedup.toFixed(2), deltas: deltas(top.versus_scenario, axes) })));
+    if (!best) lines.push(line("plan-own-layout", t("plan.own.layout_none")));
+    else {
+      const vars = { time: duration(best.time_s), config: describe(best), rank: b.layout_rank, n: plan.top.length };
+      lines.push(line("plan-own-layout", t(b.layout_rank > 0 ? "plan.own.layout" : "plan.own.layout_below", vars)));
+      const v = b.best_versus_layout;
+      if (v && b.layout_rank !== 1) lines.push(line("plan-own-versus-layout", t("plan.own.versus_layout", { speedup: v.speedup.toFixed(2), deltas: deltas(v, axes) })));
+      else if (b.layout_rank === 1) lines.push(line("plan-own-versus-layout", t("plan.own.fastest")));
+    }
+    own.dataset.rank = String(b.layout_rank);
+    own.dataset.time = String(b.time_s);
+    own.replaceChildren(el("h3", "", t("plan.own.title")), ...lines);
   }
 
   function renderScatter(plan: PlanResult, pick: (c: PlanCandidate) => void): void {
@@ -164,6 +202,7 @@ export function createPlannerView(host: HTMLElement): PlannerView {
       message.textContent = sayClauses(plan.message_msg, plan.message) + (plan.top.length === 0 && plan.closest ? ` — ${t("plan.closest")}${describe(plan.closest)}` : "");
       message.hidden = plan.message === "";
       message.dataset.capped = String(plan.capped);
+      renderOwn(plan);
       renderTable(plan, pick);
       renderScatter(plan, pick);
     },

@@ -7,10 +7,10 @@ import { el, scrollFrame } from "../dom";
 import { createStatusLines } from "./view_parts";
 
 /** Communication segments: the L5 collectives and any segment named after a mesh axis (EP on L6, CP on L7). */
-const isComm = (g: StepSegment, axes: ReadonlySet<string>) => g.ledger === "L5" || axes.has(g.id);
+const isComm = (g: Pick<StepSegment, "id" | "ledger">, axes: ReadonlySet<string>) => g.ledger === "L5" || axes.has(g.id);
 
 /** A segment's label: its translation when the lab has one, else "{AXIS} communication" for a collective, else the core's id. */
-function segmentLabel(g: StepSegment, axes: ReadonlySet<string>): string {
+export function segmentLabel(g: Pick<StepSegment, "id" | "ledger">, axes: ReadonlySet<string>): string {
   return tOr(`step.seg.${g.id}`, isComm(g, axes) ? t("step.seg.comm", { axis: g.id.toUpperCase() }) : g.id);
 }
 

@@ -90,6 +90,32 @@ export interface PlanCandidate {
   scenario: Scenario;
   /** Pareto members: "report" (time_s is the report's), or "search" (the search's closed form: the time budget ran out first). */
   time_from?: "report" | "search";
+  /** Top entries, when the scenario's own plan was timed: this plan against it. */
+  versus_scenario?: PlanVersus;
+}
+
+/** One plan against another (core planner.hpp versus_baseline): speedup = their time / this plan's; the three largest segment differences. */
+export interface PlanVersus {
+  speedup: number;
+  /** step.segments ids, this plan's time minus the other's, largest |Δ| first. */
+  largest: { segment: string; ledger: LedgerId; delta_s: number }[];
+  note: string;
+}
+
+/** The searched scenario's own plan (null when its GPU count is not the searched one). */
+export interface ScenarioPlan {
+  parallel: PlanParallel;
+  micro_batch: number;
+  recompute: string;
+  schedule: string;
+  time_s: number;
+  fits: boolean;
+  /** Its layout's place among the top list's distinct layouts (dp, tp, pp, cp, ep); 0: below the list. */
+  layout_rank: number;
+  /** The fastest fitting plan of its layout. */
+  best_of_layout: PlanCandidate | null;
+  /** The best plan against best_of_layout: the costs that separate the two layouts. */
+  best_versus_layout: PlanVersus | null;
 }
 
 export interface PlanResult {
@@ -119,6 +145,7 @@ export interface PlanResult {
   /** The front's window: its plans take at most this many times the fastest plan's step time. */
   pareto_window: number;
   closest: PlanCandidate | null;
+  scenario_plan: ScenarioPlan | null;
   elapsed_s: number;
 }
 
