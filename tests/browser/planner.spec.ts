@@ -193,6 +193,20 @@ test("compare: the lab's configuration is searched on its own GPUs and set again
   await own.screenshot({ path: `${shots}/planner-compare-phone.png` });
 });
 
+test("compare: a lab configuration the core rejects is named in the planner's status, and both buttons stay usable", async ({ page }) => {
+  await openPlanner(page);
+  // TP 12 does not divide llama3-70b's 64 heads: the memory panel keeps the edit (and flags it), the planner's search refuses it.
+  await page.locator("#tsl-tab-memory").click();
+  await page.locator('#lab [data-panel="memory"] [data-control="tp"] input').fill("12");
+  await page.locator("#tsl-tab-planner").click();
+  await page.getByTestId("plan-compare").click();
+  await expect(page.getByTestId("plan-status")).toContainText("parallel.tp");
+  await expect(page.getByTestId("plan-status")).toHaveClass(/tsl-oom/);
+  await expect(page.getByTestId("plan-run")).toBeEnabled();
+  await expect(page.getByTestId("plan-compare")).toBeEnabled();
+  await expect(page.getByTestId("plan-own")).toBeHidden();
+});
+
 test("keyboard: Tab from the last setting reaches Run, Enter runs, Tab reaches the table rows and the scatter points", async ({ page }) => {
   await openPlanner(page);
   await field(page, "gpus").locator("input").fill("64");
