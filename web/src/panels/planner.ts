@@ -154,6 +154,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     const done = t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated,
       fitting: plan.candidates_fitting, timed: plan.candidates_timed, elapsed: duration(plan.elapsed_s) });
     view.status(`${done} · ${batch}`);
+    controls.get("gpus")!.write(String(plan.gpus)); // the searched count (the lab's own world after Compare)
     view.render(plan, pick);
   };
   const onReply = (r: PlannerReply, part: number) => {
@@ -187,32 +188,32 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   }
 
   /**
-   * The lab's configuration (every panel's scenario) searched on its own GPU count: every knob the planner does not search
-   * stays as the lab has it, and the result sets the lab's plan against the best (the core's scenario_plan). The settings
-   * show what was searched where they can (a preset name, a power-of-two sequence).
+   * The lab's configuration (every panel's scenario) searched on its own GPU count (no options.gpus: the core takes the
+   * scenario's world, and the result's gpus fills the setting): every knob the planner does not search stays as the lab
+   * has it, and the result sets the lab's plan against the best (the core's scenario_plan). The settings show what was
+   * searched where they can (a preset name, a power-of-two sequence).
    */
   function compareWithLab(): void {
     const s = store.scenario();
-    const gpus = ["dp", "tp", "pp", "cp"].reduce((w, k) => w * Number(s.parallel?.[k] ?? 1), 1);
     if (typeof s.model === "string") controls.get("model")!.write(s.model);
     if (typeof s.cluster === "string") controls.get("cluster")!.write(s.cluster);
-    controls.get("gpus")!.write(String(gpus));
     const seq = Number(s.training?.seq_len);
     if (Number.isInteger(Math.log2(seq))) controls.get("seq_len")!.write(Math.log2(seq));
     controls.get("global_batch")!.write(s.training?.global_batch === undefined ? "" : String(s.training.global_batch));
     run({ ...s, schema: "tslab/scenario@1" });
   }
 
+  /** Searches `from` on its own GPU count, or the panel's settings on the GPUs the setting names. */
   function run(from?: Scenario): void {
     setError(null);
     const gpus = Number(read("gpus"));
-    if (!Number.isInteger(gpus) || gpus < 1) {
+    if (!from && (!Number.isInteger(gpus) || gpus < 1)) {
       controls.get("gpus")!.setError(`gpus: ${t("plan.gpus")} ≥ 1 (integer)`);
       return;
     }
     const pool = ensureWorkers();
     serial += 1;
-    const options: PlanOptions = { gpus, max_candidates: labCap };
+    const options: PlanOptions = from ? { max_candidates: labCap } : { gpus, max_candidates: labCap };
     const scenario = from ?? settingsScenario();
     // The page's loaded profile goes with the request: the worker's client applies it as this page's client does.
     const loaded = client.calibration();
