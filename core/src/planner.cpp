@@ -319,8 +319,8 @@ bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memor
     return memory >= f.settles_from[dual];  // memory < f.compute here: the EP and CP threshold decides
 }
 
-bool plan_search::advance(std::int64_t budget, std::chrono::steady_clock::time_point deadline) {
-    const auto start = std::chrono::steady_clock::now();
+bool plan_search::advance(std::int64_t budget, plan_time deadline) {
+    const plan_time start = clock_now(opt_.clock);
     const std::int64_t stop_at = progress_.considered + std::max<std::int64_t>(1, budget);
     deadline_ = deadline;
     while (!progress_.done && !stopped_ && next_ < layouts_.size() && progress_.considered < stop_at && !past_deadline()) {
@@ -333,7 +333,7 @@ bool plan_search::advance(std::int64_t budget, std::chrono::steady_clock::time_p
         if (progress_.capped || next_ >= layouts_.size()) progress_.done = true;
     }
     if (layouts_.empty()) progress_.done = true;
-    elapsed_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    elapsed_s_ += seconds_between(start, clock_now(opt_.clock));
     return progress_.done || stopped_;
 }
 

@@ -146,8 +146,8 @@ versus_baseline compare_segments(const plan_entry& e, double time_s, const std::
 }  // namespace
 
 plan_result plan_search::result(double seconds_left) const {
-    const auto start = std::chrono::steady_clock::now();
-    const auto out_of_time = [&] { return seconds_left <= 0 || std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds_left; };
+    const plan_time start = clock_now(opt_.clock);
+    const auto out_of_time = [&] { return seconds_left <= 0 || seconds_between(start, clock_now(opt_.clock)) > seconds_left; };
     plan_result r;
     r.gpus = gpus_;
     r.seq_len = base_.training.seq_len;

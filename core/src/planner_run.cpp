@@ -55,20 +55,20 @@ plan_search plan_search::merged(std::vector<plan_search>&& parts) {
 
 namespace {
 
-using steady = std::chrono::steady_clock;
-double seconds_since(steady::time_point t) { return std::chrono::duration<double>(steady::now() - t).count(); }
+// Seconds on the options' clock (the steady clock unless a test injects one).
+double seconds_since(const plan_options& o, plan_time t) { return seconds_between(t, clock_now(o.clock)); }
 // When options.max_seconds runs out; advance() tests it between layouts and before each full timing.
-steady::time_point deadline_of(steady::time_point start, double max_seconds) {
-    return start + std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(std::clamp(max_seconds, 0.0, 1e7)));
+plan_time deadline_of(plan_time start, double max_seconds) {
+    return start + std::chrono::duration_cast<plan_time::duration>(std::chrono::duration<double>(std::clamp(max_seconds, 0.0, 1e7)));
 }
 
 // The search in one part, in ~10 ms slices so that the time budget is checked often.
-plan_search search_alone(const scenario& s, const plan_options& o, const plan_progress_fn& on_progress, steady::time_point start) {
+plan_search search_alone(const scenario& s, const plan_options& o, const plan_progress_fn& on_progress, plan_time start) {
     plan_search search(s, o);
-    const steady::time_point deadline = deadline_of(start, o.max_seconds);
+    const plan_time deadline = deadline_of(start, o.max_seconds);
     double reported = 0;
-    while (!search.advance(20'000, deadline) && steady::now() < deadline)
-        if (on_progress && seconds_since(start) - reported >= 1) on_progress(search.progress(), reported = seconds_since(start));
+    while (!search.advance(20'000, deadline) && clock_now(o.clock) < deadline)
+        if (on_progress && seconds_since(o, start) - reported >= 1) on_progress(search.progress(), reported = seconds_since(o, start));
     return search;
 }
 
@@ -84,29 +84,29 @@ int threads_of(const plan_options& o) {
 #ifndef __EMSCRIPTEN__
 // The parts on their own threads; this thread reports the summed progress about once a second.
 // Each part gets its share of options.max_candidates.
-plan_search search_in_parts(const scenario& s, const plan_options& o, int n, const plan_progress_fn& on_progress, steady::time_point start) {
+plan_search search_in_parts(const scenario& s, const plan_options& o, int n, const plan_progress_fn& on_progress, plan_time start) {
     const plan_options each = part_options(o, n);
     shared_bounds shared(n);  // outlives the parts
     std::vector<plan_search> parts;
     for (int k = 0; k < n; ++k) parts.emplace_back(s, each, k, n), parts.back().share_bounds(&shared);
     std::vector<std::atomic<std::int64_t>> considered(static_cast<std::size_t>(n)), layouts(static_cast<std::size_t>(n));
     std::atomic<int> running{n};
-    const steady::time_point deadline = deadline_of(start, o.max_seconds);
+    const plan_time deadline = deadline_of(start, o.max_seconds);
     std::vector<std::thread> threads;
     for (int k = 0; k < n; ++k)
         threads.emplace_back([&, k] {
             plan_search& p = parts[static_cast<std::size_t>(k)];
-            while (!p.advance(20'000, deadline) && steady::now() < deadline)
+            while (!p.advance(20'000, deadline) && clock_now(o.clock) < deadline)
                 considered[static_cast<std::size_t>(k)] = p.progress().considered, layouts[static_cast<std::size_t>(k)] = p.progress().groups_done;
             --running;
         });
     for (double reported = 0; running > 0;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        if (!on_progress || seconds_since(start) - reported < 1) continue;
+        if (!on_progress || seconds_since(o, start) - reported < 1) continue;
         plan_progress sum;
         for (int k = 0; k < n; ++k) sum.considered += considered[static_cast<std::size_t>(k)], sum.groups_done += layouts[static_cast<std::size_t>(k)];
         for (const auto& p : parts) sum.groups_total += p.progress().groups_total;  // set at construction
-        on_progress(sum, reported = seconds_since(start));
+        on_progress(sum, reported = seconds_since(o, start));
     }
     for (auto& t : threads) t.join();
     return plan_search::merged(std::move(parts));
@@ -117,14 +117,14 @@ plan_search search_in_parts(const scenario& s, const plan_options& o, int n, con
 
 plan_result run_plan(const scenario& s, const plan_options& o, const plan_progress_fn& on_progress) {
     check_plan_gpus(s, o);
-    const auto start = steady::now();
+    const plan_time start = clock_now(o.clock);
     [[maybe_unused]] const int n = threads_of(o);
 #ifdef __EMSCRIPTEN__
     const plan_search search = search_alone(s, o, on_progress, start);
 #else
     const plan_search search = n > 1 ? search_in_parts(s, o, n, on_progress, start) : search_alone(s, o, on_progress, start);
 #endif
-    const double searched = seconds_since(start);
+    const double searched = seconds_since(o, start);
     plan_result r = search.result(std::max(0.0, o.max_seconds - searched));
     r.elapsed_s = searched;
     if (!r.progress.done) {

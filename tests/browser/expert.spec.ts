@@ -30,7 +30,7 @@ test.afterEach(() => {
 
 async function paceTrial(page: Page): Promise<void> {
   await page.getByTestId("ex-trial").click();
-  await expect(page.getByTestId("ex-lesson")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("ex-lesson")).toBeVisible({ timeout: 90_000 });
   const r = await rows(page);
   expect(r.flat.imbalance).toBeCloseTo(1, 6); // skew 0: every rank gets the mean
   expect(r.skewed.busiest, "skew raises the busiest rank's expert compute").toBeGreaterThan(r.flat.busiest);

@@ -24,7 +24,7 @@ test.afterEach(() => {
 
 async function fp8Trial(page: Page): Promise<void> {
   await page.getByTestId("nu-trial").click();
-  await expect(page.getByTestId("nu-lesson")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("nu-lesson")).toBeVisible({ timeout: 90_000 });
   // The figures carry the two reports' seconds (data-before → data-value); their ratio is after / before.
   const ratio = async (id: string) => (await value(page, id)) / Number(await page.getByTestId(id).getAttribute("data-before"));
   const gemm = await ratio("nu-trial-gemm");

@@ -149,7 +149,7 @@ test("a large schedule runs in the Worker: the page says so, keeps the last resu
   });
   await field(page, "pipe_m").locator("input").fill("100000");
   await expect.poll(() => page.evaluate(() => (window as unknown as { pipeSeen: object }).pipeSeen)).toEqual({ busy: true, pending: true });
-  await expect(page.getByTestId("pipe-busy")).toBeHidden({ timeout: 30_000 });
+  await expect(page.getByTestId("pipe-busy")).toBeHidden({ timeout: 90_000 });
   expect(await value(page, "pipe-ops-a")).toBe(2 * 8 * 100_000);
   // 1F1B idles (p − 1)(F + B) of (m + p − 1)(F + B) (Narayanan et al. arXiv 2104.04473 §2.2).
   expect(await value(page, "pipe-bubble-a")).toBeCloseTo(7 / 100_007, 9);

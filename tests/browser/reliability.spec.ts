@@ -27,7 +27,7 @@ test.afterEach(() => {
 
 async function failuresTrial(page: Page): Promise<void> {
   await page.getByTestId("rel-trial-failures").click();
-  await expect(page.getByTestId("rel-lesson")).toHaveAttribute("data-trial", "failures", { timeout: 20_000 });
+  await expect(page.getByTestId("rel-lesson")).toHaveAttribute("data-trial", "failures", { timeout: 90_000 });
   await expect(page.locator(`${panel} [data-control="gpus"] select`)).toHaveValue("16384");
   const loss = await value(page, "rel-loss");
   const bubble = await value(page, "rel-bubble");

@@ -20,7 +20,7 @@ async function runPlanner(page: Page): Promise<void> {
   await page.locator(`${planner} [data-control="gpus"] input`).fill("64");
   await page.locator(`${planner} [data-control="seq_len"] input`).fill("12");
   await page.getByTestId("plan-run").click();
-  await expect(page.getByTestId("plan-pct")).toHaveText("100%", { timeout: 40_000 });
+  await expect(page.getByTestId("plan-pct")).toHaveText("100%", { timeout: 90_000 });
   await expect(page.getByTestId("plan-row").first()).toBeVisible();
 }
 

@@ -25,8 +25,9 @@ check timeline_cap 2 'timeline: 1f1b with ranks 1 · m 1000000' "$tslab" schedul
 check zbh1_cap 2 'over the cap of 100000 listed ops' "$tslab" schedule "$(spec zbh1 '{"schedule":"zb-h1","ranks":666,"microbatches":1000}')"
 check mesh_listing 2 'list_limit: 1048576 is out of range [1, 65536]' "$tslab" mesh "$(spec ml '{"dp":1048576,"list_limit":1048576}')"
 check plan_gpus 2 'options.gpus: 1048576 is out of range [0, 65536]' "$tslab" plan "$(spec p '{"model":"llama3-8b"}')" --gpus 1048576
-# (Kimi K2 on 65536 GPUs takes about 0.5 s in all on 2 cores; 0.1 s stops it early in the search.)
-check plan_budget 0 'options.max_seconds = 0.1): ' "$tslab" plan "$(spec k2 '{"model":"kimi-k2"}')" --gpus 65536 --max-seconds 0.1
+# (Kimi K2 on 65536 GPUs lists ~36k layouts; the smallest budget, 1 ms, stops it early on any
+# machine, idle or loaded: a load only makes the cut come sooner.)
+check plan_budget 0 'options.max_seconds = 0.001): ' "$tslab" plan "$(spec k2 '{"model":"kimi-k2"}')" --gpus 65536 --max-seconds 0.001
 
 # 5. overflow of a product of sizes names the fields.
 check params_overflow 2 'model.hidden × model.ffn_hidden × model.layers' "$tslab" report "$(spec big '{"model":{"layers":100000,"hidden":1048576,"heads":1,"ffn_hidden":1000000000}}')"
@@ -37,7 +38,7 @@ check cal_dev_zero 2 'cluster.calibration: /dev/zero: not a regular file' "$tsla
 check cal_missing 2 'cluster.calibration: /nonexistent/p.json: no such file' "$tslab" report "$(spec cm '{"cluster":{"calibration":"/nonexistent/p.json"}}')"
 printf 'secret-token-xyz:x:0:0\n' > "$tmp/passwd"
 check cal_not_json 2 "cluster.calibration: $tmp/passwd: malformed JSON at byte 1" "$tslab" report "$(spec cp "{\"cluster\":{\"calibration\":\"$tmp/passwd\"}}")"
-if timeout 20 "$tslab" report "$tmp/cp.json" 2>&1 | grep -q 'secret'; then
+if timeout 120 "$tslab" report "$tmp/cp.json" 2>&1 | grep -q 'secret'; then
     echo "FAIL cal_echo: the file's content is echoed"; fail=$((fail + 1))
 else passed=$((passed + 1)); fi
 head -c 5000000 /dev/zero | tr '\0' ' ' > "$tmp/huge.json"

@@ -46,16 +46,17 @@ const errors = [
 ];
 
 for (const [name, spec, path, fragment] of errors) {
-  test(`schedule error: ${name}`, () => {
+  // The op cap is estimated before any op is generated: a schedule of 64 × 1e9 micro-batches that
+  // were built would not come back at all, so the test's own timeout (a hang guard, not a speed
+  // check) is what fails.
+  test(`schedule error: ${name}`, { timeout: 120_000 }, () => {
     const text = JSON.stringify(spec);
     let caught;
-    const t0 = performance.now();
     try {
       tslab.schedule(text);
     } catch (e) {
       caught = e;
     }
-    assert.ok(performance.now() - t0 < 1000, "an error comes back in bounded time");
     assert.ok(caught instanceof Error, `expected an Error, got ${typeof caught}: ${caught}`);
     assert.ok(caught.message.startsWith(`${path}: `), caught.message);
     assert.ok(caught.message.includes(fragment), caught.message);

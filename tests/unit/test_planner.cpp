@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <memory>
 
 #include "tslab/errors.hpp"
 #include "tslab/global_batch.hpp"
@@ -13,6 +15,14 @@
 using namespace tslab;
 
 namespace {
+
+// A clock that moves 1 ms at every read (plan_options::clock): the search reads it between layouts
+// and before each plan it times in full, so a deadline N ms away is N reads, on a loaded machine as
+// on an idle one.
+struct tick_clock {
+    std::shared_ptr<std::atomic<std::int64_t>> reads = std::make_shared<std::atomic<std::int64_t>>(0);
+    plan_time operator()() const { return plan_time{} + std::chrono::milliseconds(++*reads); }
+};
 
 const char* small = R"({"model": "gpt-1.7b", "cluster": "dgx-a100-80gb", "parallel": {"dp": 8},
     "training": {"seq_len": 2048, "global_batch": 16}})";
@@ -200,7 +210,8 @@ TEST_CASE("the planner caps its GPUs before searching and stops at its time budg
     int calls = 0;
     plan_options o;
     o.gpus = 65536;
-    o.max_seconds = 0.05;
+    o.max_seconds = 0.05;  // 50 reads of the tick clock: far fewer than the search's ~36k layouts
+    o.clock = tick_clock{};
     const plan_result r = run_plan(parse_scenario_text(R"({"model":"kimi-k2"})"), o, [&](const plan_progress&, double) { ++calls; });
     CHECK(r.progress.capped);
     CHECK_THAT(r.message, Catch::Contains("options.max_seconds") && Catch::Contains("the result is partial"));
@@ -214,20 +225,24 @@ TEST_CASE("a deadline stops the search inside a layout, not after it, and one al
     const scenario s = parse_scenario_text(R"({"model":"llama3-8b","cluster":"dgx-h100","parallel":{"dp":16},"training":{"seq_len":2047}})");
     plan_options o;
     o.gpus = 8;
-    using clock = std::chrono::steady_clock;
+    const tick_clock ticks;
+    o.clock = ticks;
+    const auto in_reads = [&](int n) { return ticks() + std::chrono::milliseconds(n); };
     plan_search idle(s, o);
-    CHECK_FALSE(idle.advance(1'000'000, clock::now() - std::chrono::seconds(1)));  // passed: not over, nothing searched
+    CHECK_FALSE(idle.advance(1'000'000, ticks() - std::chrono::seconds(1)));  // passed: not over, nothing searched
     CHECK(idle.progress().considered == 0);
     CHECK(idle.progress().groups_done == 0);
-    // One layout per call, each given 1 ms: a layout still timing plans after that (the heaviest
-    // times ~3,900 in ~90 ms natively) is cut at its next timing, which ends the search short of done.
+    // One layout per call, each given 50 reads of the clock: the layouts that time fewer plans end
+    // inside them, and the first that times more (the heaviest times ~3,900) is cut at its 50th
+    // timing, which ends the search short of done.
     plan_search search(s, o);
     bool over = false;
-    for (int calls = 0; !over && calls < 1000; ++calls) over = search.advance(1, clock::now() + std::chrono::milliseconds(1));
+    for (int calls = 0; !over && calls < 1000; ++calls) over = search.advance(1, in_reads(50));
     REQUIRE(over);
     const plan_progress cut = search.progress();
     CHECK_FALSE(cut.done);
     CHECK(cut.groups_done < cut.groups_total);
+    CHECK(cut.timed > 0);
     CHECK(search.advance(1'000'000));  // stopped for good: nothing more is searched
     CHECK(search.progress().considered == cut.considered);
     CHECK(search.progress().groups_done == cut.groups_done);

@@ -21,6 +21,7 @@
 #include "tslab/mesh.hpp"
 #include "tslab/pipeline_bound.hpp"
 #include "tslab/pipeline_cost_model.hpp"
+#include "tslab/plan_clock.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/shared_bounds.hpp"
 #include "tslab/step.hpp"
@@ -60,6 +61,9 @@ struct plan_options {
     // (training.recompute), sp (parallel.sp where tp > 1), tp_overlap (training.overlap.tp_comm),
     // offload (no optimizer offload beyond the scenario's), cp (parallel.cp and its method).
     unsigned fixed = 0;
+    // The clock max_seconds and advance()'s deadline are read on (empty: the steady clock). Not a
+    // JSON option: tests inject a clock that ticks per read, so no assertion rests on wall time.
+    plan_clock clock;
     bool holds(plan_knob k) const { return (fixed >> static_cast<unsigned>(k) & 1u) != 0; }
 };
 inline constexpr int max_plan_threads = 64;
@@ -213,7 +217,7 @@ public:
     // deadline). The deadline is tested between layouts and before each plan is timed in full (one
     // layout can time thousands of plans). A search stopped inside a layout is over for good: that
     // layout stays out of groups_done, and progress().done stays false.
-    bool advance(std::int64_t budget, std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
+    bool advance(std::int64_t budget, plan_time deadline = plan_time::max());
     const plan_progress& progress() const { return progress_; }
     // Ranks, re-times the top entries with the full report and builds the Pareto front. Pareto
     // members whose schedule the report would simulate are re-timed only while seconds_left lasts
@@ -236,9 +240,9 @@ private:
     std::vector<layout> layouts_;
     std::vector<std::int64_t> layout_ids_;  // each layout's index in the whole search's list
     std::size_t next_ = 0;
-    std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();  // advance()'s
+    plan_time deadline_ = plan_time::max();  // advance()'s
     bool stopped_ = false;  // the deadline passed inside a layout
-    bool past_deadline() const { return deadline_ != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= deadline_; }
+    bool past_deadline() const { return deadline_ != plan_time::max() && clock_now(opt_.clock) >= deadline_; }
     // The layout being searched and the evaluated count at its start: a plan's search order is
     // (layout index, position within the layout), whichever part of the search evaluates it.
     std::int64_t layout_id_ = 0, layout_first_ = 0;
