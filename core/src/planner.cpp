@@ -159,6 +159,7 @@ void plan_search::consider(const plan_entry& e) {
     ++progress_.fitting;
     if (in_baseline_layout_ && (!baseline_best_ || ranks_before(e, *baseline_best_))) baseline_best_ = e;
     keep(e);
+    layout_best_s_ = std::min(layout_best_s_, listed_time_of(e.choice));  // e is of the layout being searched
 }
 
 void plan_search::keep(const plan_entry& e) {
@@ -223,10 +224,22 @@ void plan_search::read_shared_bounds() {
     ++search_version_;
 }
 
-// Whether a top K is strictly faster than lb: this part's, full, or another part's, which holds K
-// layouts (layouts are split between parts, so none of those K is the plan's own).
+// Whether no plan of step time ≥ lb can enter the top K by time: a top K is strictly faster (this
+// part's, full, or another part's, which holds K layouts; layouts are split between parts, so none
+// of those K is the plan's own), or the plan's own layout already has a strictly faster plan. The
+// list keeps one plan per layout, so such a plan could only replace its layout's entry, which it
+// does not beat; and once that entry leaves a full list, the list's last is at least as fast. This
+// is what prunes while the list is not full: with --top 1000 on fewer fitting layouts, it never is.
 bool plan_search::top_faster_than(double lb) const {
-    return lb > others_kth_s_ || (static_cast<std::int64_t>(best_.size()) >= opt_.top && !best_.empty() && lb > best_.front().time_s);
+    return lb > others_kth_s_ || lb > layout_best_s_ ||
+           (static_cast<std::int64_t>(best_.size()) >= opt_.top && !best_.empty() && lb > best_.front().time_s);
+}
+
+// The time of the listed plan of the layout (dp, tp, pp, cp, ep) being searched, if any: the
+// layouts that differ in etp or the CP method share one entry.
+double plan_search::listed_time_of(const plan_choice& layout) const {
+    const auto same = std::find_if(best_.begin(), best_.end(), [&](const plan_entry& b) { return b.choice.same_layout(layout); });
+    return same == best_.end() ? std::numeric_limits<double>::infinity() : same->time_s;
 }
 
 // Whether a plan of step time ≥ lb cannot enter the top K: a top K is faster, or this part's full
@@ -326,6 +339,8 @@ bool plan_search::advance(std::int64_t budget, plan_time deadline) {
     while (!progress_.done && !stopped_ && next_ < layouts_.size() && progress_.considered < stop_at && !past_deadline()) {
         read_shared_bounds();
         layout_id_ = layout_ids_[next_], layout_first_ = progress_.evaluated;
+        const layout& l = layouts_[next_];
+        layout_best_s_ = listed_time_of(plan_choice{.dp = l.dp, .tp = l.tp, .pp = l.pp, .ep = l.ep, .cp = l.cp});
         search_layout(layouts_[next_++]);
         if (stopped_) break;  // the deadline passed inside the layout: it stays uncounted and the search over
         ++progress_.groups_done;

@@ -261,6 +261,10 @@ private:
     void read_shared_bounds();
     void publish_bounds(bool front_changed) const;
     bool top_faster_than(double lb) const;
+    double listed_time_of(const plan_choice& layout) const;
+    // The fastest listed plan of the layout being searched (infinity: none), set when the layout
+    // starts and lowered by consider(); top_faster_than's own-layout bound.
+    double layout_best_s_ = std::numeric_limits<double>::infinity();
     bool beyond_top(double memory_bytes, double lb) const;
     plan_choice baseline_;                  // the scenario's own plan
     bool baseline_valid_ = false;
