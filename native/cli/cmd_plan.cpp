@@ -44,7 +44,7 @@ command_action define_plan(CLI::App& sub) {
     add_input(sub, a->path, "SCENARIO.json", "the tslab/scenario@1 file (its model, cluster and training)");
     sub.add_option("--top", a->top, "how many plans to list (default 10)")->check(native::whole_number())->type_name("K");
     sub.add_option("--gpus", a->gpus, "GPUs to plan for (default: the scenario's world)")->check(native::whole_number())->type_name("N");
-    sub.add_option("--max-candidates", a->max_candidates, "candidates evaluated before the search stops (default 20000000)")->check(native::whole_number())->type_name("N");
+    sub.add_option("--max-candidates", a->max_candidates, "candidates evaluated before the search stops (default 100000000)")->check(native::whole_number())->type_name("N");
     sub.add_option("--max-seconds", a->max_seconds, "wall-clock budget; a longer search stops with a partial result that says so (default 60)")->type_name("S");
     sub.add_option("--threads", a->threads, "threads the search is split over (default 0: one per hardware thread; the result is the same)")
         ->check(native::whole_number())->type_name("N");

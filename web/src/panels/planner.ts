@@ -11,8 +11,6 @@ import { createPlannerView } from "./planner_view";
 import "./step.css";
 import "./planner.css";
 
-/** The lab's cap: the core stops after this many evaluated candidates and says so (options.max_candidates); the Worker keeps the page responsive and Cancel stops it sooner. */
-const labCap = 2_000_000;
 /** At most this many planner Workers (search parts); each holds its own wasm instance. */
 const maxPlanWorkers = 8;
 
@@ -213,7 +211,9 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     }
     const pool = ensureWorkers();
     serial += 1;
-    const options: PlanOptions = from ? { max_candidates: labCap } : { gpus, max_candidates: labCap };
+    // The core's own caps (options.max_candidates, whose default completes Kimi K2 up to 65,536 GPUs);
+    // the Workers keep the page responsive and Cancel stops a search sooner.
+    const options: PlanOptions = from ? {} : { gpus };
     const scenario = from ?? settingsScenario();
     // The page's loaded profile goes with the request: the worker's client applies it as this page's client does.
     const loaded = client.calibration();
