@@ -1,6 +1,10 @@
 // Adam vs Muon state bytes and Muon's Newton–Schulz gather bytes (optimizer_comm.hpp), closed forms.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+
 #include "tslab/optimizer_comm.hpp"
 
 using namespace tslab;
@@ -62,4 +66,55 @@ TEST_CASE("Muon's gather covers the expert matrices over the expert-DP group", "
     const scenario plain = parse_scenario({{"model", "deepseek-v3"}, {"parallel", {{"dp", 32}, {"ep", 8}, {"pp", 4}}},
                                            {"training", {{"global_batch", 128}, {"optimizer", "muon"}}}});
     REQUIRE(optimizer_compare_of(plain).expert.whole_elems == 0);
+}
+
+namespace {
+
+// The definition, matrix by matrix: each rank r holds [r·slice, (r+1)·slice) of the flattened
+// buffer and fetches, of every matrix its slice overlaps, the part it does not hold.
+std::vector<double> fetched_per_rank(const std::vector<double>& sizes, std::int64_t ranks) {
+    double total = 0;
+    for (double m : sizes) total += m;
+    const double slice = total / static_cast<double>(ranks);
+    std::vector<double> got(static_cast<std::size_t>(ranks), 0.0);
+    double start = 0;
+    for (double m : sizes) {
+        for (std::int64_t r = 0; r < ranks; ++r) {
+            const double lo = std::max(start, static_cast<double>(r) * slice), hi = std::min(start + m, static_cast<double>(r + 1) * slice);
+            // An overlap of a rounding error (a matrix ending on a boundary) is no overlap.
+            if (hi - lo > 1e-9 * slice) got[static_cast<std::size_t>(r)] += m - (hi - lo);
+        }
+        start += m;
+    }
+    return got;
+}
+
+}  // namespace
+
+TEST_CASE("Muon gather over repeated blocks equals the matrix-by-matrix definition", "[optimizer_comm]") {
+    // Patterns of integer sizes repeated, ranks from 2 to 37: the blocks' boundary walk against every
+    // matrix tested against every rank.
+    std::uint32_t state = 7;
+    const auto rand = [&](std::uint32_t n) { return ((state = state * 1664525u + 1013904223u) >> 8) % n; };
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<matrix_block> blocks;
+        std::vector<double> flat;
+        for (int b = 0, nb = 1 + static_cast<int>(rand(3)); b < nb; ++b) {
+            matrix_block blk{.pattern = {}, .repeats = 1 + static_cast<std::int64_t>(rand(40))};
+            for (int i = 0, np = static_cast<int>(rand(4)); i < np; ++i) blk.pattern.push_back(1 + static_cast<double>(rand(5000)));
+            for (std::int64_t r = 0; r < blk.repeats; ++r) flat.insert(flat.end(), blk.pattern.begin(), blk.pattern.end());
+            blocks.push_back(blk);
+        }
+        const std::int64_t ranks = 2 + rand(36);
+        const muon_gather g = muon_gather_blocks(blocks, ranks);
+        if (flat.empty()) {
+            CHECK(g.owned_max_elems == 0);
+            continue;
+        }
+        const std::vector<double> want = fetched_per_rank(flat, ranks);
+        const double total = std::accumulate(flat.begin(), flat.end(), 0.0);
+        CHECK(g.owned_max_elems == Approx(*std::max_element(want.begin(), want.end())).margin(1e-6 * total));
+        CHECK(g.owned_mean_elems == Approx(std::accumulate(want.begin(), want.end(), 0.0) / static_cast<double>(ranks)).margin(1e-6 * total));
+        CHECK(g.whole_elems == Approx(total * static_cast<double>(ranks - 1) / static_cast<double>(ranks)));
+    }
 }

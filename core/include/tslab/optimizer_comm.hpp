@@ -21,7 +21,19 @@ struct muon_gather {
     double owned_mean_elems = 0;
 };
 
-// `sizes`: the matrices in buffer order (elements); `ranks`: the sharding group.
+// A pattern of matrices (elements each, in buffer order) repeated `repeats` times: a stage's layers
+// repeat one pattern, and its experts another (DeepSeek-V3 without EP: 58 MoE layers × 256 experts
+// of the same matrices, 44,544 matrices in one block).
+struct matrix_block {
+    std::vector<double> pattern;
+    std::int64_t repeats = 1;
+};
+
+// The blocks in buffer order; `ranks`: the sharding group. Only a matrix that a slice boundary
+// cuts costs a gather (one inside a slice needs nothing), so the work is O(pattern sizes + ranks ·
+// log pattern), not O(matrices).
+muon_gather muon_gather_blocks(const std::vector<matrix_block>& blocks, std::int64_t ranks);
+// The same from one size per matrix.
 muon_gather muon_gather_elems(const std::vector<double>& sizes, std::int64_t ranks);
 
 struct optimizer_compare {
