@@ -89,7 +89,8 @@ pipeline_timing time_pipeline(const schedule_request& q, const pipeline_costs& c
 }
 
 pipeline_timing time_schedule(const pipeline_schedule& sched, const pipeline_costs& c) {
-    const pipeline_timeline with = simulate_pipeline(sched, c);
+    double no_p2p = 0;
+    const pipeline_timeline with = simulate_pipeline(sched, c, c.p2p_s > 0 ? &no_p2p : nullptr);
     pipeline_timing t;
     t.simulated = true;
     t.makespan_s = with.makespan_s;
@@ -98,12 +99,7 @@ pipeline_timing time_schedule(const pipeline_schedule& sched, const pipeline_cos
     t.param_copies = with.param_copies;
     t.peak_inflight.reserve(with.ranks.size());
     for (const auto& r : with.ranks) t.peak_inflight.push_back(static_cast<double>(r.peak_inflight));
-    double no_p2p = with.makespan_s;
-    if (c.p2p_s > 0) {
-        pipeline_costs z = c;
-        z.p2p_s = 0;
-        no_p2p = simulate_pipeline(sched, z).makespan_s;
-    }
+    if (c.p2p_s <= 0) no_p2p = with.makespan_s;
     t.bubble_s = std::max(0.0, no_p2p - t.busy_s);
     t.p2p_exposed_s = std::max(0.0, t.makespan_s - no_p2p);
     return t;

@@ -47,6 +47,11 @@ struct walker {
     std::vector<std::uint8_t> slot_chunk{};
     double dur[5] = {};
     std::vector<double> f_end{}, b_end{}, free_at{};
+    // The shadow lane: the same walk with P2P free (time_schedule's split of the bubble from the
+    // exposed P2P). Which op commits next depends only on which inputs are done, never on times,
+    // so one walk times both; each lane adds the same doubles in the same order as a walk of its own.
+    bool shadow = false;
+    std::vector<double> f_end0{}, b_end0{}, free_at0{};
     std::vector<std::uint8_t> state{};
     std::vector<std::size_t> next{};
     std::vector<std::int64_t> alive{};
@@ -102,6 +107,7 @@ struct walker {
     void finish_f(std::int64_t mb, std::int64_t st, std::int64_t r, double end);
     void finish_b(std::int64_t mb, std::int64_t st, std::int64_t r, double end, bool split);
     void commit(const pipeline_op& o, std::int64_t r, std::size_t i, double ready_s);
+    void commit_shadow(const pipeline_op& o, std::int64_t r);
     void run_rank(std::int64_t r);
     void run();
     void check_complete() const;
@@ -145,7 +151,28 @@ void walker::finish_b(std::int64_t mb, std::int64_t st, std::int64_t r, double e
     if (st > 0) wake(rank_of(mb, st - 1));
 }
 
+// The op in the shadow lane: its inputs are done (commit's walk checked them), and arrive with no P2P.
+void walker::commit_shadow(const pipeline_op& o, std::int64_t r) {
+    const auto f_ready = [&](std::int64_t mb, std::int64_t st) { return st == 0 ? 0.0 : f_end0[key(mb, st - 1)]; };
+    const auto b_ready = [&](std::int64_t mb, std::int64_t st) { return st == s.stages - 1 ? f_end0[key(mb, st)] : b_end0[key(mb, st + 1)]; };
+    double ready_s = 0;
+    switch (o.kind) {
+        case op_kind::F: ready_s = f_ready(o.microbatch, o.stage); break;
+        case op_kind::B:
+        case op_kind::I: ready_s = b_ready(o.microbatch, o.stage); break;
+        case op_kind::W: ready_s = b_end0[key(o.microbatch, o.stage)]; break;
+        case op_kind::FB: ready_s = std::max(f_ready(o.microbatch, o.stage), b_ready(o.b_microbatch, o.b_stage)); break;
+    }
+    double& free = free_at0[static_cast<std::size_t>(r)];
+    const double end = std::max(free, ready_s) + dur[static_cast<int>(o.kind)];
+    free = end;
+    if (o.kind == op_kind::F || o.kind == op_kind::FB) f_end0[key(o.microbatch, o.stage)] = end;
+    if (o.kind == op_kind::B || o.kind == op_kind::I) b_end0[key(o.microbatch, o.stage)] = end;
+    if (o.kind == op_kind::FB) b_end0[key(o.b_microbatch, o.b_stage)] = end;
+}
+
 void walker::commit(const pipeline_op& o, std::int64_t r, std::size_t i, double ready_s) {
+    if (shadow) commit_shadow(o, r);
     const std::size_t ri = static_cast<std::size_t>(r);
     const double start = std::max(free_at[ri], ready_s), end = start + dur[static_cast<int>(o.kind)];
     free_at[ri] = end;
@@ -215,6 +242,7 @@ void walker::run() {
     b_end.assign(cells, 0);
     state.assign(cells, 0);
     free_at.assign(p, 0);
+    if (shadow) f_end0.assign(cells, 0), b_end0.assign(cells, 0), free_at0.assign(p, 0);
     next.assign(p, 0);
     alive.assign(p, 0);
     queued.assign(p, 1);
@@ -266,7 +294,9 @@ void validate_schedule(const pipeline_schedule& s) {
     w.run();
 }
 
-pipeline_timeline simulate_pipeline(const pipeline_schedule& s, const pipeline_costs& c) {
+pipeline_timeline simulate_pipeline(const pipeline_schedule& s, const pipeline_costs& c) { return simulate_pipeline(s, c, nullptr); }
+
+pipeline_timeline simulate_pipeline(const pipeline_schedule& s, const pipeline_costs& c, double* makespan_no_p2p_s) {
     check_costs(c);
     pipeline_timeline t;
     t.param_copies = s.param_copies;
@@ -274,7 +304,14 @@ pipeline_timeline simulate_pipeline(const pipeline_schedule& s, const pipeline_c
     t.times.resize(s.rank_ops.size());
     for (std::size_t r = 0; r < s.rank_ops.size(); ++r) t.times[r].resize(s.rank_ops[r].size());
     walker w{.s = s, .c = c, .out = &t};
+    w.shadow = makespan_no_p2p_s != nullptr;
     w.run();
+    if (makespan_no_p2p_s) {
+        // As simulate_pipeline with p2p_s = 0 takes it: the latest last op of a rank that has ops.
+        *makespan_no_p2p_s = 0;
+        for (std::size_t r = 0; r < t.times.size(); ++r)
+            if (!t.times[r].empty()) *makespan_no_p2p_s = std::max(*makespan_no_p2p_s, w.free_at0[r]);
+    }
     double busy = 0;
     for (std::size_t r = 0; r < t.times.size(); ++r) {
         if (!t.times[r].empty()) {

@@ -10,7 +10,9 @@
 
 #include "tslab/errors.hpp"
 #include "tslab/pipeline_sim.hpp"
+#include "tslab/pipeline_schedule.hpp"
 #include "tslab/schedule_io.hpp"
+#include "tslab/schedule_table.hpp"
 
 using namespace tslab;
 
@@ -235,4 +237,27 @@ TEST_CASE("schedule work and listed ops are capped before any work, ZB-V padding
     CHECK(schedule_op_estimate({schedule_kind::zbv, 4, 1}) == 1 * 8 * 3);
     CHECK(schedule_work_estimate({schedule_kind::zbv, 4, 1}) == 7 * 8 * 3);
     CHECK_THROWS_WITH(schedule_json_text(R"({"ranks":1e400})"), Catch::StartsWith("ranks: the number 1e400 is out of range"));
+}
+
+TEST_CASE("one walk times both lanes: the makespan without P2P is a second walk's, bit for bit, for every schedule", "[pipeline]") {
+    // time_schedule splits the bubble from the exposed P2P with the makespan at p2p_s = 0; the walk's
+    // order depends only on which inputs are done, so the shadow lane must equal a walk of its own.
+    const pipeline_costs costs[] = {{.F = 1, .B = 2, .W = 1, .p2p_s = 0.3}, {.F = 1.7, .B = 2.9, .W = 0.4, .p2p_s = 2.5},
+                                    {.F = 0.9, .B = 1.1, .W = 0.5, .FB = 1.6, .p2p_s = 0.05}};
+    for (const schedule_desc& d : schedule_rows)
+        for (std::int64_t p : {4, 8}) {
+            const std::int64_t v = d.chunks == chunks_rule::vpp ? 2 : 1;
+            const pipeline_schedule s = generate_schedule({.kind = d.kind, .ranks = p, .microbatches = 4 * p, .vpp = v});
+            for (const pipeline_costs& c : costs) {
+                double shadow = -1;
+                const pipeline_timeline both = simulate_pipeline(s, c, &shadow);
+                const pipeline_timeline with = simulate_pipeline(s, c);
+                pipeline_costs free = c;
+                free.p2p_s = 0;
+                CHECK(shadow == simulate_pipeline(s, free).makespan_s);
+                CHECK(both.makespan_s == with.makespan_s);
+                CHECK(both.times[0].back().end_s == with.times[0].back().end_s);
+                CHECK(shadow < with.makespan_s);  // P2P on the critical path costs something
+            }
+        }
 }

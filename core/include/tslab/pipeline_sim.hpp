@@ -42,5 +42,8 @@ struct pipeline_timeline {
 // Validates while it runs (see validate_schedule); a schedule that would deadlock is an
 // input_error naming the stuck ranks, never a hang.
 pipeline_timeline simulate_pipeline(const pipeline_schedule& s, const pipeline_costs& c);
+// The same, and in the same walk the makespan with c.p2p_s = 0, bit for bit what a second call
+// would give (time_schedule's split of the bubble from the exposed P2P).
+pipeline_timeline simulate_pipeline(const pipeline_schedule& s, const pipeline_costs& c, double* makespan_no_p2p_s);
 
 }  // namespace tslab
