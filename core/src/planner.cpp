@@ -42,6 +42,29 @@ std::vector<std::int64_t> divisors(std::int64_t n) {
 
 }  // namespace detail
 
+plan_search::plan_search(const scenario& base, const plan_options& o, int part, int parts, stealing_t) : plan_search(base, o) {
+    part_ = part, parts_ = parts;
+    std::map<std::array<std::int64_t, 3>, std::size_t> key_index;  // (tp, cp, ep) → its group
+    for (std::size_t i = 0; i < layouts_.size(); ++i) {
+        const layout& l = layouts_[i];
+        const std::size_t k = key_index.try_emplace({l.tp, l.cp, l.ep}, key_index.size()).first->second;
+        if (k == groups_.size()) groups_.emplace_back();
+        groups_[k].push_back(i);
+    }
+    pool_ = std::move(layouts_);
+    layouts_.clear(), layout_ids_.clear();
+    // The parts' counts are summed (merged, and run_plan's progress): the whole list counts once.
+    progress_.groups_total = part == 0 ? static_cast<std::int64_t>(pool_.size()) : 0;
+}
+
+bool plan_search::claim_group() {
+    if (groups_.empty() || !shared_) return false;
+    const std::size_t g = shared_->next_group.fetch_add(1, std::memory_order_relaxed);
+    if (g >= groups_.size()) return false;
+    for (const std::size_t i : groups_[g]) layouts_.push_back(pool_[i]), layout_ids_.push_back(static_cast<std::int64_t>(i));
+    return true;
+}
+
 plan_search::plan_search(const scenario& base, const plan_options& o, int part, int parts) : plan_search(base, o) {
     part_ = part, parts_ = parts;
     std::vector<layout> mine;
@@ -336,7 +359,7 @@ bool plan_search::advance(std::int64_t budget, plan_time deadline) {
     const plan_time start = clock_now(opt_.clock);
     const std::int64_t stop_at = progress_.considered + std::max<std::int64_t>(1, budget);
     deadline_ = deadline;
-    while (!progress_.done && !stopped_ && next_ < layouts_.size() && progress_.considered < stop_at && !past_deadline()) {
+    while (!progress_.done && !stopped_ && progress_.considered < stop_at && more_layouts() && !past_deadline()) {
         read_shared_bounds();
         layout_id_ = layout_ids_[next_], layout_first_ = progress_.evaluated;
         const layout& l = layouts_[next_];
@@ -344,10 +367,10 @@ bool plan_search::advance(std::int64_t budget, plan_time deadline) {
         search_layout(layouts_[next_++]);
         if (stopped_) break;  // the deadline passed inside the layout: it stays uncounted and the search over
         ++progress_.groups_done;
-        if (progress_.evaluated >= opt_.max_candidates && next_ < layouts_.size()) progress_.capped = true;
-        if (progress_.capped || next_ >= layouts_.size()) progress_.done = true;
+        if (progress_.evaluated >= opt_.max_candidates && more_layouts()) progress_.capped = true;
+        if (progress_.capped || !more_layouts()) progress_.done = true;
     }
-    if (layouts_.empty()) progress_.done = true;
+    if (layouts_.empty() && !more_layouts()) progress_.done = true;
     elapsed_s_ += seconds_between(start, clock_now(opt_.clock));
     return progress_.done || stopped_;
 }

@@ -82,13 +82,15 @@ int threads_of(const plan_options& o) {
 }
 
 #ifndef __EMSCRIPTEN__
-// The parts on their own threads; this thread reports the summed progress about once a second.
-// Each part gets its share of options.max_candidates.
+// The parts on their own threads, each taking the next (tp, cp, ep) group no part has taken yet
+// (work stealing: a part on a busier core takes fewer, so two threads are never slower than one);
+// this thread reports the summed progress about once a second. Each part gets its share of
+// options.max_candidates.
 plan_search search_in_parts(const scenario& s, const plan_options& o, int n, const plan_progress_fn& on_progress, plan_time start) {
     const plan_options each = part_options(o, n);
     shared_bounds shared(n);  // outlives the parts
     std::vector<plan_search> parts;
-    for (int k = 0; k < n; ++k) parts.emplace_back(s, each, k, n), parts.back().share_bounds(&shared);
+    for (int k = 0; k < n; ++k) parts.emplace_back(s, each, k, n, plan_search::stealing_t{}), parts.back().share_bounds(&shared);
     std::vector<std::atomic<std::int64_t>> considered(static_cast<std::size_t>(n)), layouts(static_cast<std::size_t>(n));
     std::atomic<int> running{n};
     const plan_time deadline = deadline_of(start, o.max_seconds);

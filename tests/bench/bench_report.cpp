@@ -1,6 +1,9 @@
 // Google Benchmark of the native report (parse + every ledger + JSON text) on presets.
 #include <benchmark/benchmark.h>
 
+#include <string>
+
+#include "tslab/presets.hpp"
 #include "tslab/report.hpp"
 
 namespace {
@@ -50,4 +53,18 @@ void bm_report_text_deepseek_preset(benchmark::State& st) {
     for (auto _ : st) benchmark::DoNotOptimize(tslab::report_text(r));
 }
 BENCHMARK(bm_report_text_deepseek_preset)->Unit(benchmark::kMicrosecond);
+}  // namespace
+
+namespace {
+// Every model preset on its own ({"model": NAME}, the other parts' defaults), as the node script
+// tests/node/bench_wasm.mjs times the wasm report: native must be no slower than wasm on any preset.
+void bm_report_json_preset(benchmark::State& st, const std::string& text) {
+    for (auto _ : st) benchmark::DoNotOptimize(tslab::report_json_text(text));
+}
+const bool presets_registered = [] {
+    for (const std::string& name : tslab::model_preset_names())
+        benchmark::RegisterBenchmark(("bm_report_json_preset/" + name).c_str(), bm_report_json_preset, R"({"model": ")" + name + R"("})")
+            ->Unit(benchmark::kMicrosecond);
+    return true;
+}();
 }  // namespace

@@ -15,6 +15,10 @@ const scenarios = {
 };
 
 const tslab = await loadTslab();
+// Every model preset on its own, as tests/bench/bench_report.cpp's bm_report_json_preset/NAME times
+// the native report (TSLAB_BENCH_PRESETS=0 skips them).
+if (process.env.TSLAB_BENCH_PRESETS !== "0")
+  for (const m of JSON.parse(tslab.presets()).models) scenarios[`preset ${m.name}`] = { model: m.name };
 for (const [name, scenario] of Object.entries(scenarios)) {
   const text = JSON.stringify(scenario);
   for (let i = 0; i < 200; i++) tslab.report(text); // warm-up: JIT tiers and memory growth
@@ -26,7 +30,7 @@ for (const [name, scenario] of Object.entries(scenarios)) {
   }
   times.sort();
   const q = (p) => times[Math.min(runs - 1, Math.floor(p * runs))].toFixed(1);
-  console.log(`wasm report(${name}): median ${q(0.5)} µs, p10 ${q(0.1)} µs, p90 ${q(0.9)} µs over ${runs} runs (Node ${process.versions.node})`);
+  console.log(`wasm report(${name}): median ${q(0.5)} µs, p10 ${q(0.1)} µs, p90 ${q(0.9)} µs, p95 ${q(0.95)} µs over ${runs} runs (Node ${process.versions.node})`);
 }
 
 const gz = (buf) => gzipSync(buf, { level: constants.Z_BEST_COMPRESSION }).length;

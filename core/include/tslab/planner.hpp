@@ -203,6 +203,11 @@ public:
     // appear. The caches a layout fills (its mesh, layer times, activation terms) are keyed on them,
     // so parts split the work without repeating it.
     plan_search(const scenario& base, const plan_options& o, int part, int parts);
+    // A part that takes its (tp, cp, ep) groups as it goes, the next one not yet taken by any part
+    // (shared_bounds::next_group), so a part that runs slower, or on a busier core, takes fewer: the
+    // native threads' work stealing. It must share bounds (share_bounds) before advance().
+    struct stealing_t {};
+    plan_search(const scenario& base, const plan_options& o, int part, int parts, stealing_t);
     // The parts of one search merged: their counts summed, their lists replayed in search order, as
     // one search would have kept them (plan_search::keep).
     static plan_search merged(std::vector<plan_search>&& parts);
@@ -241,6 +246,12 @@ private:
     std::vector<tensor_entry> tensors_;
     std::vector<layout> layouts_;
     std::vector<std::int64_t> layout_ids_;  // each layout's index in the whole search's list
+    // Work stealing (the stealing_t part): the whole list and its (tp, cp, ep) groups, as indices in
+    // first-appearance order; claim_group() appends the next unclaimed group to layouts_.
+    std::vector<layout> pool_;
+    std::vector<std::vector<std::size_t>> groups_;
+    bool claim_group();
+    bool more_layouts() { return next_ < layouts_.size() || claim_group(); }
     std::size_t next_ = 0;
     plan_time deadline_ = plan_time::max();  // advance()'s
     bool stopped_ = false;  // the deadline passed inside a layout

@@ -21,6 +21,8 @@ struct shared_bounds {
     std::atomic<double> kth_s{std::numeric_limits<double>::infinity()};
     std::atomic<double> fastest_s{std::numeric_limits<double>::infinity()};
     std::atomic<std::uint64_t> front_version{0};
+    // The next (tp, cp, ep) group of layouts no part has taken (work stealing, plan_search's stealing_t).
+    std::atomic<std::size_t> next_group{0};
     std::mutex fronts_mutex;
     std::vector<front> fronts;  // by part
     static void lower(std::atomic<double>& a, double v);
