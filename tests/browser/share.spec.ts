@@ -90,6 +90,27 @@ test("controls set on every panel come back from the URL with the same numbers",
   await again.locator(lab).screenshot({ path: `${shots}/share-restored-desktop.png` });
 });
 
+test("a second link opened in the same tab replaces the first's state: the lab shows what a fresh tab shows", async ({ page, context }) => {
+  const link = (state: unknown) => `/#lab=v1.${Buffer.from(JSON.stringify(state)).toString("base64url")}`;
+  // Link A: Llama 3 405B at PP 16, and a reliability what-if; link B: only DP 4.
+  const a = link({ s: [["model", "llama3-405b"], ["parallel.pp", 16]], c: { reliability: { interval: "3600" } } });
+  const b = link({ s: [["parallel.dp", 4]] });
+  await open(page, a);
+  await expect(field(page, "memory", "model").locator("select")).toHaveValue("llama3-405b");
+  await expect(field(page, "reliability", "interval").locator("input")).toHaveValue("3600");
+  await page.evaluate((hash) => { location.hash = hash; }, b.slice(1));
+  await expect(field(page, "memory", "dp").locator("input")).toHaveValue("4");
+  await expect(field(page, "memory", "model").locator("select")).toHaveValue("llama3-70b"); // not 405B + DP 4
+  await expect(field(page, "memory", "pp").locator("input")).toHaveValue("4");
+  const fresh = await context.newPage();
+  errors = [...errors, ...watchConsole(fresh)];
+  await open(fresh, b);
+  const want = await snapshot(fresh);
+  await expect.poll(() => snapshot(page)).toEqual(want);
+  // The URL is B's state, so a reload keeps it.
+  await expect.poll(() => page.url()).toContain(b.slice(1));
+});
+
 test("a link of another version is refused with a message and the lab starts from its default", async ({ page }) => {
   await open(page, "/#lab=v9.e30");
   await expect(page.locator(`${lab} [data-tsl-status]`)).toContainText("v9");

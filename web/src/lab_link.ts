@@ -1,6 +1,6 @@
 // A lab's state in the page URL: written (replaceState) after each change, read and applied once on load.
 import type { Scenario } from "./report";
-import { decodeState, diffChanges, encodeState, fragmentParams, scenarioDiff, stateKey, type LabState } from "./share";
+import { applyDiff, decodeState, diffChanges, encodeState, fragmentParams, scenarioDiff, stateKey, type LabState } from "./share";
 import type { ScenarioStore } from "./state";
 
 type Values = Record<string, string | boolean>;
@@ -40,6 +40,15 @@ export function labLink(index: number, stage: HTMLElement, store: ScenarioStore,
   const key = stateKey(index);
   const touched = new Set<string>();
   let timer = 0;
+  // Each what-if panel's controls as mounted: a link that does not name a panel puts it back here, so
+  // a second link opened in the same tab reproduces its own state instead of merging into the first's.
+  const mounted = new Map<string, Values>();
+  for (const panel of stage.querySelectorAll<HTMLElement>("[data-panel]")) {
+    if (!ownsWhatIf(panel)) continue;
+    const values: Values = {};
+    for (const [k, input] of inputsOf(panel)) values[k] = valueOf(input);
+    mounted.set(panel.dataset.panel!, values);
+  }
 
   const mark = (e: Event) => {
     const panel = (e.target as HTMLElement).closest<HTMLElement>("[data-panel]");
@@ -89,24 +98,37 @@ export function labLink(index: number, stage: HTMLElement, store: ScenarioStore,
     } catch (e) {
       return { error: e instanceof Error ? e : new Error(String(e)) };
     }
-    // As edits (not an applied plan): the panels react as they did to the reader's own edits, and keep their what-ifs.
-    if (state.s?.length) store.editScenario(diffChanges(state.s), "link");
+    // The link replaces the lab's state, never merges into it: a panel an earlier link or the reader
+    // set, and this link does not name, goes back to its mounted controls first.
+    for (const id of [...touched]) {
+      if (state.c && id in state.c) continue;
+      const panel = stage.querySelector<HTMLElement>(`[data-panel="${id}"]`);
+      if (panel) setControls(panel, mounted.get(id) ?? {});
+      touched.delete(id);
+    }
+    // The scenario becomes the starting one with the link's diff, reached as edits (not an applied
+    // plan): the panels react as they did to the reader's own edits.
+    const changes = diffChanges(scenarioDiff(store.scenario(), applyDiff(initial, state.s ?? [])));
+    if (changes.length) store.editScenario(changes, "link");
     for (const [id, values] of Object.entries(state.c ?? {})) {
       const panel = stage.querySelector<HTMLElement>(`[data-panel="${id}"]`);
       if (!panel) continue;
+      setControls(panel, values);
       touched.add(id);
-      const inputs = inputsOf(panel);
-      // In form order, each with its events: a control that shows or hides others (compare, schedule) acts first.
-      for (const [k, input] of inputs) {
-        if (!(k in values)) continue;
-        const v = values[k];
-        if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = Boolean(v);
-        else input.value = String(v);
-        input.dispatchEvent(new Event("input", { bubbles: true }));
-        input.dispatchEvent(new Event("change", { bubbles: true }));
-      }
     }
     return { tab: typeof state.t === "string" ? state.t : undefined };
+  }
+
+  /** Sets a panel's controls to `values`, in form order and each with its events: a control that shows or hides others (compare, schedule) acts first. */
+  function setControls(panel: HTMLElement, values: Values): void {
+    for (const [k, input] of inputsOf(panel)) {
+      if (!(k in values)) continue;
+      const v = values[k];
+      if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = Boolean(v);
+      else input.value = String(v);
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    }
   }
 
   const flush = () => {
