@@ -45,6 +45,8 @@ export function withValue(s: Scenario, path: string, value: unknown): Scenario {
 export interface ScenarioStore {
   /** A copy of the current scenario (callers may change their copy freely). */
   scenario(): Scenario;
+  /** A copy of the scenario the lab started from (its `scenario` prop, or startingScenario): what a trial builds on. */
+  start(): Scenario;
   /** Sets each [path, value] (undefined removes it) and tells every panel. */
   editScenario(changes: ReadonlyArray<readonly [string, unknown]>, source: string): void;
   /** Replaces the whole scenario (an applied plan, a shared link): every panel takes it and drops its stale trial. */
@@ -64,6 +66,7 @@ export function createStore(initial: Scenario = startingScenario): ScenarioStore
   };
   return {
     scenario,
+    start: () => structuredClone(initial),
     editScenario(changes, source) {
       for (const [path, value] of changes) current = withValue(current, path, value);
       publish({ kind: "edit", source });

@@ -9,6 +9,7 @@ import type { ContextResult } from "../types/context";
 import { choicesOf, defaultOf, vocabularyOf } from "../vocabulary";
 import type { Panel, PanelContext } from "./panel";
 import { createContextView } from "./context_view";
+import { trialEdits } from "./trial_plans";
 import "./context.css";
 
 const groups = [
@@ -88,10 +89,10 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   });
 
   function runTrial(): void {
-    editScenario(trialPlan(1), "context-trial");
+    editScenario(trialEdits(store, trialPlan(1)), "context-trial");
     if (frame) cancelAnimationFrame(frame), (frame = 0);
     const before = compute();
-    editScenario(trialPlan(8), "context-trial");
+    editScenario(trialEdits(store, trialPlan(8)), "context-trial");
     if (frame) cancelAnimationFrame(frame), (frame = 0);
     const after = compute();
     if (before && after) view.showTrial(before, after);

@@ -93,10 +93,10 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     const cases: [ExpertTrialRow["id"], number, number][] = [["flat", 0, 0], ["skewed", 0.6, 0], ["fixed", 0.6, 64]];
     const rows: ExpertTrialRow[] = [];
     for (const [id, skew, redundant] of cases) {
-      const r = client.report(trialScenario(client, store.scenario(), skew, redundant)) as ExpertInReport;
+      const r = client.report(trialScenario(client, store.start(), skew, redundant)) as ExpertInReport;
       rows.push({ id, imbalance: r.expert.imbalance_used, busiest_s: r.expert.expert_busiest_s, step_s: r.step.time_s });
     }
-    store.applyScenario(trialScenario(client, store.scenario(), 0.6, 64), "expert-trial");
+    store.applyScenario(trialScenario(client, store.start(), 0.6, 64), "expert-trial");
     run.compute();
     view.showTrial(rows);
   }

@@ -8,6 +8,7 @@ import { withValue } from "../state";
 import { fullestRecompute, vocabularyOf } from "../vocabulary";
 import type { Panel, PanelContext } from "./panel";
 import { createMemoryView, modelStateBytes } from "./memory_view";
+import { trialEdits } from "./trial_plans";
 
 const groups = [
   ["model", "cluster"],
@@ -64,7 +65,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   });
 
   function runTrial(): void {
-    editScenario(trialChanges(client), "memory-trial");
+    editScenario(trialEdits(store, trialChanges(client)), "memory-trial");
     if (frame) cancelAnimationFrame(frame), (frame = 0);
     const s = scenario();
     const replicated = client.report(withValue(s, "parallel.zero", 0));

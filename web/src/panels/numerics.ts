@@ -37,7 +37,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   /** The same plan at bf16-mixed and at fp8-mixed; the FP8 one stays on the shared scenario. */
   function runTrial(): void {
     try {
-      const [bf16, fp8] = trialPair(client, store.scenario());
+      const [bf16, fp8] = trialPair(client, store.start());
       const before = client.report(bf16) as ExpertInReport;
       const after = client.report(fp8) as ExpertInReport;
       store.applyScenario(fp8, "numerics-trial");

@@ -9,6 +9,7 @@ import type { RlResult, RlSpec } from "../types/rl";
 import { vocabularyOf, vppSchedule } from "../vocabulary";
 import type { Panel, PanelContext } from "./panel";
 import { createReliabilityView, type RelTrial } from "./reliability_view";
+import { trialEdits } from "./trial_plans";
 import "./reliability.css";
 
 /** The goodput curve's GPU counts: the core evaluates every one, the select picks the highlighted point. */
@@ -118,7 +119,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   function runTrial(which: RelTrial): void {
     if (which === "failures") {
       controls.get("gpus")!.write("16384");
-      editScenario(failurePlan(client), "reliability");
+      editScenario(trialEdits(store, failurePlan(client)), "reliability");
     } else {
       controls.get("context")!.write("1048576");
       controls.get("median")!.write(65536);

@@ -1,7 +1,10 @@
-// Plans the L6 and L8 trials set on the shared scenario: lesson content, not defaults.
+// Plans the trials set on the shared scenario: lesson content, not defaults. A trial builds on the
+// scenario the lab started from, never on what an earlier trial or edit left (L6's DualPipe under
+// L7's one-stage plan was invalid), so every trial holds after any other.
 import type { TslabClient } from "../client";
 import type { Scenario } from "../report";
-import { withValue } from "../state";
+import { diffChanges, scenarioDiff } from "../share";
+import { type ScenarioStore, withValue } from "../state";
 import { dualSchedule, vocabularyOf } from "../vocabulary";
 
 /** DeepSeek-V3's layout (arXiv 2412.19437 section 3.2: PP 16, EP 64, DualPipe) on H100 nodes; the schedule's name comes from the core. */
@@ -12,4 +15,10 @@ export function deepseekPlan(client: TslabClient, s: Scenario, more: [string, un
     ["training.seq_len", 4096], ["training.global_batch", 15360], ...more,
   ];
   return edits.reduce((acc, [p, x]) => withValue(acc, p, x), s);
+}
+
+/** The store edits that turn the current scenario into the lab's starting one with `edits` applied. */
+export function trialEdits(store: ScenarioStore, edits: ReadonlyArray<readonly [string, unknown]>): [string, unknown][] {
+  const target = edits.reduce((acc, [p, x]) => withValue(acc, p, x), store.start());
+  return diffChanges(scenarioDiff(store.scenario(), target));
 }
