@@ -83,6 +83,21 @@ test("a pasted per-expert histogram sets the loads: a skewed one raises the slow
   await expect(error).toBeHidden();
 });
 
+test("a histogram typed on a dense model and cleared again leaves every panel working", async ({ page }) => {
+  await openL6(page); // the lab's starting model, Llama 3 70B: no experts
+  const box = page.locator(`${panel} [data-control="histogram"] textarea`);
+  await box.fill("5, 3");
+  await expect(page.locator(`${panel} [data-control="routing"] select`)).toHaveValue("histogram");
+  await box.fill("");
+  // Clearing removes the kind too: the core's default routing applies, and no panel is left on "kind histogram needs
+  // one load per expert" (the kind used to stay behind without its loads).
+  await expect(page.locator(`${panel} [data-control="routing"] select`)).not.toHaveValue("histogram");
+  for (const id of ["expert", "memory", "step", "context"]) {
+    await page.locator(`#tsl-tab-${id}`).click();
+    await expect(page.locator(`#lab [data-panel="${id}"] .tsl-error:visible`), `no error in ${id}`).toHaveCount(0);
+  }
+});
+
 test("bad input is named at its control", async ({ page }) => {
   await openL6(page);
   await paceTrial(page);

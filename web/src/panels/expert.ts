@@ -26,7 +26,10 @@ function histogramOf(text: string): unknown[] | undefined {
   return tokens.map((x) => (Number.isFinite(Number(x)) ? Number(x) : x));
 }
 
-/** A pasted histogram selects kind "histogram"; clearing it removes the loads (the kind stays for the select to change). */
+/**
+ * A pasted histogram selects kind "histogram"; clearing it removes the loads and the kind, so the core's default routing
+ * applies again (a kind "histogram" without loads is an error in every panel that reads the scenario).
+ */
 function histogramField(): ScenarioField {
   return {
     spec: { kind: "text", key: "histogram", labelKey: "ex.histogram", rows: 3, placeholder: "120, 80, 64, 10, …" },
@@ -37,7 +40,7 @@ function histogramField(): ScenarioField {
     },
     changes: (x) => {
       const h = histogramOf(String(x));
-      return h ? [[kindPath, histogramKind], [histogramPath, h]] : [[histogramPath, undefined]];
+      return h ? [[kindPath, histogramKind], [histogramPath, h]] : [[histogramPath, undefined], [kindPath, undefined]];
     },
   };
 }
