@@ -1,6 +1,7 @@
 // presets_json()'s "vocabulary": every descriptor row (schedule_table.hpp, vocabulary.hpp) and the
 // scenario defaults, generated from the rows and from the member initializers the parser reads.
 #include "tslab/collective_ops.hpp"
+#include "tslab/plan_limits.hpp"
 #include "tslab/presets.hpp"
 #include "tslab/scenario.hpp"
 
@@ -100,6 +101,8 @@ json vocabulary_json() {
                 {"collectives", rows_json(collective_table(), [](const collective_desc& d) { return json{{"name", d.name}}; })},
                 {"mesh_axes", rows_json(mesh_axis_rows, [](const mesh_axis_desc& d) { return json{{"name", d.name}, {"label", d.label}}; })},
                 {"recommended_order", recommended_order},
+                // Limits the lab's controls check as the reader types (the core's errors stay the truth).
+                {"limits", json{{"plan_gpus", max_plan_gpus}}},
                 {"defaults", defaults_json()}};
 }
 

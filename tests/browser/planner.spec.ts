@@ -242,3 +242,20 @@ test("screenshots: desktop and a 390 px phone", async ({ page }) => {
   expect(overflow, "no horizontal scrolling at 390 px").toBeLessThanOrEqual(0);
   await page.locator(`${panel} .tsl-results`).screenshot({ path: `${shots}/planner-phone-results.png` });
 });
+
+test("the GPU count is checked as the reader types, against the core's limit, and the error clears once fixed", async ({ page }) => {
+  await openPlanner(page);
+  const input = field(page, "gpus").locator("input");
+  const error = field(page, "gpus").locator(".tsl-error");
+  // ("abc" cannot be typed into a number input: it reads as "", as a cleared box does.)
+  for (const bad of ["-8", "0", "", "1e400", "1e8", "100000", "64.5"]) {
+    await input.fill(bad);
+    await expect(error, bad).toContainText("65,536"); // the core's max_plan_gpus (presets().vocabulary.limits.plan_gpus)
+    await expect(error, bad).toContainText("options.gpus");
+  }
+  await page.getByTestId("plan-run").click(); // refused: no search starts
+  await expect(page.getByTestId("plan-cancel")).toBeDisabled();
+  await input.fill("64");
+  await expect(error).toBeHidden();
+  await expect(input).toHaveAttribute("max", "65536");
+});

@@ -22,6 +22,7 @@
 #include "tslab/pipeline_bound.hpp"
 #include "tslab/pipeline_cost_model.hpp"
 #include "tslab/plan_clock.hpp"
+#include "tslab/plan_limits.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/shared_bounds.hpp"
 #include "tslab/step.hpp"
@@ -77,8 +78,7 @@ plan_options part_options(const plan_options& o, int parts);
 // per step (cp 256 across nodes at 4 GiB), and timing that tail cost the search most of its work.
 inline constexpr double pareto_window = 2;
 
-// The most GPUs a plan is searched for (options.gpus, or the scenario's world): 2^20 ran for minutes.
-inline constexpr std::int64_t max_plan_gpus = 65536;
+// max_plan_gpus, the most GPUs a plan is searched for, is in plan_limits.hpp (the vocabulary reads it).
 // Throws input_error when the GPUs to plan for exceed max_plan_gpus, before any search work.
 void check_plan_gpus(const scenario& s, const plan_options& o);
 

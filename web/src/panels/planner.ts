@@ -47,11 +47,11 @@ const errorTargets = [
   ["training.seq_len", "seq_len"], ["training.global_batch", "global_batch"], ["training", "global_batch"],
 ] as const;
 
-function specs(models: string[], clusters: string[]): ControlSpec[] {
+function specs(models: string[], clusters: string[], maxGpus: number): ControlSpec[] {
   return [
     { kind: "select", key: "model", labelKey: "mem.model", choices: models.map((value) => ({ value })) },
     { kind: "select", key: "cluster", labelKey: "mem.cluster", choices: clusters.map((value) => ({ value })) },
-    { kind: "number", key: "gpus", labelKey: "plan.gpus", min: 1, max: 1 << 20 },
+    { kind: "number", key: "gpus", labelKey: "plan.gpus", min: 1, max: maxGpus },
     { kind: "range", key: "seq_len", labelKey: "mem.seq_len", min: 9, max: 20, step: 1, show: (k) => (2 ** k).toLocaleString("en-US") },
     { kind: "number", key: "global_batch", labelKey: "mem.global_batch", min: 1, max: 1e9, placeholder: "auto" },
   ];
@@ -76,7 +76,8 @@ function whenIdle(fn: () => void): void {
 
 function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const presets = client.presets();
-  const list = specs(Object.keys(presets.models), Object.keys(presets.clusters)).map(createControl);
+  const maxGpus = presets.vocabulary.limits.plan_gpus;
+  const list = specs(Object.keys(presets.models), Object.keys(presets.clusters), maxGpus).map(createControl);
   const controls = new Map<string, Control>(list.map((c) => [c.spec.key, c]));
   const group = createGroup("plan.controls", list);
   const form = document.createElement("form");
@@ -134,6 +135,17 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   let serial = 0;
   let lastPlan: PlanResult | null = null;
   const read = (k: string) => String(controls.get(k)!.read()).trim();
+  /** The GPU count as the reader types it: a whole number from 1 to the core's limit, else the field says so (and clears once fixed). */
+  const checkGpus = (): boolean => {
+    const text = read("gpus");
+    const n = Number(text);
+    const ok = /^\d+$/.test(text) && n >= 1 && n <= maxGpus;
+    controls.get("gpus")!.setError(ok ? null : `${t("plan.gpus")} (options.gpus): ${t("plan.gpus.range", { max: maxGpus.toLocaleString("en-US") })}`);
+    return ok;
+  };
+  form.addEventListener("input", (e) => {
+    if ((e.target as HTMLElement).closest('[data-control="gpus"]')) checkGpus();
+  });
   const setError = (message: string | null, path = "") =>
     showErrorAt(message === null ? null : { path, message }, controls, errorTargets, (m) => m !== null && view.status(m, true));
 
@@ -205,10 +217,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   function run(from?: Scenario): void {
     setError(null);
     const gpus = Number(read("gpus"));
-    if (!from && (!Number.isInteger(gpus) || gpus < 1)) {
-      controls.get("gpus")!.setError(`gpus: ${t("plan.gpus")} ≥ 1 (integer)`);
-      return;
-    }
+    if (!from && !checkGpus()) return;
     const pool = ensureWorkers();
     serial += 1;
     // The core's own caps (options.max_candidates, whose default completes Kimi K2 up to 65,536 GPUs);

@@ -51,5 +51,7 @@ export interface Vocabulary {
   /** The L8 scaling recipes the numerics section compares. */
   scaling_recipes: NamedRow[];
   recommended_order: string;
+  /** Input limits the lab checks as the reader types: plan_gpus is the most GPUs the planner searches (options.gpus). */
+  limits: { plan_gpus: number };
   defaults: VocabularyDefaults;
 }
