@@ -125,6 +125,12 @@ test("clicking a plan applies it to the memory, step, mesh, pipeline and communi
   const want = await row.evaluate((r) => ({ ...(r as HTMLElement).dataset }));
   await row.click();
   await expect(page.getByTestId("plan-applied")).toBeVisible();
+  // A new search: the last search's "applied" line goes (it no longer describes the table).
+  await page.getByTestId("plan-run").click();
+  await expect(page.getByTestId("plan-applied")).toBeHidden();
+  await expect(page.getByTestId("plan-pct")).toHaveText("100%", { timeout: 90_000 });
+  await page.getByTestId("plan-row").nth(1).click();
+  await expect(page.getByTestId("plan-applied")).toBeVisible();
   await page.locator("#tsl-tab-memory").click();
   const mem = '#lab [data-panel="memory"]';
   for (const axis of ["dp", "tp", "pp"]) await expect(page.locator(`${mem} [data-control="${axis}"] input`)).toHaveValue(want[axis]!);

@@ -188,6 +188,7 @@ export function createPlannerView(host: HTMLElement, axes: ReadonlySet<string>):
 
   return {
     progress(fraction, text) {
+      applied.hidden = true; // a new search: the last search's "applied" line no longer describes what is shown
       bar.value = fraction;
       pct.textContent = `${Math.round(fraction * 100)}%`;
       pct.dataset.value = String(fraction);
