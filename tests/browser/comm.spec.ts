@@ -137,6 +137,24 @@ test("the inventory lists a scenario's collectives per call and per step", async
   expect(total).toBeGreaterThan(0);
 });
 
+test("the inventory runs on the lab's own scenario by default, labelled from it, and follows an edit in another panel", async ({ page }) => {
+  await openComm(page);
+  const select = field(page, "scenario").locator("select");
+  await expect(select).toHaveValue("applied");
+  // The lab starts at llama3-70b DP8 TP8 PP4 and 4,096 tokens; the 3D example leaves seq_len at the core's default.
+  await expect(select.locator('option[value="applied"]')).toContainText("llama3-70b DP8 TP8 PP4 EP1 CP1 · seq 4,096");
+  await expect(select.locator('option[value="3d"]')).toContainText("llama3-70b DP8 TP8 PP4 EP1 CP1 · seq 2,048");
+  const lab = await num(page, "inventory-total", "time");
+  await select.selectOption("3d");
+  await expect.poll(() => num(page, "inventory-total", "time")).not.toBe(lab); // the same layout at another length moves other bytes
+  await select.selectOption("applied");
+  await page.locator("#tsl-tab-memory").click();
+  await page.locator('#lab [data-panel="memory"] [data-control="dp"] input').fill("4");
+  await page.locator("#tsl-tab-comm").click();
+  await expect(select.locator('option[value="applied"]')).toContainText("llama3-70b DP4 TP8 PP4");
+  await expect.poll(() => num(page, "inventory-total", "time")).not.toBe(lab);
+});
+
 test("screenshots: desktop and a 390 px phone", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await openComm(page);

@@ -7,7 +7,7 @@ import type { Scenario } from "../report";
 import { valueAt } from "../state";
 import type { CollectiveSpec, CommInReport } from "../types/mesh";
 import type { Vocabulary } from "../types/vocabulary";
-import { fullestRecompute, vocabularyOf } from "../vocabulary";
+import { defaultOf, fullestRecompute, vocabularyOf } from "../vocabulary";
 import type { Panel, PanelContext } from "./panel";
 import { createCommView, type CommView } from "./comm_view";
 import "./mesh.css";
@@ -36,7 +36,7 @@ function inventoryScenarios(v: Vocabulary): Record<string, InventoryScenario> {
 const inventoryKeys = ["3d", "zero3", "moe", "cp"];
 
 const defaults: Record<string, string | number | boolean> = {
-  op: "allreduce", bytes: 28, ranks: "8", overlap: 0, link: "nodes", cluster: "dgx-h100", bw: "50", lat: "5", scenario: "3d",
+  op: "allreduce", bytes: 28, ranks: "8", overlap: 0, link: "nodes", cluster: "dgx-h100", bw: "50", lat: "5", scenario: "applied",
 };
 
 /** ops: the core's collective op names (presets().vocabulary.collectives). */
@@ -77,16 +77,20 @@ function collectiveSpec(v: (key: string) => string | number | boolean): Collecti
   return spec as unknown as CollectiveSpec;
 }
 
-/** "llama3-8b DP 64 TP 1 PP 1 EP 1 CP 1": the lab's scenario as an inventory entry (its degrees as the core resolves them). */
-function appliedLabel(s: Scenario): string {
-  const d = (axis: string) => String(valueAt(s, `parallel.${axis}`) ?? 1);
+/**
+ * "llama3-70b DP8 TP8 PP4 EP1 CP1 · seq 4,096": a scenario's own degrees and sequence, a field it leaves out at the core's
+ * default, so an entry's label always says what it runs (the 3D example once read like the lab's plan at another length).
+ */
+function configLabel(v: Vocabulary, s: Scenario): string {
+  const at = (path: string) => valueAt(s, path) ?? defaultOf(v, path);
+  const d = (axis: string) => String(at(`parallel.${axis}`) ?? 1);
   const model = typeof s.model === "string" ? s.model : String((s.model as { name?: string }).name ?? "");
-  return t("comm.scn.applied", { config: `${model} DP${d("dp")} TP${d("tp")} PP${d("pp")} EP${d("ep")} CP${d("cp")}` });
+  return `${model} DP${d("dp")} TP${d("tp")} PP${d("pp")} EP${d("ep")} CP${d("cp")} · seq ${Number(at("training.seq_len")).toLocaleString("en-US")}`;
 }
 
-function inventoryScenario(v: Vocabulary, key: string, overlapPct: number, applied: Scenario | null): Scenario {
+function inventoryScenario(v: Vocabulary, key: string, overlapPct: number, applied: Scenario): Scenario {
   const listed = inventoryScenarios(v);
-  const s = key === "applied" && applied ? applied : (listed[key] ?? listed["3d"]);
+  const s = key === "applied" ? applied : (listed[key] ?? listed["3d"]);
   const o = overlapPct / 100;
   return { schema: "tslab/scenario@1", ...s, training: { ...s.training, overlap: { dp: o, tp: o, pp: o, ep: o, cp: o } } };
 }
@@ -106,7 +110,7 @@ function showLinkFields(controls: Map<string, Control>): void {
 
 /** Rebuilds the inventory only when its scenario, the overlap or the applied plan changed (one report per change). */
 function inventoryUpdater(client: TslabClient, view: CommView, read: (key: string) => string | number | boolean,
-  applied: () => { config: Scenario | null; serial: number }): () => void {
+  applied: () => { config: Scenario; serial: number }): () => void {
   let shown = "";
   return () => {
     const a = applied();
@@ -136,18 +140,24 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     lastError = err;
     showErrorAt(err, controls, errorTargets, view.setGeneralError);
   };
-  let applied: Scenario | null = null;
+  // The inventory's first entry is the lab's own scenario (the default), following every edit; an applied plan selects it
+  // again. The examples after it are labelled from their own scenarios.
+  const v = vocabularyOf(client);
+  let applied: Scenario = store.scenario();
   let appliedSerial = 0;
   const inventory = inventoryUpdater(client, view, read, () => ({ config: applied, serial: appliedSerial }));
   const scenarioSelect = controls.get("scenario")!.input as HTMLSelectElement;
   const appliedOption = new Option("", "applied");
-  // A plan applied from the planner becomes the inventory's scenario (its own entry in the list), which then follows the lab's edits.
+  scenarioSelect.prepend(appliedOption);
+  const labelOptions = () => {
+    appliedOption.text = t("comm.scn.applied", { config: configLabel(v, applied) });
+    const listed = inventoryScenarios(v);
+    for (const o of scenarioSelect.options) if (o.value in listed) o.text = `${t(`comm.scn.${o.value}` as "comm.scn.3d")} · ${configLabel(v, listed[o.value])}`;
+  };
   store.subscribe((sc, e) => {
-    if (e.kind !== "apply" && !appliedOption.parentElement) return;
     applied = sc;
     appliedSerial += 1;
-    appliedOption.text = appliedLabel(sc);
-    if (!appliedOption.parentElement) scenarioSelect.add(appliedOption);
+    appliedOption.text = t("comm.scn.applied", { config: configLabel(v, sc) });
     if (e.kind === "apply") controls.get("scenario")!.write("applied"), view.clearTrial();
     compute();
   });
@@ -187,10 +197,11 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
 
   onLangChange(() => {
     relabel();
-    if (applied) appliedOption.text = appliedLabel(applied);
+    labelOptions();
     view.relabel();
     showError(lastError);
   });
+  labelOptions();
   for (const [k, val] of Object.entries(defaults)) controls.get(k)?.write(val);
   compute();
 }
