@@ -90,9 +90,13 @@ test("one language toggle for the page and the lab; a phone reads it in one colu
   await page.locator("[data-home-lang-toggle]").click();
   await expect(page.locator("#ledger-L7 h3")).toHaveText("Long-context state", { useInnerText: true });
   await expect(page.locator("#lab [data-tsl-lang]")).toHaveAttribute("aria-pressed", "true");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en"); // the document and its title follow
+  await expect(page).toHaveTitle(/Training Systems Lab/);
   // The lab's own toggle brings the page back to Chinese.
   await page.locator("#lab [data-tsl-lang]").click();
   await expect(page.locator("#ledger-L7 h3")).toContainText("长上下文");
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+  await expect(page).toHaveTitle(/训练系统实验室/);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const smallest = await page.locator("main").evaluate((root) =>
     Math.min(...[...root.querySelectorAll<HTMLElement>("#ledgers *, #trials *, #playbook *")]

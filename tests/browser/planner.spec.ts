@@ -249,6 +249,17 @@ test("screenshots: desktop and a 390 px phone", async ({ page }) => {
   await page.locator(`${panel} .tsl-results`).screenshot({ path: `${shots}/planner-phone-results.png` });
 });
 
+test("before any search the idle hint, and a GPU error, follow the language", async ({ page }) => {
+  await openPlanner(page);
+  const status = page.locator(`${panel} .tsl-plan-status, ${panel} [data-testid="plan-status"]`).first();
+  const zh = await status.textContent();
+  await field(page, "gpus").locator("input").fill("0");
+  await page.locator("#lab [data-tsl-lang]").click();
+  await expect(status).not.toHaveText(zh!);
+  await expect(status).not.toContainText(/[\u4e00-\u9fff]/);
+  await expect(field(page, "gpus").locator(".tsl-error")).toContainText("a whole number from 1 to 65,536");
+});
+
 test("the GPU count is checked as the reader types, against the core's limit, and the error clears once fixed", async ({ page }) => {
   await openPlanner(page);
   const input = field(page, "gpus").locator("input");

@@ -122,7 +122,15 @@ test("copy scenario JSON and copy CLI command carry the lab's scenario", async (
   await open(page);
   await field(page, "memory", "zero").locator("select").selectOption("3");
   await page.getByTestId("share-json").click();
-  await expect(page.locator(`${lab} .tsl-share-status`)).toContainText("scenario JSON");
+  const status = page.locator(`${lab} .tsl-share-status`);
+  await expect(status).toContainText("scenario JSON");
+  // The status follows a language change (it once stayed in the language of the click).
+  const zh = await status.textContent();
+  await page.locator(`${lab} [data-tsl-lang]`).click();
+  await expect(status).not.toHaveText(zh!);
+  await expect(status).not.toContainText(/[\u4e00-\u9fff]/);
+  await page.locator(`${lab} [data-tsl-lang]`).click();
+  await expect(status).toHaveText(zh!);
   const json = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
   expect(json).toMatchObject({ schema: "tslab/scenario@1", model: "llama3-70b", parallel: { dp: 8, tp: 8, pp: 4, zero: 3 } });
   await page.getByTestId("share-cli").click();

@@ -4,19 +4,24 @@ import { t, type MessageKey } from "./i18n";
 import { cliCommand, scenarioJson } from "./share";
 import type { ScenarioStore } from "./state";
 
+/** What the status line says after the last copy, kept as a key so a language change re-words it. */
+type CopyStatus = { key: "share.copied"; what: MessageKey } | { key: "share.manual" } | null;
+
+const statusText = (s: CopyStatus) => (s === null ? "" : s.key === "share.copied" ? t(s.key, { what: t(s.what) }) : t(s.key));
+
 /** Writes text to the clipboard; where the browser refuses, shows it in a read-only box to copy by hand. */
-async function copy(text: string, what: string, status: HTMLElement, box: HTMLTextAreaElement): Promise<void> {
+async function copy(text: string, box: HTMLTextAreaElement, what: MessageKey): Promise<CopyStatus> {
+  box.dataset.text = text; // what the last copy held, for tests and for the manual box
   try {
     await navigator.clipboard.writeText(text);
     box.hidden = true;
-    status.textContent = t("share.copied", { what });
+    return { key: "share.copied", what };
   } catch {
     box.value = text;
     box.hidden = false;
     box.select();
-    status.textContent = t("share.manual");
+    return { key: "share.manual" };
   }
-  box.dataset.text = text; // what the last copy held, for tests and for the manual box
 }
 
 /** Builds the bar; `beforeLink` flushes the pending URL update so the copied link is the state on screen. */
@@ -35,11 +40,12 @@ export function createShareBar(store: ScenarioStore, beforeLink: () => void): { 
     ["share.json", "share-json", () => scenarioJson(store.scenario())],
     ["share.cli", "share-cli", () => cliCommand(store.scenario())],
   ];
+  let last: CopyStatus = null;
   const buttons = actions.map(([key, testid, text]) => {
     const b = el("button", "tsl-share-button");
     b.type = "button";
     b.dataset.testid = testid;
-    b.addEventListener("click", () => void copy(text(), t(key), status, box));
+    b.addEventListener("click", () => void copy(text(), box, key).then((s) => (status.textContent = statusText((last = s)))));
     return { b, key };
   });
   bar.append(title, ...buttons.map((x) => x.b), status, box);
@@ -48,6 +54,7 @@ export function createShareBar(store: ScenarioStore, beforeLink: () => void): { 
     bar.setAttribute("aria-label", t("share.title"));
     for (const { b, key } of buttons) b.textContent = t(key);
     box.setAttribute("aria-label", t("share.title"));
+    status.textContent = statusText(last);
   };
   relabel();
   return { element: bar, relabel };

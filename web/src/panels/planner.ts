@@ -252,6 +252,8 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     compare.textContent = t("plan.compare");
     cancel.textContent = t("plan.cancel");
     if (lastPlan && !run_.disabled) showDone(lastPlan);
+    else if (serial === 0) view.status(t("plan.status.idle")); // no search yet: the hint, in the new language
+    if (controls.get("gpus")!.input.getAttribute("aria-invalid") === "true") checkGpus(); // its error, in the new language
   });
 }
 
