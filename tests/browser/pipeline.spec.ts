@@ -37,7 +37,12 @@ test("the default 1F1B timeline: one row per rank, 2pm blocks, bubble (p−1)/(m
 test("changing the schedule changes the timeline and the numbers", async ({ page }) => {
   await openPipeline(page);
   const label = await page.getByTestId("pipe-timeline-a").getAttribute("aria-label");
+  // 1F1B reads neither v nor W: both are greyed out until a schedule that reads them is chosen.
+  await expect(field(page, "pipe_v").locator("input")).toBeDisabled();
+  await expect(field(page, "pipe_w").locator("input")).toBeDisabled();
   await field(page, "pipe_schedule").locator("select").selectOption("zb-h1");
+  await expect(field(page, "pipe_w").locator("input")).toBeEnabled();
+  await expect(field(page, "pipe_v").locator("input")).toBeDisabled();
   // ZB-H1 idles (p−1)(F+B−2W) = 3·(1+2−2) = 3 s instead of 9 s (DualPipe README table, row ZB1P).
   await expect.poll(() => value(page, "pipe-makespan-a")).toBeCloseTo(8 * 3 + 3, 9);
   await expect(page.getByTestId("pipe-timeline-a")).not.toHaveAttribute("aria-label", label!);
@@ -50,6 +55,7 @@ test("changing the schedule changes the timeline and the numbers", async ({ page
   await expect(field(page, "pipe_m").locator(".tsl-error")).toContainText("能被 ranks = 6 整除");
   await field(page, "pipe_m").locator("input").fill("12");
   await expect(page.getByTestId("pipe-run-a")).toHaveAttribute("data-schedule", "interleaved");
+  await expect(field(page, "pipe_v").locator("input")).toBeEnabled();
   // v = 2 chunks per rank: 2 ops × 6 ranks × 12 micro-batches × 2 chunks.
   await expect(blocks(page)).toHaveCount(2 * 6 * 12 * 2);
 });

@@ -122,6 +122,11 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const compute = (): ScheduleResult[] | null => {
     const compare = Boolean(read("pipe_compare"));
     controls.get("pipe_schedule_b")!.field.hidden = !compare;
+    // v and W are greyed out unless a schedule on screen reads them (the core's rows: uses_vpp, split_backward): 1F1B
+    // ignores both. Greyed, not hidden, so a value the core refuses (W > B holds for every schedule) still shows its error.
+    const rows = (compare ? ["pipe_schedule", "pipe_schedule_b"] : ["pipe_schedule"]).map((k) => scheduleRow(vocab, String(read(k))));
+    controls.get("pipe_v")!.input.disabled = !rows.some((r) => r?.uses_vpp);
+    controls.get("pipe_w")!.input.disabled = !rows.some((r) => r?.split_backward);
     // One stage has no pipeline to schedule: say so instead of simulating (or naming a schedule's rank rule).
     const oneStage = numberOrText(read("pipe_ranks")) === 1;
     view.setOneStage(oneStage);
