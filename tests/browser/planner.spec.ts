@@ -276,3 +276,10 @@ test("the GPU count is checked as the reader types, against the core's limit, an
   await expect(error).toBeHidden();
   await expect(input).toHaveAttribute("max", "65536");
 });
+
+test("the planner starts from the lab's own model, cluster and sequence, as every other panel does", async ({ page }) => {
+  await openPlanner(page);
+  await expect(field(page, "model").locator("select")).toHaveValue("llama3-70b"); // the lab's starting scenario
+  await expect(field(page, "cluster").locator("select")).toHaveValue("dgx-h100");
+  await expect(field(page, "seq_len").locator("output")).toHaveText("4,096");
+});

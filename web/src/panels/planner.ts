@@ -97,10 +97,14 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   host.classList.add("tsl-step", "tsl-planner");
   host.append(form, results);
   const view = createPlannerView(results, new Set(vocabularyOf(client).mesh_axes.map((a) => a.name)));
-  controls.get("model")!.write("llama3-8b");
-  controls.get("cluster")!.write("dgx-h100"); // the planner's example: llama3-8b on 64 H100s
+  // The planner starts from the lab's own model, cluster and sequence (as every other panel does), on 64 GPUs.
+  const start = store.start();
+  const named = (x: unknown, names: object) => (typeof x === "string" && x in names ? x : undefined);
+  controls.get("model")!.write(named(start.model, presets.models) ?? Object.keys(presets.models)[0]);
+  controls.get("cluster")!.write(named(start.cluster, presets.clusters) ?? presets.vocabulary.defaults.cluster);
   controls.get("gpus")!.write("64");
-  controls.get("seq_len")!.write(12);
+  const seq = Math.log2(Number(start.training?.seq_len ?? presets.vocabulary.defaults.training.seq_len));
+  controls.get("seq_len")!.write(Number.isInteger(seq) ? seq : 12);
 
   // The search runs in parts, one per Worker (each its own wasm instance), on up to maxPlanWorkers cores; one Worker merges
   // the parts' states into the result one search gives (core planner.hpp, plan_search::merged_from_json).
