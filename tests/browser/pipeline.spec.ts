@@ -114,7 +114,7 @@ test("bad input is shown next to its control and the last timeline stays, dimmed
   await expect(field(page, "pipe_ranks").locator(".tsl-error")).toBeHidden();
   await field(page, "pipe_m").locator("input").fill("8");
   await field(page, "pipe_f").locator("input").fill("");
-  await expect(field(page, "pipe_f").locator(".tsl-error")).toContainText("costs.F：应为数字");
+  await expect(field(page, "pipe_f").locator(".tsl-error")).toContainText("costs.F：应为数字，实际是 字符串"); // the type name in zh too
   await page.locator("#lab .tsl").screenshot({ path: `${shots}/pipeline-error.png` });
   await field(page, "pipe_f").locator("input").fill("1");
   await field(page, "pipe_fb").locator("input").fill("9");

@@ -14,8 +14,13 @@ export interface CoreMessage {
 /** Every zh-CN template, by core message id. */
 export const zhCoreMessages: Readonly<Record<string, string>> = { ...report, ...input, ...tools };
 
+/** The JSON type names the core puts in a {got} parameter (json_fields.cpp json_type_name), in zh-CN. */
+const zhTypeNames: Readonly<Record<string, string>> = {
+  "a string": "字符串", "a number": "数字", "a boolean": "布尔值", "an array": "数组", "an object": "object",
+};
+
 function fill(template: string, args: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, k: string) => args[k] ?? whole);
+  return template.replace(/\{(\w+)\}/g, (whole, k: string) => (k === "got" ? (zhTypeNames[args[k]] ?? args[k]) : args[k]) ?? whole);
 }
 
 /** The sentence in the current language; `english` is the core's own text of it (the report field). */
