@@ -98,6 +98,16 @@ test("a histogram typed on a dense model and cleared again leaves every panel wo
   }
 });
 
+test("an error in a field L6 has no control for is named at its path, not on another control", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.locator("#lab [data-tslab]")).toHaveAttribute("data-ready", "true");
+  // VPP 3 under 1F1B, set in the memory panel (L6 shows no VPP control).
+  await page.locator('#lab [data-panel="memory"] [data-control="vpp"] input').fill("3");
+  await page.locator("#tsl-tab-expert").click();
+  await expect(page.locator(`${panel} .tsl-general`)).toContainText("parallel.vpp");
+  await expect(page.locator(`${panel} [data-control="dp"] .tsl-error`)).toBeHidden(); // it used to light up DP
+});
+
 test("bad input is named at its control", async ({ page }) => {
   await openL6(page);
   await paceTrial(page);

@@ -79,9 +79,11 @@ function overlapField(axes: string[]): ScenarioField {
   };
 }
 
-/** Error paths → control keys for the given controls (longest prefix wins), with the part-level fallbacks. */
+/** Error paths → control keys for the given controls (longest prefix wins); a path none of them shows goes to the general line. */
 export function errorTargetsOf(fields: Map<string, ScenarioField>, keys: readonly string[]): [string, string][] {
-  const out: [string, string][] = [["parallel", "dp"], ["parallel.etp", "ep"], ["training", "micro_batch"]];
+  // No catch-all for "parallel" or "training": a field without its own control here (L6 has no vpp) is named in the
+  // panel's general error line, at its path, instead of lighting up an unrelated control (DP for a VPP error).
+  const out: [string, string][] = [["parallel.etp", "ep"]];
   for (const k of keys) for (const p of fields.get(k)!.paths) out.push([p, k]);
   return out;
 }
