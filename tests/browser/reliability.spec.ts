@@ -83,6 +83,15 @@ test("bad input is named at its control", async ({ page }) => {
   await expect(page.locator(`${panel} [data-control="batch"] .tsl-error`)).toContainText("超出范围");
   await page.locator(`${panel} [data-control="batch"] input`).fill("512");
   await expect(page.locator(`${panel} [data-control="batch"] .tsl-error`)).toBeHidden();
+  // A field shown in GB/s speaks GB/s: the core's bounds (checkpoint_storage_Bps in [1e6, 1e16] B/s), divided.
+  const storage = page.locator(`${panel} [data-control="storage"] .tsl-error`);
+  await page.locator(`${panel} [data-control="storage"] input`).fill("-1");
+  await expect(storage).toContainText("-1 GB/s 超出范围 [0.001 GB/s, 10,000,000 GB/s]");
+  await expect(storage).not.toContainText("e+");
+  await page.locator("#lab [data-tsl-lang]").click();
+  await expect(storage).toContainText("-1 GB/s is out of range [0.001 GB/s, 10,000,000 GB/s]");
+  await page.locator(`${panel} [data-control="storage"] input`).fill("2000");
+  await expect(storage).toBeHidden();
 });
 
 test("trials in zh on desktop: failures beat bubbles at 16k GPUs, rollout dominates a million-token step", async ({ page }) => {

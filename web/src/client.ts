@@ -47,6 +47,8 @@ export interface TslabClient {
   /** Every published run of the training set against the model (the README's accuracy table). */
   accuracy(): Accuracy;
   presets(): Presets;
+  /** Every core message id's English template (tslab/messages@1), for a sentence re-worded with a panel's own units. */
+  messages(): Readonly<Record<string, string>>;
   /** Simulates a pipeline schedule (same JSON as `tslab schedule`); throws ScenarioError on bad input. */
   schedule(spec: ScheduleSpec): ScheduleResult;
   /** The same run as Chrome trace-event JSON (Perfetto); throws ScenarioError on bad input. */
@@ -127,6 +129,9 @@ export function clientFor(mod: TslabModule): TslabClient {
   const listeners = new Set<(c: LoadedCalibration | null) => void>();
   const changed = () => listeners.forEach((fn) => fn(loaded));
   const presets = () => (cachedPresets ??= call<Presets>(() => mod.presets()));
+  let cachedMessages: Record<string, string> | undefined;
+  const messages = () =>
+    (cachedMessages ??= Object.fromEntries(call<{ messages: { id: string; en: string }[] }>(() => mod.messages()).messages.map((m) => [m.id, m.en])));
   const calibrated = <T extends object>(spec: T, scenario = false): T =>
     loaded ? withCalibration(spec, profileName, scenario ? presets().vocabulary.defaults.cluster : undefined) : spec;
   return {
@@ -152,6 +157,7 @@ export function clientFor(mod: TslabModule): TslabClient {
     rl: (spec) => call<RlResult>(() => mod.rl(JSON.stringify({ ...spec, scenario: calibrated(spec.scenario, true) }))),
     context: (scenario) => call<ContextResult>(() => mod.context(JSON.stringify(calibrated(scenario, true)))),
     presets,
+    messages,
     validateProfile(profileText) {
       return call<CalibrationSummary>(() => mod.validateProfile(profileText));
     },

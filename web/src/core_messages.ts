@@ -19,8 +19,20 @@ const zhTypeNames: Readonly<Record<string, string>> = {
   "a string": "字符串", "a number": "数字", "a boolean": "布尔值", "an array": "数组", "an object": "object",
 };
 
+/** A zh-CN template filled with the core's parameters (a JSON type name in {got} in Chinese too). */
 function fill(template: string, args: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, k: string) => (k === "got" ? (zhTypeNames[args[k]] ?? args[k]) : args[k]) ?? whole);
+}
+
+/**
+ * The core's sentence `m` with some parameters re-expressed (a panel's own unit): the current language's template, zh-CN
+ * from the catalogs and English from the core's own templates (`english`, from client.messages()); "" when neither has it.
+ */
+export function sayWith(m: CoreMessage, args: Record<string, string>, english: Readonly<Record<string, string>>): string {
+  const zh = lang() === "en" ? undefined : zhCoreMessages[m.id];
+  if (zh !== undefined) return fill(zh, args);
+  const en = english[m.id];
+  return en === undefined ? "" : en.replace(/\{(\w+)\}/g, (whole, k: string) => args[k] ?? whole);
 }
 
 /** The sentence in the current language; `english` is the core's own text of it (the report field). */

@@ -1,5 +1,5 @@
 // L9 panel: the shared scenario plus this panel's checkpoint and rollout knobs → client.rl() (tslab/rl@1) → the view; two trials.
-import { say } from "../core_messages";
+import { say, sayWith } from "../core_messages";
 import { errorText, ScenarioError, type TslabClient } from "../client";
 import { createForm, type Control, type ControlSpec } from "../controls";
 import { el } from "../dom";
@@ -59,6 +59,11 @@ function specOf(c: Map<string, Control>, store: ScenarioStore): RlSpec {
   };
 }
 
+/** Controls shown in another unit than the core's field: core units per shown unit (storage in GB/s, failures per 10⁶ GPU-hours). */
+const shownIn: Record<string, { per: number; unit: string }> = {
+  storage: { per: 1e9, unit: "GB/s" }, failure: { per: 1 / perMillion, unit: "/ 10⁶ GPU·h" },
+};
+
 /** Which control owns an error path. */
 const owner: [string, string][] = [
   ["scenario.training.reliability.checkpoint_interval_s", "interval"], ["scenario.training.reliability.checkpoint_storage_Bps", "storage"],
@@ -80,6 +85,14 @@ function failurePlan(client: TslabClient): [string, unknown][] {
 
 function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const { editScenario, subscribe } = store;
+  /** A range error of a control the panel shows in its own unit, re-worded in that unit (the core's bounds, divided). */
+  const inUnits = (key: string, err: ScenarioError): string | null => {
+    const u = shownIn[key];
+    if (!u || err.msg?.id !== "input.out_of_range") return null;
+    const args = { ...err.msg.args };
+    for (const k of ["value", "lo", "hi"]) args[k] = `${(Number(args[k]) / u.per).toLocaleString("en-US", { maximumSignificantDigits: 6 })} ${u.unit}`;
+    return sayWith(err.msg, args, client.messages()) || null;
+  };
   const { element: form, controls, relabel } = createForm("rel.controls", ["rel.group.ckpt", "rel.group.rl"], specs);
   const initial = initialValues(client);
   controls.forEach((c, k) => c.write(initial[k]));
@@ -93,7 +106,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     lastError = err;
     controls.forEach((c) => c.setError(null));
     const key = err ? owner.find(([p]) => err.path === p)?.[1] : undefined;
-    if (err && key) controls.get(key)!.setError(say(err.msg, err.reason));
+    if (err && key) controls.get(key)!.setError(inUnits(key, err) ?? say(err.msg, err.reason));
     view.setGeneralError(err && !key ? errorText(err) : null);
   };
   const compute = (): RlResult | null => {
