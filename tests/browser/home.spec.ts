@@ -83,6 +83,15 @@ test("the four recommended trials run in the lab, in the course's order, and sho
   await expect(inLab(page, "comm-trial-result")).toContainText("0% → 95%");
 });
 
+test("on a phone, a trial tapped on the home page brings its lesson into view", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  await page.locator("#trials [data-home-trial]").nth(0).click();
+  await expect(inLab(page, "trial-after")).toBeVisible();
+  await expect(inLab(page, "trial-after")).toBeInViewport();
+  await page.screenshot({ path: `${shots}/home-trial-phone.png` });
+});
+
 test("one language toggle for the page and the lab; a phone reads it in one column", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/");
