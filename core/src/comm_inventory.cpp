@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "tslab/context.hpp"
-#include "tslab/dp_overlap.hpp"
+#include "tslab/dp_buckets.hpp"
 #include "tslab/expert_dispatch.hpp"
 #include "tslab/schedule_table.hpp"
 
@@ -96,7 +96,7 @@ void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const
     const auto& o = s.training.overlap;
     const double ov = o.dp;
     const std::string k = kind;
-    // Bucketed overlap issues one collective per bucket (dp_overlap.hpp); otherwise one call.
+    // Bucketed overlap issues one collective per bucket (dp_buckets.hpp); otherwise one call.
     const auto buckets = [&](double e, bool on) { return on ? static_cast<double>(dp_bucket_count(e, dp_bucket_elems(o, g.ranks))) : 1.0; };
     // Once per step a rank reduces and gathers every stage it holds; a micro-batch's backward and
     // a layer's exchange touch one stage.

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "tslab/calibration_summary.hpp"
+#include "tslab/calibrated_figures.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/json_parse.hpp"
 #include "tslab/presets.hpp"
@@ -183,7 +183,7 @@ gpu_spec parse_gpu(const json& part, const std::string& path) {
 }
 
 // Replace the datasheet figures by the profile's measured ones where the profile has them
-// (figures_from_profile, calibration_summary.hpp, is the one place that decides which).
+// (figures_from_profile, calibrated_figures.hpp, is the one place that decides which).
 void apply_calibration(cluster_spec& c, calibration_profile p) {
     const calibrated_figures f = figures_from_profile(p);
     if (f.intra_node) c.intra_node = {f.intra_node->bandwidth_Bps, f.intra_node->latency_s};

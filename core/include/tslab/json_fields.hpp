@@ -6,11 +6,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "tslab/json.hpp"
 
 namespace tslab {
-
-using json = nlohmann::ordered_json;
 
 class field_reader {
 public:

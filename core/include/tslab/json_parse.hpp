@@ -6,11 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "tslab/json.hpp"
 
 namespace tslab {
-
-using json = nlohmann::ordered_json;
 
 struct parse_limits {
     std::size_t max_bytes = std::size_t{4} << 20;  // 4 MiB of text; the CLI's --max-input-bytes

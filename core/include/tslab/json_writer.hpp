@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tslab/json_fields.hpp"
+#include "tslab/json.hpp"
 
 namespace tslab {
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "tslab/json_fields.hpp"
+#include "tslab/json.hpp"
 
 namespace tslab {
 
