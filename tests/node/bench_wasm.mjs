@@ -18,7 +18,7 @@ const tslab = await loadTslab();
 // Every model preset on its own, as tests/bench/bench_report.cpp's bm_report_json_preset/NAME times
 // the native report (TSLAB_BENCH_PRESETS=0 skips them).
 if (process.env.TSLAB_BENCH_PRESETS !== "0")
-  for (const m of JSON.parse(tslab.presets()).models) scenarios[`preset ${m.name}`] = { model: m.name };
+  for (const name of Object.keys(JSON.parse(tslab.presets()).models)) scenarios[`preset ${name}`] = { model: name };
 for (const [name, scenario] of Object.entries(scenarios)) {
   const text = JSON.stringify(scenario);
   for (let i = 0; i < 200; i++) tslab.report(text); // warm-up: JIT tiers and memory growth
