@@ -42,14 +42,22 @@ std::vector<std::int64_t> divisors(std::int64_t n) {
 
 }  // namespace detail
 
+// Each layout's (tp, cp, ep) group, numbered in first-appearance order: the unit parts split the
+// search by, since the caches a layout fills are keyed on it.
+std::vector<std::size_t> plan_search::layout_groups() const {
+    std::map<std::array<std::int64_t, 3>, std::size_t> key_index;
+    std::vector<std::size_t> out;
+    out.reserve(layouts_.size());
+    for (const layout& l : layouts_) out.push_back(key_index.try_emplace({l.tp, l.cp, l.ep}, key_index.size()).first->second);
+    return out;
+}
+
 plan_search::plan_search(const scenario& base, const plan_options& o, int part, int parts, stealing_t) : plan_search(base, o) {
     part_ = part, parts_ = parts;
-    std::map<std::array<std::int64_t, 3>, std::size_t> key_index;  // (tp, cp, ep) → its group
+    const std::vector<std::size_t> group = layout_groups();
     for (std::size_t i = 0; i < layouts_.size(); ++i) {
-        const layout& l = layouts_[i];
-        const std::size_t k = key_index.try_emplace({l.tp, l.cp, l.ep}, key_index.size()).first->second;
-        if (k == groups_.size()) groups_.emplace_back();
-        groups_[k].push_back(i);
+        if (group[i] == groups_.size()) groups_.emplace_back();
+        groups_[group[i]].push_back(i);
     }
     pool_ = std::move(layouts_);
     layouts_.clear(), layout_ids_.clear();
@@ -69,12 +77,9 @@ plan_search::plan_search(const scenario& base, const plan_options& o, int part, 
     part_ = part, parts_ = parts;
     std::vector<layout> mine;
     layout_ids_.clear();
-    std::map<std::array<std::int64_t, 3>, std::size_t> key_index;  // (tp, cp, ep) → its place in first-appearance order
-    for (std::size_t i = 0; i < layouts_.size(); ++i) {
-        const layout& l = layouts_[i];
-        const std::size_t k = key_index.try_emplace({l.tp, l.cp, l.ep}, key_index.size()).first->second;
-        if (static_cast<int>(k % static_cast<std::size_t>(parts)) == part) mine.push_back(l), layout_ids_.push_back(static_cast<std::int64_t>(i));
-    }
+    const std::vector<std::size_t> group = layout_groups();
+    for (std::size_t i = 0; i < layouts_.size(); ++i)
+        if (static_cast<int>(group[i] % static_cast<std::size_t>(parts)) == part) mine.push_back(layouts_[i]), layout_ids_.push_back(static_cast<std::int64_t>(i));
     layouts_ = std::move(mine);
     progress_.groups_total = static_cast<std::int64_t>(layouts_.size());
 }

@@ -19,9 +19,9 @@ const zhTypeNames: Readonly<Record<string, string>> = {
   "a string": "字符串", "a number": "数字", "a boolean": "布尔值", "an array": "数组", "an object": "object",
 };
 
-/** A zh-CN template filled with the core's parameters (a JSON type name in {got} in Chinese too). */
-function fill(template: string, args: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, k: string) => (k === "got" ? (zhTypeNames[args[k]] ?? args[k]) : args[k]) ?? whole);
+/** A template filled with the core's parameters; `names` re-words a JSON type name in {got} (zh-CN's by default). */
+function fill(template: string, args: Record<string, string>, names: Readonly<Record<string, string>> = zhTypeNames): string {
+  return template.replace(/\{(\w+)\}/g, (whole, k: string) => (k === "got" ? (names[args[k]] ?? args[k]) : args[k]) ?? whole);
 }
 
 /**
@@ -32,7 +32,7 @@ export function sayWith(m: CoreMessage, args: Record<string, string>, english: R
   const zh = lang() === "en" ? undefined : zhCoreMessages[m.id];
   if (zh !== undefined) return fill(zh, args);
   const en = english[m.id];
-  return en === undefined ? "" : en.replace(/\{(\w+)\}/g, (whole, k: string) => args[k] ?? whole);
+  return en === undefined ? "" : fill(en, args, {});
 }
 
 /** The sentence in the current language; `english` is the core's own text of it (the report field). */

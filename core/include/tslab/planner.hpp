@@ -250,6 +250,7 @@ private:
     // first-appearance order; claim_group() appends the next unclaimed group to layouts_.
     std::vector<layout> pool_;
     std::vector<std::vector<std::size_t>> groups_;
+    std::vector<std::size_t> layout_groups() const;
     bool claim_group();
     bool more_layouts() { return next_ < layouts_.size() || claim_group(); }
     std::size_t next_ = 0;

@@ -157,7 +157,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   store.subscribe((sc, e) => {
     applied = sc;
     appliedSerial += 1;
-    appliedOption.text = t("comm.scn.applied", { config: configLabel(v, sc) });
+    labelOptions();
     if (e.kind === "apply") controls.get("scenario")!.write("applied"), view.clearTrial();
     compute();
   });
