@@ -16,9 +16,15 @@ tslab::wasm::outcome accuracy() {
     return tslab::wasm::guarded([] { return tslab::accuracy_json_text(tslab::embedded_accuracy()); });
 }
 
+// The published runs the model is validated on, not fitted to (tslab accuracy --published).
+tslab::wasm::outcome accuracy_published() {
+    return tslab::wasm::guarded([] { return tslab::accuracy_json_text(tslab::embedded_published_accuracy()); });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(tslab_accuracy) {
     emscripten::function("accuracyClass", &accuracy_class);
     emscripten::function("accuracy", &accuracy);
+    emscripten::function("accuracyPublished", &accuracy_published);
 }

@@ -116,6 +116,7 @@ constexpr message_template input_table[] = {
     {"validation.not_object", "a tslab/validation@1 object expected"},
     {"validation.schema", "must be \"tslab/validation@1\""},
     {"validation.unknown_metric", "'{metric}' is not one of {metrics}"},
+    {"validation.source_without_id", "a source needs an arxiv id or a url"},
 };
 }  // namespace
 

@@ -134,6 +134,7 @@ constexpr message_template tools_table[] = {
     // native/cli/main.cpp, native/common/cli_parse.cpp. {detail}: CLI11's own English words.
     {"cli.input_too_large", "more than {limit} bytes: over the input limit (--max-input-bytes)"},
     {"cli.empty_file_name", "an empty file name"},
+    {"cli.published_with_file", "names the embedded published runs: give it or VALIDATION.json, not both"},
     {"cli.cannot_open", "cannot open file"},
     // native/cli/calibration_path.cpp: a profile named by path in cluster.calibration.
     {"cli.no_such_file", "no such file"},

@@ -26,7 +26,7 @@ namespace {
 // worst |ln| error of the rows is unimodal in in_step at fixed cv: every step time falls as it rises).
 step_model_fit best_in_step(const std::vector<validation_case>& cases, double cv) {
     const double g = (std::sqrt(5.0) - 1) / 2;
-    double lo = 0.5, hi = 0.95;
+    double lo = min_in_step, hi = max_in_step;
     double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
     double f1 = evaluate_step_model(cases, x1, cv).worst_log_error, f2 = evaluate_step_model(cases, x2, cv).worst_log_error;
     while (hi - lo > 2e-4) {

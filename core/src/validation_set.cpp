@@ -10,7 +10,9 @@
 #include <fmt/ranges.h>
 
 #include "tslab/errors.hpp"
+#include "tslab/numerics.hpp"
 #include "tslab/report.hpp"
+#include "tslab/validation_cv.hpp"
 
 namespace tslab {
 
@@ -27,11 +29,28 @@ std::string text_of(const json& obj, const char* key, const std::string& path) {
     return v.get<std::string>();
 }
 
-double metric_of(const step_result& st, const std::string& metric) {
+double metric_of(const report& r, const std::string& metric) {
+    const step_result& st = r.step;
     if (metric == "tflops_per_gpu") return st.tflops_per_gpu;
     if (metric == "iteration_s") return st.time_s;
     if (metric == "mfu") return st.mfu;
+    if (metric == "tokens_per_s_per_gpu") return st.tokens_per_s / static_cast<double>(r.input.parallel.world());
+    if (metric == "memory_gib") return r.memory.total_bytes / 1073741824.0;
     return st.tokens_per_s;  // tokens_per_s: the metric was checked against accuracy_metrics()
+}
+
+std::string optional_text(const json& obj, const char* key, const std::string& path) {
+    return obj.contains(key) ? text_of(obj, key, path) : std::string();
+}
+
+// "arXiv 2104.04473 Table 1", or for a source without an arXiv id "<paper> <table>" (the paper
+// names the document; source.url says where it is).
+std::string source_label(const json& src, const std::string& path) {
+    const std::string table = text_of(src, "table", path);
+    if (src.contains("arxiv")) return fmt::format("arXiv {} {}", text_of(src, "arxiv", path), table);
+    if (!src.contains("url")) throw input_error(path + ".arxiv", msg("validation.source_without_id"));
+    text_of(src, "url", path);
+    return fmt::format("{} {}", text_of(src, "paper", path), table);
 }
 
 // "dp32 tp8 pp2 vpp2 interleaved" (cp, ep, sp and ZeRO only where used).
@@ -52,7 +71,11 @@ validation_case parse_row(const json& row, const std::string& path) {
     a.id = text_of(row, "id", path);
     const json& src = member(row, "source", path);
     a.paper = text_of(src, "paper", path + ".source");
-    a.source = fmt::format("arXiv {} {}", text_of(src, "arxiv", path + ".source"), text_of(src, "table", path + ".source"));
+    a.source = source_label(src, path + ".source");
+    a.family = optional_text(row, "family", path);
+    if (a.family.empty()) a.family = a.source;
+    a.training_family = optional_text(row, "training_family", path);
+    a.outside_mean = optional_text(row, "outside_mean", path);
     const json& cls = member(row, "class", path);
     a.kind = text_of(cls, "kind", path + ".class");
     a.gpu = text_of(cls, "gpu", path + ".class");
@@ -70,14 +93,19 @@ validation_case parse_row(const json& row, const std::string& path) {
         throw input_error(path + ".scenario." + e.path(), e.msg());
     }
     a.gpus = c.input.parallel.world();
+    a.dtype = dtype_class_of(c.input);
+    a.context = context_class_of(c.input);
     a.layout = layout_of(c.input);
     return c;
 }
 
 }  // namespace
 
+std::string dtype_class_of(const scenario& s) { return fp8_casts_active(s) ? "fp8" : "bf16"; }
+std::string context_class_of(const scenario& s) { return s.training.seq_len >= 32768 ? "long" : "short"; }
+
 double predict_case(const validation_case& c, const scenario& s) {
-    return metric_of(build_report(s, 0).step, c.row.metric);
+    return metric_of(build_report(s, 0), c.row.metric);
 }
 
 std::vector<validation_case> parse_validation_cases(const json& doc) {
@@ -91,21 +119,25 @@ std::vector<validation_case> parse_validation_cases(const json& doc) {
     return out;
 }
 
-std::vector<std::string> accuracy_metrics() { return {"tflops_per_gpu", "iteration_s", "mfu", "tokens_per_s"}; }
+std::vector<std::string> accuracy_metrics() {
+    return {"tflops_per_gpu", "iteration_s", "mfu", "tokens_per_s", "tokens_per_s_per_gpu", "memory_gib"};
+}
+
+double time_ratio_of(const accuracy_row& r, double error) {
+    if (r.metric == "memory_gib") return 0;
+    return r.metric == "iteration_s" ? 1 / (1 + error) : 1 + error;
+}
 
 accuracy_report predict_validation_set(const json& doc, const std::string& source) {
     accuracy_report r;
     r.source = source;
-    double sum = 0;
     for (auto& c : parse_validation_cases(doc)) {
         c.row.predicted = predict_case(c, c.input);
         c.row.error = c.row.predicted / c.row.published - 1;
+        cross_validate_row(c);
         r.rows.push_back(c.row);
-        const double e = std::abs(c.row.error);
-        sum += e;
-        if (e > r.max_abs_error) r.max_abs_error = e, r.max_row = c.row.id;
     }
-    r.mean_abs_error = sum / static_cast<double>(r.rows.size());
+    summarise_accuracy(r);
     return r;
 }
 

@@ -113,20 +113,40 @@ test("English toggle relabels the bar and the box and keeps the numbers", async 
   await page.locator("#lab .tsl").screenshot({ path: `${shots}/step-desktop-en.png` });
 });
 
-test("the accuracy note names the closest published class and opens the whole table", async ({ page }) => {
+test("the accuracy note gives the step time as a range from the closest class and opens both tables", async ({ page }) => {
   await openStep(page);
   const note = page.getByTestId("step-accuracy");
-  // The page's scenario is a dense model on H100: the Nemotron-4 rows (arXiv 2402.16819 Table 2) are that class.
+  // The page's scenario is a dense BF16 model on H100 at short context: Nemotron-4 15B (arXiv 2402.16819
+  // Table 2), Llama 3 405B (arXiv 2407.21783 Table 4) and Nemotron-4 340B (dgxc-benchmarking) are that class.
   await expect(note).toHaveAttribute("data-match", "class");
   await expect(note.locator(".tsl-accuracy-line")).toContainText("%");
   const mean = Number(await note.getAttribute("data-mean"));
   expect(mean).toBeGreaterThan(0);
-  expect(mean).toBeLessThan(0.08);  // the training set's bound (README accuracy table)
+  const low = Number(await note.getAttribute("data-low")), high = Number(await note.getAttribute("data-high"));
+  expect(low).toBeGreaterThan(0);
+  expect(low).toBeLessThanOrEqual(high);
+  await expect(note.getByTestId("step-range")).toContainText("–");
   await note.locator("summary").click();
-  // Every row of tests/validation/training_set.json: Narayanan Table 1 (10), MegaScale Table 2 (3), Nemotron-4 Table 2 (3).
-  await expect(note.locator("table tr").filter({ has: page.locator("td") })).toHaveCount(16);
+  // tests/validation/training_set.json (16: Narayanan Table 1, MegaScale Table 2, Nemotron-4 Table 2) and
+  // tests/validation/published_runs.json (19).
+  const rows = note.locator("table tr").filter({ has: page.locator("td") });
+  await expect(rows).toHaveCount(16 + 19);
+  await expect(note.locator("table").first().locator("th")).toHaveCount(6);  // with "without its family"
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // The point of the table, the error columns, is on screen at 1440 px.
+  const err = note.locator("table").last().locator("th").nth(3);
+  await err.scrollIntoViewIfNeeded();
+  const box = await err.boundingBox();
+  expect(box && box.x + box.width).toBeLessThanOrEqual(1440);
+  await note.screenshot({ path: `${shots}/step-accuracy-1440.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await err.scrollIntoViewIfNeeded();
+  const phone = await err.boundingBox();
+  expect(phone && phone.x + phone.width, "the error column of the published runs at 390 px").toBeLessThanOrEqual(390);
+  await note.screenshot({ path: `${shots}/step-accuracy-390.png` });
   await page.locator("#lab .tsl-lang").click();
   await expect(note.locator("summary")).not.toHaveText(/表/);
+  await expect(note.getByTestId("step-range")).toContainText("Expected step time");
 });
 
 test("screenshots: desktop and a 390 px phone", async ({ page }) => {

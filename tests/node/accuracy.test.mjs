@@ -16,6 +16,16 @@ test("accuracy(): every published run of the training set, byte for byte the CLI
   for (const row of a.rows) assert.ok(Math.abs(row.error) < 0.08, `${row.id}: ${row.error}`);
 });
 
+test("accuracyPublished(): the published runs, byte for byte `tslab accuracy --published`", () => {
+  const r = cli(["accuracy", "--published"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(tslab.accuracyPublished(), r.stdout.trimEnd());
+  const a = JSON.parse(r.stdout);
+  // tests/validation/published_runs.json: 19 runs, torchtitan's two eager-mode throughput rows not counted.
+  assert.equal(a.rows.length, 19);
+  assert.equal(a.counted, 17);
+});
+
 test("accuracyClass(): the closest published class of a scenario, as `tslab accuracy --scenario`", () => {
   const cases = {
     dense_h100: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 8, tp: 8 } },
@@ -29,8 +39,13 @@ test("accuracyClass(): the closest published class of a scenario, as `tslab accu
     assert.equal(wasm, r.stdout.trimEnd(), name);
   }
   const dense = JSON.parse(tslab.accuracyClass(JSON.stringify(cases.dense_h100)));
-  assert.equal(dense.match, "class");  // Nemotron-4 15B ran on H100 (arXiv 2402.16819)
-  assert.equal(dense.runs, 3);
+  assert.equal(dense.match, "class");
+  // Dense BF16 short-context H100 runs: Nemotron-4 15B Table 2 (arXiv 2402.16819, 3), Llama 3 405B
+  // Table 4 rows 1-2 (arXiv 2407.21783), Nemotron-4 340B BF16 (dgxc-benchmarking, 2).
+  assert.equal(dense.runs, 7);
+  // The range holds the prediction and is the prediction times the class's time ratios.
+  assert.ok(dense.step_time_low_s <= dense.step_time_s && dense.step_time_s <= dense.step_time_high_s);
+  assert.ok(Math.abs(dense.step_time_high_s - dense.step_time_s * dense.time_high) < 1e-9 * dense.step_time_s);
   // No MoE run is in the training set: the closest class is named as such, never passed off as a match.
   const moe = JSON.parse(tslab.accuracyClass(JSON.stringify(cases.moe_h800)));
   assert.notEqual(moe.match, "class");

@@ -18,7 +18,7 @@ export async function loadRawTslab() {
 /** The facade's entry points that return an Outcome { ok, value, error } (web/src/tslab.d.ts). */
 export const outcomeFunctions = ["report", "presets", "collective", "mesh", "validateProfile", "validation",
   "schedule", "scheduleTrace", "plan", "planStart", "planStep", "planResult", "planPartStart", "planPartState", "planMerge", "loadProfile", "loadedValidation", "rl",
-  "accuracy", "accuracyClass", "context", "messages"];
+  "accuracy", "accuracyPublished", "accuracyClass", "context", "messages"];
 
 /** An Outcome's value, or an Error with its message (what web/src/client.ts does). */
 export function unwrap(outcome) {

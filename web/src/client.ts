@@ -42,10 +42,12 @@ export function splitErrorMessage(message: string): { path: string; reason: stri
 export interface TslabClient {
   /** Throws ScenarioError on bad input. */
   report(scenario: Scenario): Report;
-  /** The model's measured error on the published runs closest to the scenario's class (dense/MoE, GPU generation). */
+  /** The out-of-sample error on the published runs closest to the scenario's class (dense/MoE, GPU generation, dtype, context) and the step-time range it implies. */
   accuracyClass(scenario: Scenario): AccuracyClass;
   /** Every published run of the training set against the model (the README's accuracy table). */
   accuracy(): Accuracy;
+  /** The published runs the model is validated on and not fitted to (tslab accuracy --published). */
+  accuracyPublished(): Accuracy;
   presets(): Presets;
   /** Every core message id's English template (tslab/messages@1), for a sentence re-worded with a panel's own units. */
   messages(): Readonly<Record<string, string>>;
@@ -140,6 +142,7 @@ export function clientFor(mod: TslabModule): TslabClient {
     },
     accuracyClass: (scenario) => call<AccuracyClass>(() => mod.accuracyClass(JSON.stringify(scenario))),
     accuracy: () => call<Accuracy>(() => mod.accuracy()),
+    accuracyPublished: () => call<Accuracy>(() => mod.accuracyPublished()),
     planStart: (scenario, options) => call<PlanProgress>(() => mod.planStart(JSON.stringify(calibrated(scenario, true)), JSON.stringify(options))),
     planStep: (budget) => call<PlanProgress>(() => mod.planStep(budget)),
     planResult: () => call<PlanResult>(() => mod.planResult()),

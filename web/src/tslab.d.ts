@@ -29,10 +29,12 @@ declare module "*/wasm/tslab.mjs" {
   export interface TslabModule {
     /** tslab/scenario@1 JSON in, tslab/report@1 JSON out (byte-identical to `tslab report`). */
     report(scenarioJson: string): Outcome;
-    /** tslab/accuracy-class@1: the model's error on the published runs closest to the scenario's class (tslab accuracy --scenario). */
+    /** tslab/accuracy-class@1: the out-of-sample error on the published runs closest to the scenario's class and the step-time range it implies (tslab accuracy --scenario). */
     accuracyClass(scenarioJson: string): Outcome;
     /** tslab/accuracy@1: every published run of the embedded training set against the model (tslab accuracy). */
     accuracy(): Outcome;
+    /** tslab/accuracy@1: the embedded published runs the model is validated on (tslab accuracy --published). */
+    accuracyPublished(): Outcome;
     /** tslab/presets@1 JSON: { schema, models, clusters, gpus }, each a name → object map. */
     presets(): Outcome;
     /** tslab/messages@1: every core message id with its English template and parameters. */

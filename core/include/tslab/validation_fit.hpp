@@ -18,6 +18,8 @@ struct step_model_fit {
 // up to a 22% spread between identical GPUs of a cluster; for ~1000 GPUs the expected range of a
 // normal spread is about 2 × 3.2 σ, so σ ≤ 0.22 / 6.5 = 0.034.
 inline constexpr double max_gpu_speed_cv = 0.034;
+// The range the fit searches for the in-step GEMM share.
+inline constexpr double min_in_step = 0.5, max_in_step = 0.95;
 
 // Minimax of |ln(predicted / published)| over `cases` (the embedded training set by default): cv on
 // 21 points from 0 to max_gpu_speed_cv, for each the best in_step in [0.5, 0.95] by golden section
