@@ -86,7 +86,7 @@ void add_allgather(context_report& r, const shape& x, double cp) {
 }  // namespace
 
 std::int64_t ulysses_degree_of(const scenario& s, std::int64_t ulysses_degree) {
-    const auto& row = cp_method_of(s.parallel.cp_method);
+    const auto& row = describe(s.parallel.cp_method);
     if (!row.alltoall) return 1;
     if (!row.ring) return s.parallel.cp;
     return ulysses_degree ? ulysses_degree : auto_ulysses(s);
@@ -104,7 +104,7 @@ bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t uly
     };
     const std::int64_t heads_r = s.model.heads / q.tp;
     const std::int64_t kv_r = std::max<std::int64_t>(1, s.model.kv_heads / q.tp);
-    const auto& row = cp_method_of(q.cp_method);
+    const auto& row = describe(q.cp_method);
     const std::int64_t u = ulysses_degree_of(s, ulysses_degree);
     if (row.alltoall && row.ring && (u < 1 || q.cp % u != 0))
         return fail([&] { return msg("context.usp_degree", {{"degree", fmt::format("{}", u)}, {"cp", fmt::format("{}", q.cp)}}); });
@@ -140,7 +140,7 @@ void check_context_parallel(const scenario& s, std::int64_t ulysses_degree) {
 
 double attention_kernel_keys(const scenario& s) {
     const double seq = static_cast<double>(s.training.seq_len);
-    if (s.parallel.cp == 1 || !cp_method_of(s.parallel.cp_method).ring) return seq;
+    if (s.parallel.cp == 1 || !describe(s.parallel.cp_method).ring) return seq;
     return seq * static_cast<double>(ulysses_degree_of(s)) / static_cast<double>(s.parallel.cp);
 }
 
@@ -148,7 +148,7 @@ kv_working_set attention_kv_working_set(const scenario& s) {
     const shape x = shape_of(s);
     const double block = x.b * x.s_local * x.kv_dim * x.e, cp = static_cast<double>(s.parallel.cp);
     if (s.parallel.cp == 1) return {block, "b·s·kv·e (the local sequence's K and V)"};
-    const auto& row = cp_method_of(s.parallel.cp_method);
+    const auto& row = describe(s.parallel.cp_method);
     if (row.allgather) return {block * cp, "b·s·kv·e (K and V of the whole sequence, gathered)"};
     const double u = static_cast<double>(ulysses_degree_of(s));
     const double kv_scale = u > static_cast<double>(x.kv_r) && s.model.attention != attention_kind::mla ? u / static_cast<double>(x.kv_r) : 1.0;
@@ -160,12 +160,12 @@ context_report context_traffic(const scenario& s, std::int64_t ulysses_degree) {
     context_report r;
     const auto& q = s.parallel;
     const shape x = shape_of(s);
-    r.method = q.cp == 1 ? "none" : q.cp_method;
+    r.method = q.cp == 1 ? "none" : to_string(q.cp_method);
     if (q.sp && q.tp > 1) add_sp(r, s, x);
     r.kernel_keys = attention_kernel_keys(s);
     if (q.cp == 1) return r;
     check_context_parallel(s, ulysses_degree);
-    const auto& row = cp_method_of(q.cp_method);
+    const auto& row = describe(q.cp_method);
     r.ulysses = ulysses_degree_of(s, ulysses_degree);
     r.ring = row.ring ? q.cp / r.ulysses : 1;
     if (r.ulysses > 1) {

@@ -69,7 +69,7 @@ std::string context_json_text(const std::string& scenario_text) {
     json methods = json::array();
     for (const auto& r : rows) methods.push_back(row_json(r));
     json out{{"schema", "tslab/context@1"}, {"seq_len", s.training.seq_len}, {"cp", s.parallel.cp},
-             {"cp_method", s.parallel.cp_method}, {"tp", s.parallel.tp}, {"seq_stops", seq_stops()}};
+             {"cp_method", to_string(s.parallel.cp_method)}, {"tp", s.parallel.tp}, {"seq_stops", seq_stops()}};
     out["methods"] = std::move(methods);
     out["balance"] = balance_json(s.parallel.cp, static_cast<double>(s.training.seq_len));
     out["formulas"] = context_formulas();

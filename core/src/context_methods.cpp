@@ -60,7 +60,8 @@ void take_report(context_method_row& row, const scenario& s, const report& r) {
     row.ulysses = c.ulysses, row.ring = c.ring;
     // The sequence split the causal mask sees: the ring part, or the whole cp group for all-gather CP;
     // Ulysses splits heads, so every rank walks all queries of its heads.
-    const bool gather = row.axis == "cp" && cp_method_of(row.id).allgather;
+    const cp_method_desc* method = find_row(cp_method_rows, row.id);
+    const bool gather = row.axis == "cp" && method && method->allgather;
     const causal_balance b = causal_work(gather ? s.parallel.cp : c.ring, static_cast<double>(s.training.seq_len));
     row.balance_zigzag = b.zigzag_ratio, row.balance_contiguous = b.contiguous_ratio;
 }
@@ -112,7 +113,7 @@ std::vector<context_method_row> context_methods(const json& doc) {
     rows.push_back(evaluate(sp, with_parallel(doc, {{"cp", 1}, {"sp", base.parallel.tp > 1}})));
     for (const auto& m : cp_method_rows) {
         context_method_row row = row_of(m.name, m.label, m.source, "cp");
-        row.active = base.parallel.cp > 1 && base.parallel.cp_method == m.name;
+        row.active = base.parallel.cp > 1 && base.parallel.cp_method == m.kind;
         if (base.parallel.cp == 1) {
             row.available = false;
             const input_error why("parallel.cp", msg("context.cp_splits_nothing", {{"method", m.label}}));

@@ -83,17 +83,7 @@ rank_shards local_shards(const scenario& s, const std::vector<tensor_entry>& ten
 }  // namespace
 
 double optimizer_state_elems(optimizer_kind o, bool matrix, double rows, double cols, double copies) {
-    switch (o) {
-        case optimizer_kind::adam:
-        case optimizer_kind::adamw: return 2 * rows * cols * copies;
-        case optimizer_kind::sgd: return rows * cols * copies;
-        // Muon keeps one momentum for hidden matrices; embeddings, head and vectors use AdamW
-        // (Jordan et al. 2024; Kimi K2 arXiv 2507.20534 section 2.1).
-        case optimizer_kind::muon: return (matrix ? 1 : 2) * rows * cols * copies;
-        // Adafactor (Shazeer & Stern 2018, arXiv 1804.04235): factored second moment, no momentum.
-        case optimizer_kind::adafactor: return (matrix ? rows + cols : rows * cols) * copies;
-    }
-    return 0;
+    return describe(o).state_elems(matrix, rows, cols) * copies;  // the row (vocabulary.hpp optimizer_rows)
 }
 
 double redundant_expert_bytes(const scenario& s, double local_expert_elems) {
@@ -200,7 +190,7 @@ rank_buffers rank_buffers_of(const scenario& s, const rank_shards& st) {
     const double sbh = static_cast<double>(t.seq_len / p.cp * t.micro_batch * s.model.hidden);
     const bool sp = p.sp && p.tp > 1;
     rank_buffers b;
-    b.zero3 = p.zero >= 3, b.p2p = p.pp > 1, b.sp = sp;
+    b.zero3 = zero_stage_rows[static_cast<std::size_t>(p.zero)].gathers_params, b.p2p = p.pp > 1, b.sp = sp;
     if (b.zero3) b.zero3_bytes = 2 * st.largest_layer * static_cast<double>(dtype_bytes(t.precision.params));
     if (b.p2p) b.p2p_bytes = 4 * el * sbh / (sp ? static_cast<double>(p.tp) : 1.0);
     if (b.sp) b.sp_bytes = el * sbh;

@@ -20,7 +20,7 @@ std::vector<message> mesh_warnings(const mesh_layout& m) {
     if (ep.size > 1 && ep.max_nodes > 1)
         w.push_back(msg("mesh.ep_spans_nodes", {{"nodes", n(ep.max_nodes)}}));
     const auto& cp = m.axis("cp");
-    const auto& method = cp_method_of(s.cp_method);
+    const auto& method = describe(s.cp_method);
     const bool ulysses = method.alltoall && !method.ring;
     if (cp.size > 1 && cp.max_nodes > 1)
         w.push_back(msg(ulysses ? "mesh.cp_spans_nodes_ulysses" : method.allgather ? "mesh.cp_spans_nodes_allgather" : "mesh.cp_spans_nodes_ring",
@@ -126,7 +126,7 @@ std::string mesh_json_text(const std::string& spec_text) {
     s.gpus_per_node = r.integer("gpus_per_node", 8, 1, 1024);
     s.nodes = r.integer("nodes", 0, 0, max_parallel_degree);
     s.sp = r.boolean("sp", false);
-    s.cp_method = r.choice("cp_method", s.cp_method, row_names(cp_method_rows));
+    s.cp_method = find_row(cp_method_rows, r.choice("cp_method", to_string(s.cp_method), row_names(cp_method_rows)))->kind;
     s.heads = r.integer("heads", 0, 0, 1 << 16);
     // At most 5 axes × 65536 listed ranks (~3 MB of JSON); 2^20 wrote 54 MB.
     const std::int64_t limit = r.integer("list_limit", default_list_limit, 1, max_list_limit);

@@ -8,7 +8,9 @@ namespace tslab {
 
 double optimizer_update_bytes(const scenario& s) {
     const auto& p = s.training.precision;
-    const double states = s.training.optimizer == optimizer_kind::sgd || s.training.optimizer == optimizer_kind::muon ? 1 : 2;
+    // States read and written per element of a hidden matrix, the bulk of the parameters (the row's
+    // moments; a factored second moment is rows + cols per matrix, nothing per element).
+    const double states = describe(s.training.optimizer).moments;
     return static_cast<double>(dtype_bytes(p.grads) + 2 * dtype_bytes(p.master) + dtype_bytes(p.params)) +
            2 * states * static_cast<double>(dtype_bytes(p.optimizer));
 }

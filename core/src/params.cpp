@@ -25,7 +25,7 @@ void add(entries& out, std::string name, std::int64_t rows, std::int64_t cols, b
 
 void add_norm(entries& out, const model_spec& m, const std::string& name, std::int64_t width) {
     add(out, name + ".weight", width, 1, false);
-    if (m.norm == norm_kind::layernorm) add(out, name + ".bias", width, 1, false);
+    if (describe(m.norm).bias) add(out, name + ".bias", width, 1, false);
 }
 
 void add_attention(entries& out, const model_spec& m) {

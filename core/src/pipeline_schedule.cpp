@@ -21,9 +21,8 @@ double schedule_op_estimate(const schedule_request& q) {
 }
 
 double schedule_work_estimate(const schedule_request& q) {
-    if (q.kind != schedule_kind::zbv) return schedule_op_estimate(q);
-    schedule_request padded = q;  // ZB-V generates 2p − 1 micro-batches at least, then drops the padding
-    padded.microbatches = std::max<std::int64_t>(q.microbatches, 2 * q.ranks - 1);
+    schedule_request padded = q;  // a generator that pads m (the row's pad_m_*) walks the padding too
+    padded.microbatches = describe(q.kind).generated_microbatches(q.microbatches, q.ranks);
     return schedule_op_estimate(padded);
 }
 
@@ -36,7 +35,7 @@ void check_schedule_request(const schedule_request& q) {
     const double ops = schedule_work_estimate(q);
     if (ops > static_cast<double>(max_schedule_ops))
         throw input_error(q.microbatches == 1 ? "ranks" : "microbatches",
-                          msg(q.kind == schedule_kind::zbv && q.microbatches < 2 * q.ranks - 1 ? "schedule.ops_over_cap_zbv" : "schedule.ops_over_cap",
+                          msg(describe(q.kind).generated_microbatches(q.microbatches, q.ranks) > q.microbatches ? "schedule.ops_over_cap_zbv" : "schedule.ops_over_cap",
                               {{"schedule", to_string(q.kind)}, {"ranks", fmt::format("{}", q.ranks)}, {"m", fmt::format("{}", q.microbatches)},
                                {"vpp", fmt::format("{}", q.vpp)}, {"ops", fmt::format("{:.4g}", ops)}, {"cap", fmt::format("{}", max_schedule_ops)}}));
 }

@@ -31,7 +31,7 @@ struct zbv_rank {
 };
 
 void zbv_rank_ops(zbv_rank& z, std::int64_t r, std::int64_t p) {
-    const std::int64_t big_m = std::max(z.m, 2 * p - 1);
+    const std::int64_t big_m = describe(schedule_kind::zbv).generated_microbatches(z.m, p);  // the row's 2p − 1 floor
     for (std::int64_t k = 0; k < 2 * (p - r) - 1; ++k) z.fwd(0);       // 1. nF0          n = 2(p−r)−1
     for (std::int64_t k = 0; k < r; ++k) z.fwd(1), z.fwd(0);           // 2. nF1F0        n = r
     for (std::int64_t k = 0; k < p - r; ++k)                           // 3. nF1I1W1      n = p−r

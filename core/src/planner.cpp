@@ -102,7 +102,7 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     const bool moe = base_.model.is_moe();
     // Every (tp, pp, cp, dp, ep), each with every expert TP degree (MoE: the divisors of tp, the rule's
     // etp ≤ tp) and, where cp > 1, every CP method (vocabulary.hpp cp_method_rows).
-    const std::size_t own_method = static_cast<std::size_t>(&cp_method_of(base_.parallel.cp_method) - cp_method_rows.data());
+    const std::size_t own_method = static_cast<std::size_t>(base_.parallel.cp_method);
     for (std::int64_t tp : detail::divisors(gpus_))
         for (std::int64_t pp : detail::divisors(gpus_ / tp))
             for (std::int64_t cp : detail::divisors(gpus_ / (tp * pp))) {
@@ -388,7 +388,7 @@ bool plan_search::advance(std::int64_t budget, plan_time deadline) {
 const stage_layer_times& plan_search::layer_times_of(const scenario& s) {
     const auto& q = s.parallel;
     const stage_split st = busiest_stage(s);
-    const auto method = static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data());
+    const auto method = static_cast<std::size_t>(q.cp_method);
     const layer_key key{q.tp, q.cp, method, q.ep, q.etp, s.training.micro_batch, st.layers > st.moe_layers, st.moe_layers > 0};
     auto it = layer_times_.find(key);
     if (it == layer_times_.end()) it = layer_times_.emplace(key, time_stage_layers(s)).first;

@@ -38,8 +38,9 @@ std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_
     return out;
 }
 
-constexpr recompute_kind recompute_modes[] = {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full};
-constexpr std::size_t zero_stages = 4;
+// The knobs' values come from their rows (vocabulary.hpp): recompute modes in search order, ZeRO stages.
+constexpr auto recompute_modes = recompute_search_order();
+constexpr std::size_t zero_stages = zero_stage_rows.size();
 
 using zero_totals = std::array<double, zero_stages>;
 
@@ -100,7 +101,7 @@ void plan_search::search_layout(const layout& l) {
     scenario s = base_;
     auto& q = s.parallel;
     q.tp = l.tp, q.pp = l.pp, q.cp = l.cp, q.dp = l.dp, q.ep = l.ep, q.vpp = 1, q.etp = l.etp;
-    q.cp_method = cp_method_rows[l.cp_method].name;
+    q.cp_method = cp_method_rows[l.cp_method].kind;
     // Sequence parallelism whenever tp > 1: it moves the same bytes as the AllReduce it replaces
     // (ReduceScatter + AllGather) and shrinks both the norm/dropout work and their activations by tp
     // (Korthikanti et al., arXiv 2205.05198 section 4.2.2), so no plan without it can be better.
@@ -196,14 +197,15 @@ void plan_search::prepare_micro_batch(scenario& s, layout_tables& lt, std::int64
         for (std::size_t k = 0; k < classes.size(); ++k) t.inflight[k] = detail::class_inflight(classes[k], t.kind, s.parallel.pp, t.vpp, m);
         if (c.buffers_at == s.training.micro_batch) continue;  // no buffer reads the schedule (rank_buffers_of)
         c.buffers_at = s.training.micro_batch;
-        // The buffers read the ZeRO stage only as zero ≥ 3 (its gather of two layers): one call per
-        // class at ZeRO 3 gives every stage's total, the same sum as a call at each stage.
-        s.parallel.zero = 3;
+        // The buffers read the ZeRO stage only as whether it gathers parameters (the gather of two
+        // layers): one call per class at the last stage gives every stage's total, the same sum as a
+        // call at each stage.
+        s.parallel.zero = zero_stage_rows.back().stage;
         for (std::size_t k = 0; k < classes.size(); ++k) {
             detail::rank_buffers b = detail::rank_buffers_of(s, classes[k].shards);
-            c.buffers[k * zero_stages + 3] = b.total();
+            const double gathered = b.total();
             b.zero3 = false;
-            for (std::size_t z = 0; z < 3; ++z) c.buffers[k * zero_stages + z] = b.total();
+            for (std::size_t z = 0; z < zero_stages; ++z) c.buffers[k * zero_stages + z] = zero_stage_rows[z].gathers_params ? gathered : b.total();
         }
     }
 }

@@ -22,7 +22,7 @@ namespace tslab {
 plan_choice plan_choice_of(const scenario& s) {
     const auto& q = s.parallel;
     return {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
-            q.etp, static_cast<std::size_t>(&cp_method_of(q.cp_method) - cp_method_rows.data()), q.sp,
+            q.etp, static_cast<std::size_t>(q.cp_method), q.sp,
             s.training.offload.optimizer, s.training.overlap.tp_comm};
 }
 
@@ -31,7 +31,7 @@ namespace {
 scenario apply_choice(scenario s, const plan_choice& c) {
     auto& q = s.parallel;
     q.dp = c.dp, q.tp = c.tp, q.pp = c.pp, q.vpp = c.vpp, q.ep = c.ep, q.cp = c.cp, q.zero = c.zero;
-    q.etp = c.etp, q.cp_method = cp_method_rows[c.cp_method].name, q.sp = c.sp;
+    q.etp = c.etp, q.cp_method = cp_method_rows[c.cp_method].kind, q.sp = c.sp;
     s.training.micro_batch = c.micro_batch;
     s.training.recompute = c.recompute;
     s.training.schedule = c.schedule;

@@ -60,7 +60,7 @@ std::int64_t whole(double bytes) {
 void write_parallel(json_writer& w, const parallel_spec& p) {
     w.key("parallel").begin_object();
     w.field("dp", p.dp).field("tp", p.tp).field("pp", p.pp).field("vpp", p.vpp).field("ep", p.ep).field("etp", p.etp);
-    w.field("cp", p.cp).field("cp_method", p.cp_method).field("sp", p.sp).field("zero", p.zero).field("order", p.order);
+    w.field("cp", p.cp).field("cp_method", to_string(p.cp_method)).field("sp", p.sp).field("zero", p.zero).field("order", p.order);
     w.end_object();
 }
 

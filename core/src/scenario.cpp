@@ -29,11 +29,12 @@ json resolve_part(const json& part, const std::string& path, json (*lookup)(cons
 }
 
 attention_kind parse_attention(field_reader& r, std::int64_t heads, std::int64_t kv_heads) {
-    const std::string def = kv_heads == heads ? "mha" : "gqa";
-    const std::string a = r.choice("attention", def, {"mha", "gqa", "mla"});
-    if (a == "mha" && kv_heads != heads)
+    static const std::vector<std::string> names = row_names(attention_rows);
+    const attention_kind def = kv_heads == heads ? attention_kind::mha : attention_kind::gqa;
+    const attention_kind a = find_row(attention_rows, r.choice("attention", describe(def).name, names))->kind;
+    if (a == attention_kind::mha && kv_heads != heads)
         throw input_error(r.path_of("kv_heads"), msg("scenario.kv_heads_not_mha", {{"kv_heads", fmt::format("{}", kv_heads)}, {"heads", fmt::format("{}", heads)}}));
-    return a == "mla" ? attention_kind::mla : a == "gqa" ? attention_kind::gqa : attention_kind::mha;
+    return a;
 }
 
 mla_spec parse_mla(const json* obj, const std::string& path) {
@@ -93,12 +94,13 @@ model_spec parse_model(const json& part) {
     if (m.heads % m.kv_heads != 0)
         throw input_error("model.kv_heads", msg("input.does_not_divide", {{"value", fmt::format("{}", m.kv_heads)}, {"what", "model.heads"}, {"n", fmt::format("{}", m.heads)}}));
     m.head_dim = r.integer("head_dim", m.hidden / m.heads, 1, 1 << 16);
-    m.ffn = r.choice("ffn_type", "gelu", {"gelu", "swiglu"}) == "swiglu" ? ffn_kind::swiglu : ffn_kind::gelu;
+    static const std::vector<std::string> ffns = row_names(ffn_rows), norms = row_names(norm_rows);
+    m.ffn = find_row(ffn_rows, r.choice("ffn_type", ffns.front(), ffns))->kind;
     m.ffn_hidden = r.integer("ffn_hidden", 4 * m.hidden, 1, big);
     m.vocab = r.integer("vocab", 51200, 1, 100'000'000);
     m.position_embeddings = r.integer("position_embeddings", 0, 0, 100'000'000);
     m.tied_embeddings = r.boolean("tied_embeddings", false);
-    m.norm = r.choice("norm", "layernorm", {"layernorm", "rmsnorm"}) == "rmsnorm" ? norm_kind::rmsnorm : norm_kind::layernorm;
+    m.norm = find_row(norm_rows, r.choice("norm", norms.front(), norms))->kind;
     m.bias = r.boolean("bias", false);
     m.dropout = r.boolean("dropout", false);
     m.attention = parse_attention(r, m.heads, m.kv_heads);

@@ -19,7 +19,7 @@ json cluster_json(const scenario& s) {
 
 json parallel_json(const parallel_spec& p) {
     return json{{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"vpp", p.vpp}, {"ep", p.ep}, {"etp", p.etp}, {"cp", p.cp},
-                {"cp_method", p.cp_method}, {"sp", p.sp}, {"zero", p.zero}, {"order", p.order}};
+                {"cp_method", to_string(p.cp_method)}, {"sp", p.sp}, {"zero", p.zero}, {"order", p.order}};
 }
 
 json precision_json(const precision_spec& p) {

@@ -162,7 +162,7 @@ parallel_spec parse_parallel(const json& part) {
     p.etp = r.integer("etp", p.etp, 1, 4096);
     p.cp = r.integer("cp", p.cp, 1, 4096);
     static const std::vector<std::string> cp_methods = row_names(cp_method_rows);
-    p.cp_method = r.choice("cp_method", p.cp_method, cp_methods);
+    p.cp_method = find_row(cp_method_rows, r.choice("cp_method", to_string(p.cp_method), cp_methods))->kind;
     p.sp = r.boolean("sp", p.sp);
     p.zero = static_cast<int>(r.integer("zero", p.zero, 0, 3));
     p.order = r.text("order", p.order);

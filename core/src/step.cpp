@@ -170,7 +170,7 @@ std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const ste
     if (s.parallel.ep > 1)
         out.push_back({"L6", msg("step.trade.ep", {{"ranks", std::to_string(s.parallel.ep)}, {"share", f0(100 * r.ledgers[5].exposed_s / r.time_s)}})});
     if (s.parallel.cp > 1)
-        out.push_back({"L7", msg("step.trade.cp", {{"ways", std::to_string(s.parallel.cp)}, {"method", s.parallel.cp_method},
+        out.push_back({"L7", msg("step.trade.cp", {{"ways", std::to_string(s.parallel.cp)}, {"method", to_string(s.parallel.cp_method)},
                                                    {"share", f0(100 * r.ledgers[6].exposed_s / r.time_s)}})});
     if (s.parallel.tp > 1)
         out.push_back({"L5", msg("step.trade.tp", {{"ways", std::to_string(s.parallel.tp)}})});

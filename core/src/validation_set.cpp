@@ -58,7 +58,7 @@ std::string layout_of(const scenario& s) {
     const auto& p = s.parallel;
     std::string out = fmt::format("dp{} tp{} pp{}", p.dp, p.tp, p.pp);
     if (p.vpp > 1) out += fmt::format(" vpp{}", p.vpp);
-    if (p.cp > 1) out += fmt::format(" cp{} {}", p.cp, p.cp_method);
+    if (p.cp > 1) out += fmt::format(" cp{} {}", p.cp, to_string(p.cp_method));
     if (p.ep > 1) out += fmt::format(" ep{}", p.ep);
     if (p.sp && p.tp > 1) out += " sp";
     if (p.zero > 0) out += fmt::format(" zero{}", p.zero);

@@ -93,7 +93,14 @@ json vocabulary_json() {
                  })},
                 {"dtypes", rows_json(dtype_rows, [](const dtype_desc& d) { return json{{"name", d.name}, {"bytes", d.bytes}}; })},
                 {"cp_methods", rows_json(cp_method_rows, label_row)},
-                {"routing_kinds", rows_json(routing_rows, label_row)},
+                {"attention_types", rows_json(attention_rows, label_row)},
+                {"ffn_types", rows_json(ffn_rows, label_row)},
+                {"norms", rows_json(norm_rows, label_row)},
+                {"routing_kinds", rows_json(routing_rows, [&](const routing_desc& d) {
+                     json j = label_row(d);
+                     j["reads"] = d.reads;
+                     return j;
+                 })},
                 {"scaling_recipes", rows_json(scaling_rows, [](const scaling_desc& d) { return json{{"name", d.name}, {"label", d.label}, {"source", d.source}}; })},
                 {"zero_stages", rows_json(zero_stage_rows, [](const zero_stage_desc& d) {
                      return json{{"stage", d.stage}, {"label", d.label}, {"shards", d.shards}, {"source", d.source}};
@@ -133,7 +140,7 @@ json defaults_json() {
                 {"cluster", default_cluster_preset},
                 {"training", training_defaults(training_spec{})},
                 {"parallel", {{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"vpp", p.vpp}, {"ep", p.ep}, {"etp", p.etp}, {"cp", p.cp},
-                              {"cp_method", p.cp_method}, {"sp", p.sp}, {"zero", p.zero}, {"order", p.order}}}};
+                              {"cp_method", to_string(p.cp_method)}, {"sp", p.sp}, {"zero", p.zero}, {"order", p.order}}}};
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ TEST_CASE("warnings fire when they should") {
     REQUIRE(ep.warnings.size() == 1);
     CHECK(ep.warnings[0] == "ep group spans 8 nodes: All-to-All is NIC-bound");
     auto u = spec(1, 8, 1, 1, 1, "tp-cp-ep-dp-pp");
-    u.cp_method = "ulysses", u.heads = 12;
+    u.cp_method = cp_method_kind::ulysses, u.heads = 12;
     CHECK_THAT(build_mesh(u).warnings.at(0), Contains("cp with Ulysses needs heads divisible by cp"));
     // The deliberately conflicting mapping: dp fastest puts each tp group of 8 across 2 nodes.
     const auto bad = build_mesh(spec(8, 1, 1, 2, 1, "dp-tp-cp-ep-pp"));
@@ -111,7 +111,7 @@ TEST_CASE("warnings stay quiet otherwise") {
     CHECK(build_mesh(spec(8, 1, 1, 2, 1, "tp-cp-ep-dp-pp")).warnings.empty());
     CHECK(build_mesh(spec(1, 1, 8, 16, 1, "tp-cp-ep-dp-pp")).warnings.empty());  // ep 8 inside a node
     auto u = spec(1, 8, 1, 1, 1, "tp-cp-ep-dp-pp");
-    u.cp_method = "ulysses", u.heads = 16;
+    u.cp_method = cp_method_kind::ulysses, u.heads = 16;
     CHECK(build_mesh(u).warnings.empty());
 }
 

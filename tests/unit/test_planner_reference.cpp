@@ -99,7 +99,7 @@ reference search_all(scenario s, std::int64_t gpus) {
         return d;
     };
     auto& q = s.parallel;
-    const cp_method_desc* own = &cp_method_of(q.cp_method);  // without CP the method is the scenario's
+    const cp_method_desc* own = &describe(q.cp_method);  // without CP the method is the scenario's
     for (std::int64_t tp : divs(gpus))
         for (std::int64_t pp : divs(gpus / tp))
             for (std::int64_t cp : divs(gpus / (tp * pp)))
@@ -108,7 +108,7 @@ reference search_all(scenario s, std::int64_t gpus) {
                 for (const auto& method : cp_method_rows) {
                     if (cp == 1 && &method != own) continue;
                     q.tp = tp, q.pp = pp, q.cp = cp, q.dp = gpus / (tp * pp * cp), q.ep = ep, q.etp = etp;
-                    q.cp_method = method.name, q.sp = tp > 1;
+                    q.cp_method = method.kind, q.sp = tp > 1;
                     s.training.overlap.tp_comm = tp > 1;  // the planner's dominance rule, as sp
                     if (ep > q.dp * cp || (q.dp * cp) % ep != 0) continue;
                     mesh_layout mesh;

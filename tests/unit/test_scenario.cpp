@@ -145,7 +145,7 @@ TEST_CASE("plan_rules_hold is layout_rules_hold and schedule_rules_hold", "[scen
                             for (std::int64_t mb : {1, 3, 8})
                                 for (const schedule_desc& d : schedule_rows) {
                                     auto& q = s.parallel;
-                                    q.tp = tp, q.ep = ep, q.etp = etp, q.cp = cp, q.cp_method = method.name, q.pp = pp, q.sp = tp > 1;
+                                    q.tp = tp, q.ep = ep, q.etp = etp, q.cp = cp, q.cp_method = method.kind, q.pp = pp, q.sp = tp > 1;
                                     q.vpp = d.chunks == chunks_rule::vpp ? 2 : 1;
                                     s.training.micro_batch = mb, s.training.schedule = d.kind;
                                     const bool layout = layout_rules_hold(s), schedule = schedule_rules_hold(s);

@@ -111,7 +111,7 @@ TEST_CASE("tokens_per_s_per_gpu and memory_gib read the report", "[validation][c
     CHECK(time_ratio_of(t.rows[0], 0.1) == Approx(1.1));
 }
 
-TEST_CASE("A source needs an arXiv id or a URL; with a URL the label is paper and table", "[validation][cv]") {
+TEST_CASE("A source needs an arXiv id or a URL, and with a URL the label is paper and table", "[validation][cv]") {
     json doc = one_row("mfu", 0.4);
     doc["rows"][0]["source"].erase("arxiv");
     try {

@@ -27,7 +27,7 @@ struct mesh_spec {
     std::int64_t gpus_per_node = 8;
     std::int64_t nodes = 0;  // 0: as many as the plan needs
     bool sp = false;
-    std::string cp_method = cp_method_rows[0].name;
+    cp_method_kind cp_method = cp_method_kind::ring;
     std::int64_t heads = 0;  // 0: unknown (no Ulysses head check)
     std::int64_t world() const { return dp * tp * pp * cp; }
 };

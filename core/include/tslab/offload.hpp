@@ -14,7 +14,8 @@ struct offload_cost {
 };
 
 // Bytes one optimizer step streams through memory per parameter it updates: the gradient read, the
-// master copy read and written, each optimizer state read and written, the 16-bit params written.
+// master copy read and written, each optimizer state read and written (the row's moments per
+// element: optimizer_rows; a factored second moment adds nothing per element), the 16-bit params written.
 // The same streaming update on the GPU's HBM (compute_time.cpp) and on the host's DRAM (below).
 double optimizer_update_bytes(const scenario& s);
 

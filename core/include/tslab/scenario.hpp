@@ -14,10 +14,8 @@
 
 namespace tslab {
 
-enum class ffn_kind { gelu, swiglu };
-enum class attention_kind { mha, gqa, mla };
-enum class norm_kind { layernorm, rmsnorm };
-// dtype, recompute_kind and optimizer_kind: vocabulary.hpp; schedule_kind: schedule_table.hpp.
+// dtype, recompute_kind, optimizer_kind, attention_kind, ffn_kind, norm_kind: vocabulary.hpp;
+// schedule_kind: schedule_table.hpp.
 
 // Multi-head latent attention ranks (DeepSeek-V2 arXiv 2405.04434, section 2.1).
 struct mla_spec {
@@ -140,7 +138,7 @@ inline constexpr std::int64_t max_parallel_degree = 1 << 20;
 // scenario's defaults: the parser reads them, and so does presets_json()'s "vocabulary.defaults".
 struct parallel_spec {
     std::int64_t dp = 1, tp = 1, pp = 1, vpp = 1, ep = 1, etp = 1, cp = 1;
-    std::string cp_method = cp_method_rows[0].name;
+    cp_method_kind cp_method = cp_method_kind::ring;
     bool sp = false;
     int zero = 0;
     std::string order = recommended_order;

@@ -55,6 +55,14 @@ struct schedule_desc {
     const char* inflight_formula;
     void (*generate)(pipeline_schedule& s, const schedule_request& q);  // appends every rank's ops
     const char* source;
+    // The generator builds at least pad_m_per_rank·p − pad_m_less micro-batches and drops the ones
+    // beyond m (ZB-V's handcrafted steady state needs 2p − 1); 0: it builds exactly m.
+    int pad_m_per_rank = 0, pad_m_less = 0;
+    // Micro-batches the generator walks for m requested on p ranks (schedule_work_estimate).
+    constexpr std::int64_t generated_microbatches(std::int64_t m, std::int64_t p) const {
+        const std::int64_t floor = pad_m_per_rank * p - pad_m_less;
+        return m > floor ? m : floor;
+    }
 };
 
 namespace detail {
@@ -106,7 +114,7 @@ inline constexpr std::array schedule_rows = {
                   2, 1, false, false, 0, detail::zero_bubble_bubble, "(p−1)(F+B−2W), exact at F = I = W",
                   [](double p, double, double m, double r) { return std::min({2 * p, 2 * m, m + r + 1}); },
                   "min(2p, 2m, m + r + 1) half-stage chunks on rank r (2p = 1F1B's bytes)", detail::generate_zbv,
-                  "Qi et al., arXiv 2401.10241 section 6 (ZB-V)"},
+                  "Qi et al., arXiv 2401.10241 section 6 (ZB-V)", 2, 1},
     schedule_desc{schedule_kind::dualpipe, "dualpipe", "DualPipe", stage_placement::dual, chunks_rule::two, 2, true, true,
                   2, 2, false, true, 2, [](const bubble_terms& t) { return (t.p / 2 - 1) * (t.FB + t.B - 3 * t.W); },
                   "(p/2−1)(F&B+B−3W)", [](double p, double, double, double) { return p + 1; },

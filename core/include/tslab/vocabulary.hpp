@@ -15,6 +15,10 @@ namespace tslab {
 enum class dtype { fp32, bf16, fp16, fp8, none };
 enum class recompute_kind { none, selective, full, op };
 enum class optimizer_kind { adamw, adam, sgd, muon, adafactor };
+enum class cp_method_kind { ring, ulysses, usp, allgather };
+enum class attention_kind { mha, gqa, mla };
+enum class ffn_kind { gelu, swiglu };
+enum class norm_kind { layernorm, rmsnorm };
 
 struct dtype_desc {
     dtype kind;
@@ -30,38 +34,85 @@ struct recompute_desc {
     recompute_kind kind;
     const char* name;
     const char* label;
+    // The planner tries the modes from the least recomputed work to the most (0 first), so that of two
+    // plans of equal time the one recomputing less is found first (recompute_search_order).
+    int search_rank;
     const char* source;
 };
 inline constexpr std::array recompute_rows = {
-    recompute_desc{recompute_kind::none, "none", "no recompute", "every layer keeps its activations for the backward"},
-    recompute_desc{recompute_kind::selective, "selective", "selective recompute",
+    recompute_desc{recompute_kind::none, "none", "no recompute", 0, "every layer keeps its activations for the backward"},
+    recompute_desc{recompute_kind::selective, "selective", "selective recompute", 2,
                    "Korthikanti et al., arXiv 2205.05198 section 4.2.2 (attention core recomputed)"},
-    recompute_desc{recompute_kind::full, "full", "full recompute",
+    recompute_desc{recompute_kind::full, "full", "full recompute", 3,
                    "Chen et al., arXiv 1604.06174; Korthikanti et al., arXiv 2205.05198 section 4.2 (layer input kept)"},
-    recompute_desc{recompute_kind::op, "op", "op-level selective recompute",
+    recompute_desc{recompute_kind::op, "op", "op-level selective recompute", 1,
                    "torchtitan activation checkpointing, mode selective, selective_ac_option \"op\" (pytorch/torchtitan "
                    "activation_checkpoint.py, _save_list: matmul and fused attention outputs kept); norms, activation functions and "
                    "elementwise ops recomputed, and the unfused attention core where FlashAttention is off"},
 };
 
+// The optimizer's states, the one place they are counted: the memory ledger, the checkpoint size,
+// the offloaded host update and the UI all read state_elems / moments.
 struct optimizer_desc {
     optimizer_kind kind;
     const char* name;
     const char* label;
-    int moments;    // states per parameter of a dense matrix (adafactor: factored, rows + cols per matrix)
-    bool factored;  // second moment kept as row and column vectors
+    int moments;        // states per element of a hidden (layer) matrix; a factored one keeps rows + cols instead
+    int other_moments;  // states per element of embeddings, the head and vectors
+    bool factored;      // second moment of a hidden matrix kept as row and column vectors
     const char* state_rule;
     const char* source;
+    // State elements of one rows × cols tensor (matrix: a hidden layer's weight matrix).
+    constexpr double state_elems(bool matrix, double rows, double cols) const {
+        if (matrix && factored) return rows + cols;
+        return (matrix ? moments : other_moments) * rows * cols;
+    }
 };
 inline constexpr std::array optimizer_rows = {
-    optimizer_desc{optimizer_kind::adamw, "adamw", "AdamW", 2, false, "2 moments per parameter", "Loshchilov & Hutter, arXiv 1711.05101"},
-    optimizer_desc{optimizer_kind::adam, "adam", "Adam", 2, false, "2 moments per parameter", "Kingma & Ba, arXiv 1412.6980"},
-    optimizer_desc{optimizer_kind::sgd, "sgd", "SGD with momentum", 1, false, "1 momentum per parameter", "Polyak 1964 heavy ball"},
-    optimizer_desc{optimizer_kind::muon, "muon", "Muon", 1, false,
+    optimizer_desc{optimizer_kind::adamw, "adamw", "AdamW", 2, 2, false, "2 moments per parameter", "Loshchilov & Hutter, arXiv 1711.05101"},
+    optimizer_desc{optimizer_kind::adam, "adam", "Adam", 2, 2, false, "2 moments per parameter", "Kingma & Ba, arXiv 1412.6980"},
+    optimizer_desc{optimizer_kind::sgd, "sgd", "SGD with momentum", 1, 1, false, "1 momentum per parameter", "Polyak 1964 heavy ball"},
+    optimizer_desc{optimizer_kind::muon, "muon", "Muon", 1, 2, false,
                    "1 momentum on hidden matrices; AdamW's 2 moments on embeddings, head and vectors",
                    "Jordan et al. 2024 (Muon); Kimi K2 arXiv 2507.20534 section 2.1"},
-    optimizer_desc{optimizer_kind::adafactor, "adafactor", "Adafactor", 0, true,
+    // No momentum; the factored second moment is rows + cols per matrix, one value per element of a vector.
+    optimizer_desc{optimizer_kind::adafactor, "adafactor", "Adafactor", 0, 1, true,
                    "factored second moment: rows + cols per matrix, no momentum", "Shazeer & Stern, arXiv 1804.04235"},
+};
+
+// The model's layer types (model.attention, model.ffn_type, model.norm): parsed once from these rows.
+struct attention_desc {
+    attention_kind kind;
+    const char* name;
+    const char* label;
+    const char* source;
+};
+inline constexpr std::array attention_rows = {
+    attention_desc{attention_kind::mha, "mha", "multi-head attention", "Vaswani et al., arXiv 1706.03762 (kv_heads = heads)"},
+    attention_desc{attention_kind::gqa, "gqa", "grouped-query attention", "Ainslie et al., arXiv 2305.13245 (kv_heads < heads)"},
+    attention_desc{attention_kind::mla, "mla", "multi-head latent attention", "DeepSeek-V2, arXiv 2405.04434 section 2.1 (model.mla ranks)"},
+};
+struct ffn_desc {
+    ffn_kind kind;
+    const char* name;
+    const char* label;
+    int matrices;  // weight matrices of one MLP
+    const char* source;
+};
+inline constexpr std::array ffn_rows = {
+    ffn_desc{ffn_kind::gelu, "gelu", "GELU MLP", 2, "Hendrycks & Gimpel, arXiv 1606.08415 (h -> ffn_hidden -> h)"},
+    ffn_desc{ffn_kind::swiglu, "swiglu", "SwiGLU MLP", 3, "Shazeer, arXiv 2002.05202 (gate and up h -> ffn_hidden, down)"},
+};
+struct norm_desc {
+    norm_kind kind;
+    const char* name;
+    const char* label;
+    bool bias;  // a learned shift beside the scale
+    const char* source;
+};
+inline constexpr std::array norm_rows = {
+    norm_desc{norm_kind::layernorm, "layernorm", "LayerNorm", true, "Ba et al., arXiv 1607.06450"},
+    norm_desc{norm_kind::rmsnorm, "rmsnorm", "RMSNorm", false, "Zhang & Sennrich, arXiv 1910.07467"},
 };
 
 // A named precision recipe: the dtype of each stored or computed quantity.
@@ -104,6 +155,7 @@ inline constexpr std::array precision_field_rows = {
 // transfer under the previous block's kernel; allgather: K/V gathered whole before the kernel
 // (s keys for the local s/cp queries), the gradient reduce-scattered after.
 struct cp_method_desc {
+    cp_method_kind kind;
     const char* name;
     const char* label;
     const char* source;
@@ -112,17 +164,11 @@ struct cp_method_desc {
     bool allgather;  // K/V All-Gather forward, dK/dV ReduceScatter backward
 };
 inline constexpr std::array cp_method_rows = {
-    cp_method_desc{"ring", "Ring attention", "Liu et al., arXiv 2310.01889; Megatron-Core context parallelism", false, true, false},
-    cp_method_desc{"ulysses", "DeepSpeed-Ulysses", "Jacobs et al., arXiv 2309.14509", true, false, false},
-    cp_method_desc{"usp", "USP (Ulysses × Ring)", "Fang & Zhao, arXiv 2405.07719", true, true, false},
-    cp_method_desc{"allgather", "All-gather K/V (Llama 3)", "Llama 3, arXiv 2407.21783 section 3.3.2 (context parallelism)", false, false, true},
+    cp_method_desc{cp_method_kind::ring, "ring", "Ring attention", "Liu et al., arXiv 2310.01889; Megatron-Core context parallelism", false, true, false},
+    cp_method_desc{cp_method_kind::ulysses, "ulysses", "DeepSpeed-Ulysses", "Jacobs et al., arXiv 2309.14509", true, false, false},
+    cp_method_desc{cp_method_kind::usp, "usp", "USP (Ulysses × Ring)", "Fang & Zhao, arXiv 2405.07719", true, true, false},
+    cp_method_desc{cp_method_kind::allgather, "allgather", "All-gather K/V (Llama 3)", "Llama 3, arXiv 2407.21783 section 3.3.2 (context parallelism)", false, false, true},
 };
-// The row of a method name the parser accepted (the first row for an unknown one).
-constexpr const cp_method_desc& cp_method_of(std::string_view name) {
-    for (const auto& r : cp_method_rows)
-        if (name == r.name) return r;
-    return cp_method_rows[0];
-}
 
 // How the router spreads token-expert pairs over the experts (training.moe.routing.kind,
 // expert_routing.hpp): the expected per-expert load each kind gives.
@@ -130,11 +176,14 @@ struct routing_desc {
     const char* name;
     const char* label;
     const char* source;
+    const char* reads;  // the scenario field the kind reads besides its name ("" for none)
 };
 inline constexpr std::array routing_rows = {
-    routing_desc{"uniform", "uniform top-k", "every expert equally likely; the busiest rank is the expected maximum of the sampling spread"},
-    routing_desc{"zipf", "Zipf-skewed", "expert of popularity rank r gets a share ∝ (r+1)^−skew, capped at 1/top_k (Zipf 1949; hot experts as in DeepSeek-V3 section 3.4 EPLB)"},
-    routing_desc{"histogram", "measured histogram", "one load per expert, in expert order (e.g. a router's per-expert token counts)"},
+    routing_desc{"uniform", "uniform top-k", "every expert equally likely; the busiest rank is the expected maximum of the sampling spread", ""},
+    routing_desc{"zipf", "Zipf-skewed", "expert of popularity rank r gets a share ∝ (r+1)^−skew, capped at 1/top_k (Zipf 1949; hot experts as in DeepSeek-V3 section 3.4 EPLB)",
+                 "training.moe.routing.skew"},
+    routing_desc{"histogram", "measured histogram", "one load per expert, in expert order (e.g. a router's per-expert token counts)",
+                 "training.moe.routing.histogram"},
 };
 
 // An FP8 scaling recipe of the L8 table (numerics.hpp): the block each scale covers on the activation
@@ -178,13 +227,14 @@ struct zero_stage_desc {
     const char* label;
     const char* shards;
     bool grads_reduced_per_microbatch;
+    bool gathers_params;  // parameters sharded too: each layer's are all-gathered before use (its buffers)
     const char* source;
 };
 inline constexpr std::array zero_stage_rows = {
-    zero_stage_desc{0, "DP (replicated)", "nothing", false, "arXiv 1910.02054 section 5"},
-    zero_stage_desc{1, "ZeRO-1", "optimizer states and master weights", false, "arXiv 1910.02054 section 5"},
-    zero_stage_desc{2, "ZeRO-2", "+ gradients", true, "arXiv 1910.02054 section 5"},
-    zero_stage_desc{3, "ZeRO-3 (FSDP)", "+ parameters, gathered layer by layer", true, "arXiv 1910.02054 section 5"},
+    zero_stage_desc{0, "DP (replicated)", "nothing", false, false, "arXiv 1910.02054 section 5"},
+    zero_stage_desc{1, "ZeRO-1", "optimizer states and master weights", false, false, "arXiv 1910.02054 section 5"},
+    zero_stage_desc{2, "ZeRO-2", "+ gradients", true, false, "arXiv 1910.02054 section 5"},
+    zero_stage_desc{3, "ZeRO-3 (FSDP)", "+ parameters, gathered layer by layer", true, true, "arXiv 1910.02054 section 5"},
 };
 
 struct mesh_axis_desc {
@@ -208,12 +258,27 @@ constexpr bool rows_in_enum_order(const Rows& rows) {
         if (static_cast<std::size_t>(rows[i].kind) != i) return false;
     return true;
 }
-static_assert(rows_in_enum_order(dtype_rows) && rows_in_enum_order(recompute_rows) && rows_in_enum_order(optimizer_rows),
+static_assert(rows_in_enum_order(dtype_rows) && rows_in_enum_order(recompute_rows) && rows_in_enum_order(optimizer_rows) &&
+                  rows_in_enum_order(cp_method_rows) && rows_in_enum_order(attention_rows) && rows_in_enum_order(ffn_rows) &&
+                  rows_in_enum_order(norm_rows),
               "rows must list their enum's values once, in order");
+
+// The recompute modes in the planner's search order (recompute_desc::search_rank).
+constexpr std::array<recompute_kind, recompute_rows.size()> recompute_search_order() {
+    std::array<recompute_kind, recompute_rows.size()> out{};
+    for (const auto& r : recompute_rows) out[static_cast<std::size_t>(r.search_rank)] = r.kind;
+    return out;
+}
 
 inline const dtype_desc& describe(dtype t) { return dtype_rows[static_cast<std::size_t>(t)]; }
 inline const recompute_desc& describe(recompute_kind r) { return recompute_rows[static_cast<std::size_t>(r)]; }
 inline const optimizer_desc& describe(optimizer_kind o) { return optimizer_rows[static_cast<std::size_t>(o)]; }
+// A CP method is parsed once into its kind (scenario_training.cpp): an unknown name is an error at its path.
+inline const cp_method_desc& describe(cp_method_kind m) { return cp_method_rows[static_cast<std::size_t>(m)]; }
+inline const char* to_string(cp_method_kind m) { return describe(m).name; }
+inline const attention_desc& describe(attention_kind a) { return attention_rows[static_cast<std::size_t>(a)]; }
+inline const ffn_desc& describe(ffn_kind f) { return ffn_rows[static_cast<std::size_t>(f)]; }
+inline const norm_desc& describe(norm_kind n) { return norm_rows[static_cast<std::size_t>(n)]; }
 
 // The row called `name`, or nullptr.
 template <class Rows>

@@ -14,10 +14,10 @@ import { runReportPanel } from "./report_runner";
 import "./expert.css";
 
 const plan = ["model", "cluster", "dp", "ep", "pp", "schedule"];
-const routing = ["routing", "skew", "histogram", "redundant", "node_limit", "comm_sms"];
-const kindPath = "training.moe.routing.kind", histogramPath = "training.moe.routing.histogram";
-/** The routing_rows kind (core vocabulary.hpp) whose loads are training.moe.routing.histogram. */
-const histogramKind = "histogram";
+const routing = ["routing", "skew", "histogram", "redundant", "node_limit", "comm_sms"]; // not-a-vocabulary-name: control keys (the histogram control edits the field)
+const kindPath = "training.moe.routing.kind", histogramPath = "training.moe.routing.histogram", skewPath = "training.moe.routing.skew";
+/** The routing kind (core vocabulary.hpp routing_rows) that reads `path` besides its name. */
+const kindReading = (client: TslabClient, path: string) => vocabularyOf(client).routing_kinds.find((r) => r.reads === path)?.name;
 
 /** The pasted loads as the scenario's array: numbers where a token reads as one, else the token itself, so the core names the bad entry. */
 function histogramOf(text: string): unknown[] | undefined {
@@ -30,9 +30,10 @@ function histogramOf(text: string): unknown[] | undefined {
  * A pasted histogram selects kind "histogram"; clearing it removes the loads and the kind, so the core's default routing
  * applies again (a kind "histogram" without loads is an error in every panel that reads the scenario).
  */
-function histogramField(): ScenarioField {
+function histogramField(client: TslabClient): ScenarioField {
+  const histogramKind = kindReading(client, histogramPath);
   return {
-    spec: { kind: "text", key: "histogram", labelKey: "ex.histogram", rows: 3, placeholder: "120, 80, 64, 10, …" },
+    spec: { kind: "text", key: "histogram", labelKey: "ex.histogram", rows: 3, placeholder: "120, 80, 64, 10, …" }, // not-a-vocabulary-name: the control of training.moe.routing.histogram
     paths: [histogramPath],
     show: (s) => {
       const h = valueAt(s, histogramPath);
@@ -48,6 +49,7 @@ function histogramField(): ScenarioField {
 /** The routing controls: each edits one training.moe field; a field the scenario leaves out shows the core's default. */
 function routingFields(client: TslabClient): ScenarioField[] {
   const v = vocabularyOf(client);
+  const histogramKind = kindReading(client, histogramPath);
   const at = (path: string) => (s: Scenario) => valueAt(s, path) ?? defaultOf(v, path);
   const field = (spec: ScenarioField["spec"], path: string, show = (x: unknown) => String(x ?? ""), put = (x: unknown): unknown => x): ScenarioField =>
     ({ spec, paths: [path], show: (s) => show(at(path)(s)) as string, changes: (x) => [[path, put(x)]] });
@@ -55,9 +57,9 @@ function routingFields(client: TslabClient): ScenarioField[] {
     // Another kind than histogram drops the pasted loads (the core refuses loads with another kind).
     { ...field({ kind: "select", key: "routing", labelKey: "ex.kind", choices: choicesOf(v.routing_kinds) }, kindPath),
       changes: (x) => (x === histogramKind ? [[kindPath, x]] : [[kindPath, x], [histogramPath, undefined]]) },
-    field({ kind: "range", key: "skew", labelKey: "ex.skew", min: 0, max: 1.5, step: 0.1, show: (x) => x.toFixed(1) }, "training.moe.routing.skew",
+    field({ kind: "range", key: "skew", labelKey: "ex.skew", min: 0, max: 1.5, step: 0.1, show: (x) => x.toFixed(1) }, skewPath,
       (x) => String(Number(x ?? 1)), Number),
-    histogramField(),
+    histogramField(client),
     field({ kind: "number", key: "redundant", labelKey: "ex.redundant", min: 0, max: 65536 }, "training.moe.redundant_experts", undefined, (x) => num(x as string)),
     field({ kind: "number", key: "node_limit", labelKey: "ex.node_limit", min: 0, max: 1024 }, "training.moe.node_limit", undefined, (x) => num(x as string)),
     field({ kind: "number", key: "comm_sms", labelKey: "ex.comm_sms", min: 0, max: 1024 }, "training.moe.comm_sms", undefined, (x) => num(x as string)),
@@ -68,7 +70,7 @@ function routingFields(client: TslabClient): ScenarioField[] {
 function trialScenario(client: TslabClient, s: Scenario, skew: number, redundant: number): Scenario {
   return deepseekPlan(client, s, [
     ["training.precision", vocabularyOf(client).precision_recipes.find((r) => r.gemm === "fp8")?.name],
-    ["training.moe.routing", { kind: "zipf", skew }], ["training.moe.redundant_experts", redundant], ["training.moe.imbalance", undefined],
+    ["training.moe.routing", { kind: kindReading(client, skewPath), skew }], ["training.moe.redundant_experts", redundant], ["training.moe.imbalance", undefined],
   ]);
 }
 

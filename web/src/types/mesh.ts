@@ -18,7 +18,8 @@ export interface MeshSpec {
   /** 0 or absent: as many nodes as the plan needs. */
   nodes?: number;
   sp?: boolean;
-  cp_method?: "ring" | "ulysses" | "usp";
+  /** A name of presets().vocabulary.cp_methods. */
+  cp_method?: string;
   heads?: number;
   /** Most ranks listed per axis in groups[]. */
   list_limit?: number;

@@ -46,8 +46,12 @@ export interface Vocabulary {
   zero_stages: { stage: number; label: string; shards: string; source: string }[];
   /** Collective op names (the core's collective table, as specs, reports and profiles spell them). */
   collectives: NamedRow[];
-  /** training.moe.routing.kind values (L6). */
-  routing_kinds: NamedRow[];
+  /** training.moe.routing.kind values (L6); reads: the scenario field the kind reads besides its name ("" for none). */
+  routing_kinds: (NamedRow & { reads: string })[];
+  /** model.attention, model.ffn_type and model.norm values. */
+  attention_types: NamedRow[];
+  ffn_types: NamedRow[];
+  norms: NamedRow[];
   /** The L8 scaling recipes the numerics section compares. */
   scaling_recipes: NamedRow[];
   recommended_order: string;
