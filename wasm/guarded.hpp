@@ -16,18 +16,20 @@ struct outcome {
     std::string value;  // the JSON text when ok
     std::string error;  // "path: reason" when not ok
     std::string error_msg;  // the reason as {"id", "args"} JSON (messages.hpp) for an input error, else ""
+    std::string error_path;    // the input error's JSON path ("" for any other error)
+    std::string error_reason;  // its reason alone (the whole text for any other error)
 };
 
 template <class Fn>
 outcome guarded(Fn&& fn) noexcept {
     try {
-        return outcome{true, fn(), {}, {}};
+        return outcome{true, fn(), {}, {}, {}, {}};
     } catch (const input_error& e) {
-        return outcome{false, {}, e.what(), message_json(e.msg()).dump()};
+        return outcome{false, {}, e.what(), message_json(e.msg()).dump(), e.path(), e.reason()};
     } catch (const std::exception& e) {
-        return outcome{false, {}, e.what(), {}};
+        return outcome{false, {}, e.what(), {}, {}, e.what()};
     } catch (...) {
-        return outcome{false, {}, "internal error", {}};
+        return outcome{false, {}, "internal error", {}, {}, "internal error"};
     }
 }
 

@@ -65,7 +65,9 @@ EMSCRIPTEN_BINDINGS(tslab_report) {
         .field("ok", &outcome::ok)
         .field("value", &outcome::value)
         .field("error_msg", &outcome::error_msg)
-        .field("error", &outcome::error);
+        .field("error", &outcome::error)
+        .field("error_path", &outcome::error_path)
+        .field("error_reason", &outcome::error_reason);
     emscripten::function("report", &report);
     emscripten::function("presets", &presets);
     emscripten::function("messages", &messages);

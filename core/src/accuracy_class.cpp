@@ -9,6 +9,7 @@
 
 #include "tslab/json_writer.hpp"
 #include "tslab/report.hpp"
+#include "tslab/validation_cv.hpp"
 
 namespace tslab {
 

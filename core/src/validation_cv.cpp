@@ -65,14 +65,21 @@ void cross_validate_row(validation_case& c) {
     a.cv_error = a.cv_predicted / a.published - 1;
 }
 
-std::string refit_json_text(const std::string& validation_text, const std::string& source) {
-    json doc;
+namespace {
+
+// A validation file's text as JSON; a parse error names the file.
+json validation_doc(const std::string& text, const std::string& source) {
     try {
-        doc = json::parse(validation_text);
+        return json::parse(text);
     } catch (const json::parse_error& e) {
         throw input_error(source, msg("input.not_json", {{"detail", e.what()}}));
     }
-    const auto cases = parse_validation_cases(doc);
+}
+
+}  // namespace
+
+std::string refit_json_text(const std::string& validation_text, const std::string& source) {
+    const auto cases = parse_validation_cases(validation_doc(validation_text, source));
     const step_model_fit all = fit_step_model(cases);
     const auto refits = refit_without_each_family(cases);
     const auto write = [](json_writer& w, const std::string& family, double in_step, double cv) {
@@ -140,6 +147,23 @@ void summarise_accuracy(accuracy_report& r) {
     r.cv_mean_abs_error = t.cv_mean(), r.cv_max_abs_error = t.cv_max, r.cv_max_row = t.cv_max_row;
     r.families.clear();
     for (const auto& f : families) r.families.push_back(family_summary(r, f));
+}
+
+accuracy_report predict_validation_set(const json& doc, const std::string& source) {
+    accuracy_report r;
+    r.source = source;
+    for (auto& c : parse_validation_cases(doc)) {
+        c.row.predicted = predict_case(c, c.input);
+        c.row.error = c.row.predicted / c.row.published - 1;
+        cross_validate_row(c);
+        r.rows.push_back(c.row);
+    }
+    summarise_accuracy(r);
+    return r;
+}
+
+accuracy_report predict_validation_text(const std::string& text, const std::string& source) {
+    return predict_validation_set(validation_doc(text, source), source);
 }
 
 }  // namespace tslab

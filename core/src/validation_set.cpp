@@ -12,7 +12,6 @@
 #include "tslab/errors.hpp"
 #include "tslab/numerics.hpp"
 #include "tslab/report.hpp"
-#include "tslab/validation_cv.hpp"
 
 namespace tslab {
 
@@ -126,29 +125,6 @@ std::vector<std::string> accuracy_metrics() {
 double time_ratio_of(const accuracy_row& r, double error) {
     if (r.metric == "memory_gib") return 0;
     return r.metric == "iteration_s" ? 1 / (1 + error) : 1 + error;
-}
-
-accuracy_report predict_validation_set(const json& doc, const std::string& source) {
-    accuracy_report r;
-    r.source = source;
-    for (auto& c : parse_validation_cases(doc)) {
-        c.row.predicted = predict_case(c, c.input);
-        c.row.error = c.row.predicted / c.row.published - 1;
-        cross_validate_row(c);
-        r.rows.push_back(c.row);
-    }
-    summarise_accuracy(r);
-    return r;
-}
-
-accuracy_report predict_validation_text(const std::string& text, const std::string& source) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw input_error(source, msg("input.not_json", {{"detail", e.what()}}));
-    }
-    return predict_validation_set(doc, source);
 }
 
 }  // namespace tslab

@@ -32,6 +32,12 @@ for (const [name, scenario, path, fragment] of cases) {
     assert.ok(caught.message.startsWith(`${path}`), `message "${caught.message}" should start with ${path}`);
     assert.match(caught.message, /^[\w.[\]]*: \S/, "message is 'path: reason'");
     if (fragment) assert.ok(caught.message.includes(fragment), `message "${caught.message}" should mention "${fragment}"`);
+    // The outcome carries the path and the reason apart, so no UI code splits the text.
+    const outcome = tslab.raw.report(text);
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.error_path, path);
+    assert.equal(outcome.error, `${outcome.error_path}: ${outcome.error_reason}`);
+    assert.ok(JSON.parse(outcome.error_msg).id, "a message id");
     // The CLI rejects the same input with exit status 2 and the same message.
     const native = cli(["report"], text);
     assert.equal(native.status, 2);

@@ -9,6 +9,7 @@
 
 #include "tslab/errors.hpp"
 #include "tslab/validation_narayanan.hpp"
+#include "tslab/validation_cv.hpp"
 #include "tslab/validation_set.hpp"
 
 using namespace tslab;

@@ -61,11 +61,11 @@ function detailsBody(c: LoadedCalibration, v: Validation): HTMLElement[] {
 /** Reads a dropped or picked file as text; anything that does not look like JSON is refused up front. */
 async function readProfile(file: File): Promise<string> {
   const looksJson = /\.json$/i.test(file.name) || file.type === "application/json" || file.type === "";
-  if (!looksJson) throw new ScenarioError(t("cal.notJson", { type: file.type || file.name }));
+  if (!looksJson) throw new ScenarioError("", t("cal.notJson", { type: file.type || file.name }));
   try {
     return await file.text();
   } catch (e) {
-    throw new ScenarioError(t("cal.readFailed") + (e instanceof Error ? e.message : String(e)));
+    throw new ScenarioError("", t("cal.readFailed") + (e instanceof Error ? e.message : String(e)));
   }
 }
 

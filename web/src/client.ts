@@ -11,21 +11,34 @@ import type { ContextResult } from "./types/context";
 import type { PlanOptions, PlanResult } from "./types/step";
 import { sayError, type CoreMessage } from "./core_messages";
 
-/** An input error from the core, split into its JSON path ("parallel.tp") and reason. */
+/** An input error from the core: its JSON path ("parallel.tp", "" for the whole input) and reason, as the core sent them. */
 export class ScenarioError extends Error {
   readonly path: string;
   readonly reason: string;
   /** The reason as a core message id with parameters, for the reader's language (core_messages.ts). */
   readonly msg: CoreMessage | null;
-  constructor(message: string, msg: CoreMessage | null = null) {
-    super(message);
+  constructor(path: string, reason: string, msg: CoreMessage | null = null) {
+    super(path ? `${path}: ${reason}` : reason);
+    this.path = path;
+    this.reason = reason;
     this.msg = msg;
     this.name = "ScenarioError";
-    const split = splitErrorMessage(message);
-    this.path = split.path;
-    this.reason = split.reason;
   }
 }
+
+/** An error as a Worker posts it: the fields of a ScenarioError (anything else: no path, its text as the reason). */
+export interface ErrorReply {
+  message: string;
+  path: string;
+  reason: string;
+  msg: CoreMessage | null;
+}
+export function errorReply(e: unknown): ErrorReply {
+  if (e instanceof ScenarioError) return { message: e.message, path: e.path, reason: e.reason, msg: e.msg };
+  const text = e instanceof Error ? e.message : String(e);
+  return { message: text, path: "", reason: text, msg: null };
+}
+export const errorOfReply = (r: ErrorReply) => new ScenarioError(r.path, r.reason, r.msg);
 
 /** An error's text in the reader's language: a core input error from its message id, anything else as it is. */
 export function errorText(e: unknown): string {
@@ -33,11 +46,6 @@ export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The core words every user-facing error as "path: reason" (ARCHITECTURE.md, "Errors"); "$" is the whole document. */
-export function splitErrorMessage(message: string): { path: string; reason: string } {
-  const m = /^((?:\$|[A-Za-z_])(?:[\w.-]|\[\d+\]|\["[^"]*"\])*): ([\s\S]*)$/.exec(message);
-  return m ? { path: m[1], reason: m[2] } : { path: "", reason: message };
-}
 
 export interface TslabClient {
   /** Throws ScenarioError on bad input. */
@@ -115,7 +123,7 @@ export function call<T>(fn: () => Outcome): T {
 /** call() without the parse: the value's JSON text. */
 export function callText(fn: () => Outcome): string {
   const r = fn();
-  if (!r.ok) throw new ScenarioError(r.error, r.error_msg ? (JSON.parse(r.error_msg) as CoreMessage) : null);
+  if (!r.ok) throw new ScenarioError(r.error_path, r.error_reason, r.error_msg ? (JSON.parse(r.error_msg) as CoreMessage) : null);
   return r.value;
 }
 
@@ -166,7 +174,7 @@ export function clientFor(mod: TslabModule): TslabClient {
     },
     loadCalibration(profileText, fileName) {
       const bytes = new TextEncoder().encode(profileText).length;
-      if (bytes > maxProfileBytes) throw new ScenarioError(`$: the profile is ${bytes} bytes; the limit is ${maxProfileBytes} bytes`);
+      if (bytes > maxProfileBytes) throw new ScenarioError("", `the profile is ${bytes} bytes; the limit is ${maxProfileBytes} bytes`);
       // Parsed and kept once in the core; every later call names it instead of re-sending it.
       const summary = call<CalibrationSummary>(() => mod.loadProfile(profileName, profileText));
       loaded = { profile: JSON.parse(profileText) as Record<string, unknown>, summary, fileName };
@@ -183,7 +191,7 @@ export function clientFor(mod: TslabModule): TslabClient {
       listeners.add(fn);
     },
     validation(scenario) {
-      if (!loaded) throw new ScenarioError("cluster.calibration: no calibration profile is loaded");
+      if (!loaded) throw new ScenarioError("cluster.calibration", "no calibration profile is loaded");
       return call<Validation>(() => mod.loadedValidation(profileName, scenario ? JSON.stringify(scenario) : ""));
     },
     calibrated: (spec) => calibrated(spec),

@@ -1,6 +1,6 @@
 // The planner's Web Worker: its own wasm instance behind the same client as the panels (profile included) runs the sliced
 // search, or one part of it (the page runs the parts in several of these and has one merge them).
-import { loadClient, ScenarioError, type TslabClient } from "./client";
+import { errorReply, loadClient, type TslabClient } from "./client";
 import type { PlannerReply, PlannerRequest } from "./types/step";
 
 /** Combinations per planStep slice: about 10 ms of wasm work (3-6M combinations/s), so progress is smooth and a cancel lands quickly. */
@@ -12,8 +12,6 @@ let running = 0; // the id of the search in progress; 0 when none
 loadClient().catch(() => undefined);
 
 const post = (reply: PlannerReply) => (self as unknown as Worker).postMessage(reply);
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-const msgOf = (e: unknown) => (e instanceof ScenarioError ? e.msg : null);
 
 function loop(client: TslabClient, id: number, parts: number): void {
   if (running !== id) return;
@@ -29,7 +27,7 @@ function loop(client: TslabClient, id: number, parts: number): void {
     }
   } catch (e) {
     running = 0;
-    post({ type: "error", id, message: message(e), msg: msgOf(e) });
+    post({ type: "error", id, ...errorReply(e) });
     return;
   }
   setTimeout(() => loop(client, id, parts), 0); // yield so a cancel message is read between slices
@@ -46,7 +44,7 @@ function start(client: TslabClient, msg: Extract<PlannerRequest, { type: "run" }
     post({ type: "progress", id: msg.id, progress });
     loop(client, msg.id, msg.parts);
   } catch (e) {
-    post({ type: "error", id: msg.id, message: message(e), msg: msgOf(e) });
+    post({ type: "error", id: msg.id, ...errorReply(e) });
   }
 }
 
@@ -55,7 +53,7 @@ function merge(client: TslabClient, msg: Extract<PlannerRequest, { type: "merge"
   try {
     post({ type: "result", id: msg.id, plan: client.planMerge(msg.scenario, msg.options, msg.states) });
   } catch (e) {
-    post({ type: "error", id: msg.id, message: message(e), msg: msgOf(e) });
+    post({ type: "error", id: msg.id, ...errorReply(e) });
   }
 }
 
@@ -68,6 +66,6 @@ self.addEventListener("message", (event: MessageEvent<PlannerRequest>) => {
   }
   loadClient().then(
     (client) => (msg.type === "merge" ? merge(client, msg) : start(client, msg)),
-    (e: unknown) => post({ type: "error", id: msg.id, message: `wasm: ${message(e)}`, msg: null }),
+    (e: unknown) => post({ type: "error", id: msg.id, ...errorReply(`wasm: ${errorReply(e).reason}`) }),
   );
 });

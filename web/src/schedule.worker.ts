@@ -1,10 +1,8 @@
 // The pipeline panel's Web Worker: schedules too large for a frame (schedule_io.hpp, max_foreground_ops) run here, on their own wasm instance.
-import { loadClient, ScenarioError, type TslabClient } from "./client";
+import { errorReply, loadClient, type TslabClient } from "./client";
 import { simulateForDrawing, type ScheduleReply, type ScheduleRequest } from "./schedule_sim";
 
 const post = (reply: ScheduleReply) => (self as unknown as Worker).postMessage(reply);
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-const msgOf = (e: unknown) => (e instanceof ScenarioError ? e.msg : null);
 
 function run(client: TslabClient, req: ScheduleRequest): void {
   const results = [];
@@ -12,7 +10,7 @@ function run(client: TslabClient, req: ScheduleRequest): void {
     try {
       results.push(simulateForDrawing(client, spec));
     } catch (e) {
-      post({ id: req.id, type: "error", index, message: message(e), msg: msgOf(e) });
+      post({ id: req.id, type: "error", index, ...errorReply(e) });
       return;
     }
   }
@@ -22,6 +20,6 @@ function run(client: TslabClient, req: ScheduleRequest): void {
 self.addEventListener("message", (event: MessageEvent<ScheduleRequest>) => {
   loadClient().then(
     (client) => run(client, event.data),
-    (e: unknown) => post({ id: event.data.id, type: "error", index: 0, message: `wasm: ${message(e)}`, msg: null }),
+    (e: unknown) => post({ id: event.data.id, type: "error", index: 0, ...errorReply(`wasm: ${errorReply(e).reason}`) }),
   );
 });

@@ -1,6 +1,5 @@
 // One pipeline run as the panel shows it: the summary always, the ops for drawing when they fit the drawing cap.
-import type { CoreMessage } from "./core_messages";
-import type { TslabClient } from "./client";
+import type { ErrorReply, TslabClient } from "./client";
 import type { ScheduleResult, ScheduleSpec } from "./types/pipeline";
 
 /** Most blocks one timeline draws; bigger schedules show their numbers and a note instead. */
@@ -21,4 +20,4 @@ export interface ScheduleRequest {
 /** Schedule Worker → page: every result, or the first error with the index of its SPEC. */
 export type ScheduleReply =
   | { id: number; type: "results"; results: ScheduleResult[] }
-  | { id: number; type: "error"; index: number; message: string; msg: CoreMessage | null };
+  | ({ id: number; type: "error"; index: number } & ErrorReply);

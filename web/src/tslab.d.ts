@@ -23,6 +23,10 @@ declare module "*/wasm/tslab.mjs" {
     error: string;
     /** The reason of an input error as {"id", "args"} JSON (a core message id, `tslab messages`), else "". */
     error_msg: string;
+    /** The input error's JSON path ("" for any other error): the UI never parses `error`. */
+    error_path: string;
+    /** Its reason alone (the whole text for any other error). */
+    error_reason: string;
   }
 
   /** The embind functions. Each takes JSON text and returns an Outcome holding JSON text. */

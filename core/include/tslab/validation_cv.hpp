@@ -34,6 +34,11 @@ std::vector<std::string> constants_at_bound(double in_step, double gpu_speed_cv)
 // produced the stored constants (`tslab accuracy --refit`).
 std::string refit_json_text(const std::string& validation_text, const std::string& source);
 
+// Parses a tslab/validation@1 document and predicts every row, in sample and with its family left
+// out; input_error names the bad path.
+accuracy_report predict_validation_set(const json& doc, const std::string& source);
+accuracy_report predict_validation_text(const std::string& text, const std::string& source);
+
 // Sets the row's cv_predicted / cv_error / fitted from its family's stored refit.
 void cross_validate_row(validation_case& c);
 // Means, maxima and per-family summaries of the rows (outside_mean rows listed, not counted).

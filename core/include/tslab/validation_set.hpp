@@ -87,9 +87,8 @@ double predict_case(const validation_case& c, const scenario& s);
 std::string dtype_class_of(const scenario& s);
 std::string context_class_of(const scenario& s);
 
-// Parses a tslab/validation@1 document and predicts every row; input_error names the bad path.
-accuracy_report predict_validation_set(const json& doc, const std::string& source);
-accuracy_report predict_validation_text(const std::string& text, const std::string& source);
+// predict_validation_set / predict_validation_text (every row predicted and cross-validated):
+// validation_cv.hpp, the module above this one.
 
 // JSON (schema tslab/accuracy@1) and a Markdown table (the README's accuracy table).
 std::string accuracy_json_text(const accuracy_report& r);

@@ -1,5 +1,5 @@
 // Runs the pipeline panel's schedules: on the page when the core says they fit a frame, else in the schedule Worker (issue: no frozen page).
-import { ScenarioError, type TslabClient } from "../client";
+import { errorOfReply, ScenarioError, type TslabClient } from "../client";
 import { t } from "../i18n";
 import { simulateForDrawing, type ScheduleReply, type ScheduleRequest } from "../schedule_sim";
 import type { ScheduleResult, ScheduleSpec } from "../types/pipeline";
@@ -52,9 +52,9 @@ export function createScheduleRunner(client: TslabClient): ScheduleRunner {
         const r = e.data;
         if (r.id !== serial) return;
         busy = false;
-        done(r.type === "results" ? r.results : [{ index: r.index, err: new ScenarioError(r.message, r.msg) }]);
+        done(r.type === "results" ? r.results : [{ index: r.index, err: errorOfReply(r) }]);
       };
-      worker.onerror = (e) => id === serial && ((busy = false), done([{ index: 0, err: new ScenarioError(`$: ${e.message || t("lab.scheduleWorkerFailed")}`) }]));
+      worker.onerror = (e) => id === serial && ((busy = false), done([{ index: 0, err: new ScenarioError("", e.message || t("lab.scheduleWorkerFailed")) }]));
       const req: ScheduleRequest = { id, specs };
       worker.postMessage(req);
       busy = true;

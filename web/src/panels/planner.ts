@@ -188,8 +188,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
       showDone(r.plan);
     } else {
       finish();
-      const m = /^([A-Za-z_][\w.[\]]*): /.exec(r.message);
-      setError(`${t("plan.status.error")}${sayError(m ? m[1] : "$", r.msg, r.message)}`, m ? m[1] : "");
+      setError(`${t("plan.status.error")}${sayError(r.path, r.msg, r.message)}`, r.path);
     }
   };
 

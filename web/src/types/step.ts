@@ -1,5 +1,6 @@
 // Types of the step-time JSON (report.step, ledgers L1..L9) and of the planner (tslab/plan@1).
 import type { CoreMessage } from "../core_messages";
+import type { ErrorReply } from "../client";
 import type { Report, Scenario } from "../report";
 import type { CommReport } from "./mesh";
 
@@ -174,4 +175,4 @@ export type PlannerReply =
   | { type: "progress"; id: number; progress: { considered: number; evaluated: number; fitting: number; timed: number; layouts_searched: number; layouts_total: number; done: boolean; capped: boolean } }
   | { type: "result"; id: number; plan: PlanResult }
   | { type: "part"; id: number; state: string }
-  | { type: "error"; id: number; message: string; msg: CoreMessage | null };
+  | ({ type: "error"; id: number } & ErrorReply);
