@@ -24,7 +24,8 @@ tslab::wasm::outcome validation(const std::string& profile_json, const std::stri
 tslab::wasm::outcome loaded_validation(const std::string& name, const std::string& scenario_json) {
     return tslab::wasm::guarded([&] {
         const tslab::calibration_profile* p = tslab::stored_profile(name);
-        if (!p) throw tslab::input_error("cluster.calibration", tslab::msg("calibration.profile_not_loaded", {{"name", tslab::utf8_excerpt(name, 80)}}));
+        if (!p)
+            throw tslab::input_error("cluster.calibration", tslab::msg("calibration.profile_not_loaded", {{"name", tslab::utf8_excerpt(name, 80)}}));
         if (scenario_json.empty()) return tslab::check_to_json(tslab::check_profile(*p, nullptr)).dump(2);
         const tslab::scenario s = tslab::parse_scenario_text(scenario_json);
         return tslab::check_to_json(tslab::check_profile(*p, &s.cluster)).dump(2);

@@ -16,7 +16,7 @@ struct outcome {
     std::string value;  // the JSON text when ok
     std::string error;  // "path: reason" when not ok
     std::string error_msg;  // the reason as {"id", "args"} JSON (messages.hpp) for an input error, else ""
-    std::string error_path;    // the input error's JSON path ("" for any other error)
+    std::string error_path;  // the input error's JSON path ("" for any other error)
     std::string error_reason;  // its reason alone (the whole text for any other error)
 };
 

@@ -54,7 +54,8 @@ tslab::wasm::outcome plan_start(const std::string& scenario_json, const std::str
 // A whole number in [lo, hi] from JavaScript (NaN, ±Infinity and fractions are errors at `name`).
 int whole(double v, const char* name, int lo, int hi) {
     if (!(v >= lo && v <= hi) || v != static_cast<double>(static_cast<int>(v)))
-        throw tslab::input_error(name, tslab::msg("input.out_of_range", {{"value", fmt::format("{}", v)}, {"lo", std::to_string(lo)}, {"hi", std::to_string(hi)}}));
+        throw tslab::input_error(
+            name, tslab::msg("input.out_of_range", {{"value", fmt::format("{}", v)}, {"lo", std::to_string(lo)}, {"hi", std::to_string(hi)}}));
     return static_cast<int>(v);
 }
 

@@ -48,8 +48,8 @@ void drop_profile(const std::string& name) { tslab::drop_profile(name); }
 // For leak tests: the stack pointer, bytes in use on the heap, and the memory size.
 std::string memory_stats() {
     const struct mallinfo mi = mallinfo();
-    return fmt::format(R"({{"stack_pointer":{},"heap_in_use":{},"memory_bytes":{}}})",
-                       emscripten_stack_get_current(), mi.uordblks, emscripten_get_heap_size());
+    return fmt::format(R"({{"stack_pointer":{},"heap_in_use":{},"memory_bytes":{}}})", emscripten_stack_get_current(), mi.uordblks,
+                       emscripten_get_heap_size());
 }
 
 // The input limits (json_parse.hpp), so the lab can refuse a large profile before sending it.

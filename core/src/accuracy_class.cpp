@@ -39,8 +39,7 @@ struct class_key {
 };
 
 bool matches(const accuracy_row& a, const accuracy_class_summary& c, const class_key& k) {
-    return (!k.kind || a.kind == c.kind) && (!k.gpu || a.gpu == c.gpu) && (!k.dtype || a.dtype == c.dtype) &&
-           (!k.context || a.context == c.context);
+    return (!k.kind || a.kind == c.kind) && (!k.gpu || a.gpu == c.gpu) && (!k.dtype || a.dtype == c.dtype) && (!k.context || a.context == c.context);
 }
 
 accuracy_class_summary summarise(accuracy_class_summary c, const std::vector<accuracy_row>& rows, const class_key& k) {
@@ -76,15 +75,16 @@ accuracy_class_summary closest_accuracy_class(const scenario& s, const std::vect
     c.gpu = gpu_generation_of(s.cluster.gpu);
     c.dtype = dtype_class_of(s), c.context = context_class_of(s);
     // The closest rows first: every key, then the keys that move the error least dropped first.
-    static const class_key tries[] = {{"class", true, true, true, true}, {"dtype", true, true, true, false},
+    static const class_key tries[] = {{"class", true, true, true, true},        {"dtype", true, true, true, false},
                                       {"generation", true, true, false, false}, {"gpu", false, true, false, false},
-                                      {"kind", true, false, false, false}, {"any", false, false, false, false}};
+                                      {"kind", true, false, false, false},      {"any", false, false, false, false}};
     for (const auto& k : tries) {
         accuracy_class_summary t = summarise(c, rows, k);
         if (t.runs == 0) continue;
-        t.note = fmt::format("on {} published {} runs the model is off by {:.1f}% on average, {:.1f}% at most ({}), each predicted by constants "
-                             "not fitted to it",
-                             t.runs, class_text(t), 100 * t.mean_abs_error, 100 * t.max_abs_error, t.max_row);
+        t.note = fmt::format(
+            "on {} published {} runs the model is off by {:.1f}% on average, {:.1f}% at most ({}), each predicted by constants "
+            "not fitted to it",
+            t.runs, class_text(t), 100 * t.mean_abs_error, 100 * t.max_abs_error, t.max_row);
         if (t.match != "class")
             t.note += fmt::format("; no published {} {} {} {}-context run is in the validation sets", c.kind, c.gpu, c.dtype, c.context);
         return t;

@@ -58,7 +58,8 @@ double moe_elems(const scenario& s, double& replicated_extra) {
     const auto& m = s.model;
     const double k = static_cast<double>(m.moe.top_k), fe = static_cast<double>(m.moe.expert_ffn_hidden);
     const double etp = static_cast<double>(s.parallel.etp);
-    replicated_extra = k * static_cast<double>(m.hidden) + 2.0 * static_cast<double>(m.moe.experts);  // dispatched copies; router probs (fp32 as 2 elems)
+    replicated_extra =
+        k * static_cast<double>(m.hidden) + 2.0 * static_cast<double>(m.moe.experts);  // dispatched copies; router probs (fp32 as 2 elems)
     const double shared = static_cast<double>(m.moe.shared_experts) * fe;
     return k * mlp_split_elems(m, fe) / etp * static_cast<double>(s.parallel.tp) + mlp_split_elems(m, shared);
 }
@@ -75,8 +76,7 @@ layer_activation op_level_bytes(const scenario& s, bool moe_layer, const activat
     const auto& m = s.model;
     const bool glu = m.ffn == ffn_kind::swiglu;
     double rep = 3 * d.e * d.h + (m.dropout ? 2 * d.h : 0);
-    if (m.attention == attention_kind::mla)
-        rep += d.e * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
+    if (m.attention == attention_kind::mla) rep += d.e * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
     // Flash keeps its output and an fp32 LSE per head; the unfused core keeps neither: its output
     // comes from a bmm that runs again with the rest of the core (core_recomputed).
     double split = core_recomputed(s) ? (attention_split_elems(m) - attention_output_elems(m)) * d.e
@@ -102,8 +102,10 @@ const char* formula_for(const scenario& s) {
         case recompute_kind::full: return sp ? "full recompute: 2sbh/t (layer input only)" : "full recompute: 2sbh (layer input only)";
         case recompute_kind::op:
             if (core_recomputed(s))
-                return sp ? "op-level, unfused attention: 3 sbh outputs /t (input, attn-out, MLP-down) + Q, K, V and the first MLP matmul /t; the core recomputed"
-                          : "op-level, unfused attention: 3 sbh outputs (input, attn-out, MLP-down) + Q, K, V and the first MLP matmul /t; the core recomputed";
+                return sp ? "op-level, unfused attention: 3 sbh outputs /t (input, attn-out, MLP-down) + Q, K, V and the first MLP matmul /t; the "
+                            "core recomputed"
+                          : "op-level, unfused attention: 3 sbh outputs (input, attn-out, MLP-down) + Q, K, V and the first MLP matmul /t; the core "
+                            "recomputed";
             return sp ? "op-level: 3 sbh outputs /t (input, attn-out, MLP-down) + Q, K, V, attention output, LSE and the first MLP matmul /t"
                       : "op-level: 3 sbh outputs (input, attn-out, MLP-down) + Q, K, V, attention output, LSE and the first MLP matmul /t";
         case recompute_kind::selective:
@@ -119,9 +121,7 @@ const char* formula_for(const scenario& s) {
 
 }  // namespace
 
-bool mla_up_recomputed(const scenario& s) {
-    return s.model.attention == attention_kind::mla && s.training.recompute == recompute_kind::selective;
-}
+bool mla_up_recomputed(const scenario& s) { return s.model.attention == attention_kind::mla && s.training.recompute == recompute_kind::selective; }
 
 bool core_recomputed(const scenario& s) {
     const recompute_kind r = s.training.recompute;
@@ -142,8 +142,7 @@ layer_activation layer_activation_bytes(const scenario& s, bool moe_layer) {
     if (s.training.recompute == recompute_kind::op) return op_level_bytes(s, moe_layer, d, sp, out);
     // Two norm inputs, QKV input, MLP input (4 e·sbh) and two dropout masks (1 byte each).
     double rep = 4 * d.e * d.h + (m.dropout ? 2 * d.h : 0);
-    if (m.attention == attention_kind::mla)
-        rep += d.e * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
+    if (m.attention == attention_kind::mla) rep += d.e * static_cast<double>(m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
     double split = (attention_split_elems(m) - (mla_up_recomputed(s) ? mla_up_output_elems(m) : 0)) * d.e;
     if (moe_layer) {
         double extra = 0;

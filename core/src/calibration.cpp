@@ -26,8 +26,7 @@ const collective_fit* calibration_profile::find(collective_op op, std::int64_t n
 std::string calibration_profile::source() const {
     std::string device = devices.empty() ? backend : devices.front().name;
     const std::string date = utf8_prefix(created, 10);  // never half a UTF-8 character
-    return fmt::format("calibrated: {} ×{}, {}{}", device, ranks, date.empty() ? "undated" : date,
-                       complete ? "" : ", incomplete");
+    return fmt::format("calibrated: {} ×{}, {}{}", device, ranks, date.empty() ? "undated" : date, complete ? "" : ", incomplete");
 }
 
 std::optional<fitted_link> link_from_profile(const calibration_profile& p, link_scope scope) {
@@ -56,18 +55,28 @@ fit_summary summary_of(const line_fit& f) {
 }
 
 json fit_json(const fit_summary& f) {
-    return json{{"method", f.method}, {"rel_residuals", f.rel_residuals}, {"rms_rel", f.rms_rel},
-                {"max_abs_rel", f.max_abs_rel}, {"outliers", f.outliers}};
+    return json{
+        {"method", f.method}, {"rel_residuals", f.rel_residuals}, {"rms_rel", f.rms_rel}, {"max_abs_rel", f.max_abs_rel}, {"outliers", f.outliers}};
 }
 
 json collective_json(const collective_fit& c) {
     json samples = json::array();
     for (const auto& s : c.samples)
-        samples.push_back({{"bytes", s.bytes}, {"time_s", s.time_s}, {"algbw_Bps", s.algbw_Bps}, {"busbw_Bps", s.busbw_Bps},
-                           {"time_min_s", s.time_min_s}, {"time_max_s", s.time_max_s}});
-    return json{{"op", describe(c.op).name}, {"ranks", c.ranks}, {"scope", to_string(c.scope)},
-                {"in_place", c.in_place}, {"timer", c.timer}, {"alpha_s", c.alpha_s},
-                {"beta_s_per_byte", c.beta_s_per_byte}, {"fit", fit_json(c.fit)}, {"samples", std::move(samples)}};
+        samples.push_back({{"bytes", s.bytes},
+                           {"time_s", s.time_s},
+                           {"algbw_Bps", s.algbw_Bps},
+                           {"busbw_Bps", s.busbw_Bps},
+                           {"time_min_s", s.time_min_s},
+                           {"time_max_s", s.time_max_s}});
+    return json{{"op", describe(c.op).name},
+                {"ranks", c.ranks},
+                {"scope", to_string(c.scope)},
+                {"in_place", c.in_place},
+                {"timer", c.timer},
+                {"alpha_s", c.alpha_s},
+                {"beta_s_per_byte", c.beta_s_per_byte},
+                {"fit", fit_json(c.fit)},
+                {"samples", std::move(samples)}};
 }
 
 json gemm_json(const gemm_section& g) {
@@ -79,19 +88,17 @@ json gemm_json(const gemm_section& g) {
         samples.push_back(std::move(j));
     }
     for (const auto& c : g.curves)
-        curves.push_back({{"dtype", c.dtype}, {"flops_per_s_max", c.flops_per_s_max}, {"x_half_flops", c.x_half_flops},
-                          {"fit", fit_json(c.fit)}});
+        curves.push_back({{"dtype", c.dtype}, {"flops_per_s_max", c.flops_per_s_max}, {"x_half_flops", c.x_half_flops}, {"fit", fit_json(c.fit)}});
     return json{{"form", "flops_per_s(x) = flops_per_s_max * x / (x + x_half_flops), x = 2*m*n*k"},
-                {"samples", std::move(samples)}, {"curves", std::move(curves)}};
+                {"samples", std::move(samples)},
+                {"curves", std::move(curves)}};
 }
 
 json memory_json(const memory_figures& m) {
     json samples = json::array();
-    for (const auto& s : m.samples)
-        samples.push_back({{"probe", s.probe}, {"bytes", s.bytes}, {"time_s", s.time_s}, {"Bps", s.Bps}});
-    return json{{"device_copy_Bps", m.device_copy_Bps}, {"host_to_device_Bps", m.host_to_device_Bps},
-                {"device_to_host_Bps", m.device_to_host_Bps}, {"host_memcpy_Bps", m.host_memcpy_Bps},
-                {"launch_latency_s", m.launch_latency_s}, {"samples", std::move(samples)}};
+    for (const auto& s : m.samples) samples.push_back({{"probe", s.probe}, {"bytes", s.bytes}, {"time_s", s.time_s}, {"Bps", s.Bps}});
+    return json{{"device_copy_Bps", m.device_copy_Bps}, {"host_to_device_Bps", m.host_to_device_Bps}, {"device_to_host_Bps", m.device_to_host_Bps},
+                {"host_memcpy_Bps", m.host_memcpy_Bps}, {"launch_latency_s", m.launch_latency_s},     {"samples", std::move(samples)}};
 }
 
 }  // namespace
@@ -101,10 +108,18 @@ json calibration_to_json(const calibration_profile& p) {
     for (const auto& d : p.devices) devices.push_back({{"name", d.name}, {"memory_bytes", d.memory_bytes}, {"count", d.count}});
     for (const auto& [k, v] : p.software) software[k] = v;
     for (const auto& c : p.collectives) cols.push_back(collective_json(c));
-    json out{{"schema", "tslab/calibration@1"}, {"complete", p.complete}, {"created", p.created},
-             {"host", p.host}, {"backend", p.backend}, {"ranks", p.ranks}, {"nodes", p.nodes},
-             {"devices", std::move(devices)}, {"software", std::move(software)},
-             {"collectives", std::move(cols)}, {"gemm", gemm_json(p.gemm)}, {"memory", memory_json(p.memory)}};
+    json out{{"schema", "tslab/calibration@1"},
+             {"complete", p.complete},
+             {"created", p.created},
+             {"host", p.host},
+             {"backend", p.backend},
+             {"ranks", p.ranks},
+             {"nodes", p.nodes},
+             {"devices", std::move(devices)},
+             {"software", std::move(software)},
+             {"collectives", std::move(cols)},
+             {"gemm", gemm_json(p.gemm)},
+             {"memory", memory_json(p.memory)}};
     if (!p.provenance.empty()) out["provenance"] = detail::provenance_json(p.provenance);
     return out;
 }

@@ -66,13 +66,11 @@ check_report check_profile(const calibration_profile& p, const cluster_spec* cl,
     r.predicted_by = cl ? cl->source : "profile fits";
     for (const auto& c : p.collectives)
         for (const auto& s : c.samples)
-            add(r, "collective", fmt::format("{} ×{} {}", describe(c.op).name, c.ranks, to_string(c.scope)),
-                static_cast<double>(s.bytes), s.time_s, predict_collective(c, static_cast<double>(s.bytes), cl));
+            add(r, "collective", fmt::format("{} ×{} {}", describe(c.op).name, c.ranks, to_string(c.scope)), static_cast<double>(s.bytes), s.time_s,
+                predict_collective(c, static_cast<double>(s.bytes), cl));
     for (const auto& s : p.gemm.samples)
-        add(r, "gemm", fmt::format("gemm {} {}×{}×{}", s.dtype, s.m, s.n, s.k), s.flops(), s.time_s,
-            predict_gemm(p.gemm, s, cl));
-    for (const auto& s : p.memory.samples)
-        add(r, "memory", "memory " + s.probe, static_cast<double>(s.bytes), s.time_s, predict_memory(p, s, cl));
+        add(r, "gemm", fmt::format("gemm {} {}×{}×{}", s.dtype, s.m, s.n, s.k), s.flops(), s.time_s, predict_gemm(p.gemm, s, cl));
+    for (const auto& s : p.memory.samples) add(r, "memory", "memory " + s.probe, static_cast<double>(s.bytes), s.time_s, predict_memory(p, s, cl));
     std::vector<double> abs_err;
     for (const auto& row : r.rows) {
         abs_err.push_back(std::abs(row.error_rel));
@@ -85,11 +83,20 @@ check_report check_profile(const calibration_profile& p, const cluster_spec* cl,
 json check_to_json(const check_report& c) {
     json rows = json::array();
     for (const auto& r : c.rows)
-        rows.push_back({{"kind", r.kind}, {"probe", r.probe}, {"size", r.size}, {"measured_s", r.measured_s},
-                        {"predicted_s", r.predicted_s}, {"error_rel", r.error_rel}});
-    return json{{"schema", "tslab/validation@1"}, {"predicted_by", c.predicted_by}, {"probes", rows.size()},
-                {"median_abs_error", c.median_abs_error}, {"max_abs_error", c.max_abs_error}, {"rows", std::move(rows)},
-                {"warnings", c.warnings}, {"warnings_msg", messages_json(c.warnings_msg)}};
+        rows.push_back({{"kind", r.kind},
+                        {"probe", r.probe},
+                        {"size", r.size},
+                        {"measured_s", r.measured_s},
+                        {"predicted_s", r.predicted_s},
+                        {"error_rel", r.error_rel}});
+    return json{{"schema", "tslab/validation@1"},
+                {"predicted_by", c.predicted_by},
+                {"probes", rows.size()},
+                {"median_abs_error", c.median_abs_error},
+                {"max_abs_error", c.max_abs_error},
+                {"rows", std::move(rows)},
+                {"warnings", c.warnings},
+                {"warnings_msg", messages_json(c.warnings_msg)}};
 }
 
 std::string validation_json_text(const std::string& profile_text, const std::string& scenario_text) {
@@ -104,10 +111,10 @@ std::string check_table(const check_report& c) {
     out += fmt::format("# {:<34} {:>14} {:>12} {:>12} {:>9}\n", "probe", "size", "measured", "predicted", "error");
     out += fmt::format("# {:<34} {:>14} {:>12} {:>12} {:>9}\n", "", "(B or FLOP)", "(us)", "(us)", "(%)");
     for (const auto& r : c.rows)
-        out += fmt::format("  {:<34} {:>14.6g} {:>12.3f} {:>12.3f} {:>+9.1f}\n", r.probe, r.size, r.measured_s * 1e6,
-                           r.predicted_s * 1e6, r.error_rel * 100);
-    out += fmt::format("# {} probes, median |error| {:.1f} %, max |error| {:.1f} %\n", c.rows.size(),
-                       c.median_abs_error * 100, c.max_abs_error * 100);
+        out += fmt::format("  {:<34} {:>14.6g} {:>12.3f} {:>12.3f} {:>+9.1f}\n", r.probe, r.size, r.measured_s * 1e6, r.predicted_s * 1e6,
+                           r.error_rel * 100);
+    out +=
+        fmt::format("# {} probes, median |error| {:.1f} %, max |error| {:.1f} %\n", c.rows.size(), c.median_abs_error * 100, c.max_abs_error * 100);
     return out;
 }
 

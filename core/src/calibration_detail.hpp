@@ -12,8 +12,8 @@
 namespace tslab::detail {
 
 constexpr double max_bytes = 1e15;  // a petabyte: any larger message or memory is a corrupt file
-constexpr double max_time = 1e6;    // seconds
-constexpr double max_rate = 1e20;   // bytes or FLOPs per second
+constexpr double max_time = 1e6;  // seconds
+constexpr double max_rate = 1e20;  // bytes or FLOPs per second
 
 inline std::string num(double v) { return fmt::format("{:g}", v); }
 
@@ -27,16 +27,14 @@ inline void require(const field_reader& r, const char* key) {
 inline double need(field_reader& r, const char* key, double hi) {
     require(r, key);
     const json* v = r.raw(key);
-    if (v->is_number() && v->get<double>() < 0)
-        throw input_error(r.path_of(key), msg("calibration.negative", {{"value", num(v->get<double>())}}));
+    if (v->is_number() && v->get<double>() < 0) throw input_error(r.path_of(key), msg("calibration.negative", {{"value", num(v->get<double>())}}));
     return r.number(key, 0, 0, hi);
 }
 
 inline std::int64_t need_int(field_reader& r, const char* key, std::int64_t lo, std::int64_t hi) {
     require(r, key);
     const json* v = r.raw(key);
-    if (v->is_number() && v->get<double>() < 0)
-        throw input_error(r.path_of(key), msg("calibration.negative", {{"value", num(v->get<double>())}}));
+    if (v->is_number() && v->get<double>() < 0) throw input_error(r.path_of(key), msg("calibration.negative", {{"value", num(v->get<double>())}}));
     return r.integer(key, 0, lo, hi);
 }
 

@@ -17,8 +17,9 @@ fit_summary parse_fit(const json* obj, const std::string& path, std::size_t samp
     f.method = r.text("method", f.method);
     f.rel_residuals = numbers(need_array(r, "rel_residuals"), r.path_of("rel_residuals"));
     if (f.rel_residuals.size() != samples)
-        throw input_error(r.path_of("rel_residuals"),
-                          msg("calibration.residuals_count", {{"entries", fmt::format("{}", f.rel_residuals.size())}, {"samples", fmt::format("{}", samples)}}));
+        throw input_error(
+            r.path_of("rel_residuals"),
+            msg("calibration.residuals_count", {{"entries", fmt::format("{}", f.rel_residuals.size())}, {"samples", fmt::format("{}", samples)}}));
     f.rms_rel = need(r, "rms_rel", max_rate);
     f.max_abs_rel = need(r, "max_abs_rel", max_rate);
     f.outliers = need_int(r, "outliers", 0, static_cast<std::int64_t>(samples));
@@ -32,7 +33,6 @@ namespace {
 
 using namespace detail;
 
-
 collective_sample parse_collective_sample(const json& obj, const std::string& path) {
     field_reader r(obj, path);
     collective_sample s;
@@ -45,8 +45,8 @@ collective_sample parse_collective_sample(const json& obj, const std::string& pa
     r.finish();
     if (s.time_s <= 0) throw input_error(r.path_of("time_s"), msg("calibration.must_be_positive"));
     if (s.time_min_s > s.time_s || s.time_s > s.time_max_s)
-        throw input_error(r.path_of("time_s"), msg("calibration.median_outside",
-                                                   {{"median", num(s.time_s)}, {"min", num(s.time_min_s)}, {"max", num(s.time_max_s)}}));
+        throw input_error(r.path_of("time_s"),
+                          msg("calibration.median_outside", {{"median", num(s.time_s)}, {"min", num(s.time_min_s)}, {"max", num(s.time_max_s)}}));
     return s;
 }
 
@@ -69,8 +69,7 @@ collective_fit parse_collective(const json& obj, const std::string& path) {
     c.alpha_s = need(r, "alpha_s", max_time);
     c.beta_s_per_byte = need(r, "beta_s_per_byte", max_time);
     const json& samples = need_array(r, "samples");
-    for (std::size_t i = 0; i < samples.size(); ++i)
-        c.samples.push_back(parse_collective_sample(samples[i], at(r.path_of("samples"), i)));
+    for (std::size_t i = 0; i < samples.size(); ++i) c.samples.push_back(parse_collective_sample(samples[i], at(r.path_of("samples"), i)));
     c.fit = parse_fit(r.object("fit"), r.path_of("fit"), c.samples.size());
     r.finish();
     return c;
@@ -82,8 +81,7 @@ calibration_profile parse_calibration(const json& doc, const std::string& path) 
     field_reader r(doc, path);
     require(r, "schema");
     const std::string schema = r.text("schema", "");
-    if (schema != "tslab/calibration@1")
-        throw input_error(r.path_of("schema"), msg("calibration.schema_unsupported", {{"schema", schema}}));
+    if (schema != "tslab/calibration@1") throw input_error(r.path_of("schema"), msg("calibration.schema_unsupported", {{"schema", schema}}));
     calibration_profile p;
     detail::parse_identity(r, p);
     const json& cols = need_array(r, "collectives");
@@ -91,10 +89,12 @@ calibration_profile parse_calibration(const json& doc, const std::string& path) 
         const std::string cp = at(r.path_of("collectives"), i);
         collective_fit c = parse_collective(cols[i], cp);
         if (const collective_fit* dup = p.find(c.op, c.ranks, c.scope))
-            throw input_error(cp, msg("calibration.duplicate_entry", {{"op", describe(c.op).name},
-                                                                    {"ranks", fmt::format("{}", c.ranks)},
-                                                                    {"scope", to_string(c.scope)},
-                                                                    {"index", fmt::format("{}", dup - p.collectives.data())}}));
+            throw input_error(cp,
+                              msg("calibration.duplicate_entry",
+                                  {{"op", describe(c.op).name},
+                                   {"ranks", fmt::format("{}", c.ranks)},
+                                   {"scope", to_string(c.scope)},
+                                   {"index", fmt::format("{}", dup - p.collectives.data())}}));
         p.collectives.push_back(std::move(c));
     }
     require(r, "gemm");

@@ -4,8 +4,8 @@
 namespace tslab {
 
 bool provenance_info::empty() const {
-    return cluster_name.empty() && job_id.empty() && launcher.empty() && node_list_hash.empty() && stop_reason.empty() &&
-           hosts.empty() && gpu_uuids.empty() && inputs.empty() && nccl_env.empty() && clocks.empty() && origin == "live";
+    return cluster_name.empty() && job_id.empty() && launcher.empty() && node_list_hash.empty() && stop_reason.empty() && hosts.empty() &&
+        gpu_uuids.empty() && inputs.empty() && nccl_env.empty() && clocks.empty() && origin == "live";
 }
 
 namespace detail {
@@ -67,12 +67,15 @@ json provenance_json(const provenance_info& p) {
     json env = json::object(), clocks = json::array();
     for (const auto& [k, v] : p.nccl_env) env[k] = v;
     for (const auto& c : p.clocks)
-        clocks.push_back({{"rank", c.rank}, {"uuid", c.uuid}, {"sm_clock_mhz", c.sm_clock_mhz},
-                          {"max_sm_clock_mhz", c.max_sm_clock_mhz}, {"power_limit_w", c.power_limit_w}});
-    return json{{"origin", p.origin}, {"cluster_name", p.cluster_name}, {"job_id", p.job_id}, {"launcher", p.launcher},
-                {"node_list_hash", p.node_list_hash}, {"hosts", p.hosts}, {"gpu_uuids", p.gpu_uuids},
-                {"nccl_env", std::move(env)}, {"clocks", std::move(clocks)}, {"inputs", p.inputs},
-                {"stop_reason", p.stop_reason}};
+        clocks.push_back({{"rank", c.rank},
+                          {"uuid", c.uuid},
+                          {"sm_clock_mhz", c.sm_clock_mhz},
+                          {"max_sm_clock_mhz", c.max_sm_clock_mhz},
+                          {"power_limit_w", c.power_limit_w}});
+    return json{{"origin", p.origin},       {"cluster_name", p.cluster_name},     {"job_id", p.job_id},
+                {"launcher", p.launcher},   {"node_list_hash", p.node_list_hash}, {"hosts", p.hosts},
+                {"gpu_uuids", p.gpu_uuids}, {"nccl_env", std::move(env)},         {"clocks", std::move(clocks)},
+                {"inputs", p.inputs},       {"stop_reason", p.stop_reason}};
 }
 
 }  // namespace detail

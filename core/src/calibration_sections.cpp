@@ -55,8 +55,7 @@ gemm_section parse_gemm(const json* obj, const std::string& path) {
     gemm_section g;
     r.text("form", "");  // the curve's formula, written for readers; not interpreted
     const json& samples = need_array(r, "samples");
-    for (std::size_t i = 0; i < samples.size(); ++i)
-        g.samples.push_back(parse_gemm_sample(samples[i], at(r.path_of("samples"), i)));
+    for (std::size_t i = 0; i < samples.size(); ++i) g.samples.push_back(parse_gemm_sample(samples[i], at(r.path_of("samples"), i)));
     const json& curves = need_array(r, "curves");
     for (std::size_t i = 0; i < curves.size(); ++i) {
         const std::string cp = at(r.path_of("curves"), i);
@@ -77,8 +76,7 @@ memory_figures parse_memory(const json* obj, const std::string& path) {
     m.host_memcpy_Bps = need(r, "host_memcpy_Bps", max_rate);
     m.launch_latency_s = need(r, "launch_latency_s", max_time);
     const json& samples = need_array(r, "samples");
-    for (std::size_t i = 0; i < samples.size(); ++i)
-        m.samples.push_back(parse_memory_sample(samples[i], at(r.path_of("samples"), i)));
+    for (std::size_t i = 0; i < samples.size(); ++i) m.samples.push_back(parse_memory_sample(samples[i], at(r.path_of("samples"), i)));
     r.finish();
     return m;
 }
@@ -95,7 +93,8 @@ void parse_identity(field_reader& r, calibration_profile& p) {
     p.ranks = need_int(r, "ranks", 1, 1 << 24);
     p.nodes = need_int(r, "nodes", 1, 1 << 24);
     if (p.nodes > p.ranks)
-        throw input_error(r.path_of("nodes"), msg("calibration.nodes_exceed_ranks", {{"nodes", fmt::format("{}", p.nodes)}, {"ranks", fmt::format("{}", p.ranks)}}));
+        throw input_error(r.path_of("nodes"),
+                          msg("calibration.nodes_exceed_ranks", {{"nodes", fmt::format("{}", p.nodes)}, {"ranks", fmt::format("{}", p.ranks)}}));
     const json& devices = need_array(r, "devices");
     for (std::size_t i = 0; i < devices.size(); ++i) {
         field_reader d(devices[i], at(r.path_of("devices"), i));

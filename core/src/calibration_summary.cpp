@@ -14,8 +14,11 @@ namespace {
 json link_json(const char* id, const std::optional<fitted_link>& l) {
     if (!l) return nullptr;
     const collective_fit& c = *l->from;
-    return json{{"id", id}, {"path", fmt::format("cluster.{}", id)}, {"in_report", true},
-                {"bandwidth_Bps", l->bandwidth_Bps}, {"latency_s", l->latency_s},
+    return json{{"id", id},
+                {"path", fmt::format("cluster.{}", id)},
+                {"in_report", true},
+                {"bandwidth_Bps", l->bandwidth_Bps},
+                {"latency_s", l->latency_s},
                 {"from", fmt::format("{} ×{} {}", describe(c.op).name, c.ranks, to_string(c.scope))}};
 }
 
@@ -25,16 +28,26 @@ json replaces_json(const calibration_profile& p) {
     for (json j : {link_json("intra_node", f.intra_node), link_json("inter_node", f.inter_node)})
         if (!j.is_null()) out.push_back(std::move(j));
     if (f.hbm_bandwidth_Bps)
-        out.push_back({{"id", "hbm"}, {"path", "cluster.gpu.hbm_bandwidth_Bps"}, {"in_report", true}, {"bandwidth_Bps", *f.hbm_bandwidth_Bps},
+        out.push_back({{"id", "hbm"},
+                       {"path", "cluster.gpu.hbm_bandwidth_Bps"},
+                       {"in_report", true},
+                       {"bandwidth_Bps", *f.hbm_bandwidth_Bps},
                        {"from", "memory.device_copy_Bps × 2"}});
     if (f.host_bandwidth_Bps)
-        out.push_back({{"id", "host"}, {"path", "cluster.host.bandwidth_Bps"}, {"in_report", true}, {"bandwidth_Bps", *f.host_bandwidth_Bps},
+        out.push_back({{"id", "host"},
+                       {"path", "cluster.host.bandwidth_Bps"},
+                       {"in_report", true},
+                       {"bandwidth_Bps", *f.host_bandwidth_Bps},
                        {"from", "min(memory.host_to_device_Bps, memory.device_to_host_Bps)"}});
     // The GEMM curve feeds the compute model (step ledger L3), which the report does not carry yet.
     for (const auto& dt : f.gemm_dtypes) {
         const gemm_curve& c = *p.gemm.curve(dt);
-        out.push_back({{"id", "gemm"}, {"path", "cluster.gpu.gemm_efficiency"}, {"in_report", true}, {"dtype", dt},
-                       {"flops_per_s_max", c.flops_per_s_max}, {"x_half_flops", c.x_half_flops},
+        out.push_back({{"id", "gemm"},
+                       {"path", "cluster.gpu.gemm_efficiency"},
+                       {"in_report", true},
+                       {"dtype", dt},
+                       {"flops_per_s_max", c.flops_per_s_max},
+                       {"x_half_flops", c.x_half_flops},
                        {"from", fmt::format("gemm.curves ({})", dt)}});
     }
     return out;
@@ -56,10 +69,11 @@ json calibration_summary_to_json(const calibration_profile& p, const cluster_spe
                 {"nodes", p.nodes},
                 {"complete", p.complete},
                 {"devices", std::move(devices)},
-                {"probes", {{"collective_fits", p.collectives.size()},
-                            {"collective_samples", collective_samples},
-                            {"gemm_samples", p.gemm.samples.size()},
-                            {"memory_samples", p.memory.samples.size()}}},
+                {"probes",
+                 {{"collective_fits", p.collectives.size()},
+                  {"collective_samples", collective_samples},
+                  {"gemm_samples", p.gemm.samples.size()},
+                  {"memory_samples", p.memory.samples.size()}}},
                 {"replaces", replaces_json(p)},
                 {"origin", p.provenance.origin},
                 {"cluster_name", p.provenance.cluster_name},

@@ -19,8 +19,7 @@ std::string gpu_model_token(const std::string& name) {
         std::size_t digits = letters;
         while (digits < tok.size() && std::isdigit(static_cast<unsigned char>(tok[digits]))) ++digits;
         const std::size_t nd = digits - letters, rest = tok.size() - digits;
-        if (letters >= 1 && letters <= 3 && nd >= 2 && nd <= 4 && rest <= 1 &&
-            (rest == 0 || std::isalpha(static_cast<unsigned char>(tok.back())))) {
+        if (letters >= 1 && letters <= 3 && nd >= 2 && nd <= 4 && rest <= 1 && (rest == 0 || std::isalpha(static_cast<unsigned char>(tok.back())))) {
             std::string up = tok;
             for (auto& ch : up) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
             return up;

@@ -23,9 +23,7 @@ comm_links links_of(const cluster_spec& c) {
 
 namespace {
 
-json parse_json_text(const std::string& text) {
-    return parse_json(text);
-}
+json parse_json_text(const std::string& text) { return parse_json(text); }
 
 collective_op parse_query_op(field_reader& r) {
     if (!r.has("op")) throw input_error("op", msg("collective.op_missing"));
@@ -34,7 +32,8 @@ collective_op parse_query_op(field_reader& r) {
     std::vector<std::string> names;
     for (const auto& d : collective_table()) names.emplace_back(d.name);
     const std::string near = closest_name(name, names);
-    throw input_error("op", near.empty() ? msg("collective.unknown_op", {{"name", name}}) : msg("collective.unknown_op_near", {{"name", name}, {"near", near}}));
+    throw input_error(
+        "op", near.empty() ? msg("collective.unknown_op", {{"name", name}}) : msg("collective.unknown_op_near", {{"name", name}, {"near", near}}));
 }
 
 std::optional<collective_algorithm> parse_algorithm(field_reader& r) {
@@ -42,8 +41,9 @@ std::optional<collective_algorithm> parse_algorithm(field_reader& r) {
     const std::string name = r.text("algorithm", "");
     if (auto a = algorithm_from_name(name)) return a;
     const std::string near = closest_name(name, algorithm_names());
-    throw input_error("algorithm", near.empty() ? msg("collective.unknown_algorithm", {{"name", name}})
-                                     : msg("collective.unknown_algorithm_near", {{"name", name}, {"near", near}}));
+    throw input_error("algorithm",
+                      near.empty() ? msg("collective.unknown_algorithm", {{"name", name}})
+                                   : msg("collective.unknown_algorithm_near", {{"name", name}, {"near", near}}));
 }
 
 link_spec parse_link_object(const json& obj) {
@@ -52,7 +52,8 @@ link_spec parse_link_object(const json& obj) {
     l.bandwidth_Bps = r.number("bandwidth_Bps", 0, -1e300, 1e16);
     l.latency_s = r.number("latency_s", 0, -1e300, 10);
     r.finish();
-    if (!(l.bandwidth_Bps > 0)) throw input_error("link.bandwidth_Bps", msg("collective.bandwidth_not_positive", {{"value", num_text(l.bandwidth_Bps)}}));
+    if (!(l.bandwidth_Bps > 0))
+        throw input_error("link.bandwidth_Bps", msg("collective.bandwidth_not_positive", {{"value", num_text(l.bandwidth_Bps)}}));
     if (l.bandwidth_Bps < 1e3)  // as cluster links (scenario.cpp): 5e-324 B/s made every time infinite
         throw input_error("link.bandwidth_Bps", msg("collective.bandwidth_too_low", {{"value", num_text(l.bandwidth_Bps)}}));
     if (l.latency_s < 0) throw input_error("link.latency_s", msg("collective.value_negative", {{"value", num_text(l.latency_s)}}));
@@ -89,8 +90,7 @@ void place_group(query& q, const json* link, std::int64_t per_node, const cluste
         return;
     }
     const std::int64_t k = per_node > 0 ? per_node : c.gpus_per_node;
-    if (n > k && n % k != 0)
-        throw input_error("ranks", msg("collective.ranks_not_multiple", {{"ranks", num_text(n)}, {"per_node", num_text(k)}}));
+    if (n > k && n % k != 0) throw input_error("ranks", msg("collective.ranks_not_multiple", {{"ranks", num_text(n)}, {"per_node", num_text(k)}}));
     q.g = n <= k ? group_topology::flat(n, link_class::intra) : group_topology{n, n / k, k};
     q.link_name = to_string(q.g.link());
 }
@@ -105,8 +105,10 @@ query parse_query(const json& spec) {
     if (q.g.ranks < 2) throw input_error("ranks", msg("collective.ranks_below_two", {{"ranks", num_text(q.g.ranks)}}));
     q.algorithm = parse_algorithm(r);
     const std::string lib = r.text("library", "mpich");
-    if (auto l = library_from_name(lib)) q.library = *l;
-    else throw input_error("library", msg("collective.unknown_library", {{"name", lib}}));
+    if (auto l = library_from_name(lib))
+        q.library = *l;
+    else
+        throw input_error("library", msg("collective.unknown_library", {{"name", lib}}));
     const json* cluster = r.raw("cluster");
     const json* link = r.raw("link");
     const std::int64_t per_node = r.integer("ranks_per_node", 0, 1, 1024);
@@ -125,14 +127,33 @@ json collective_query(const json& spec) {
     const collective_estimate e = estimate_collective(q.op, q.bytes, q.g, q.links, q.algorithm, q.library);
     json cands = json::array();
     for (const auto& c : collective_candidates(q.op, q.bytes, q.g, q.links, q.library))
-        cands.push_back({{"algorithm", c.algorithm_name}, {"time_s", c.time_s}, {"alpha_s", c.alpha_s}, {"beta_s", c.beta_s},
-                         {"rounds", c.rounds}, {"wire_bytes", c.wire_bytes}});
-    return json{{"schema", "tslab/collective@1"}, {"op", describe(q.op).name}, {"ranks", e.ranks}, {"bytes", e.bytes},
-                {"algorithm", e.algorithm_name}, {"library", to_string(q.library)}, {"chosen_by", q.algorithm ? "spec" : "minimum time"},
-                {"link", q.link_name}, {"link_source", q.links.source}, {"nodes", q.g.nodes}, {"ranks_per_node", q.g.per_node},
-                {"time_s", e.time_s}, {"alpha_s", e.alpha_s}, {"beta_s", e.beta_s}, {"algbw_Bps", e.algbw_Bps},
-                {"busbw_Bps", e.busbw_Bps}, {"busbw_factor", describe(q.op).busbw_factor(static_cast<double>(e.ranks))},
-                {"wire_bytes", e.wire_bytes}, {"rounds", e.rounds}, {"overlap", q.overlap}, {"exposed_s", e.exposed_s(q.overlap)},
+        cands.push_back({{"algorithm", c.algorithm_name},
+                         {"time_s", c.time_s},
+                         {"alpha_s", c.alpha_s},
+                         {"beta_s", c.beta_s},
+                         {"rounds", c.rounds},
+                         {"wire_bytes", c.wire_bytes}});
+    return json{{"schema", "tslab/collective@1"},
+                {"op", describe(q.op).name},
+                {"ranks", e.ranks},
+                {"bytes", e.bytes},
+                {"algorithm", e.algorithm_name},
+                {"library", to_string(q.library)},
+                {"chosen_by", q.algorithm ? "spec" : "minimum time"},
+                {"link", q.link_name},
+                {"link_source", q.links.source},
+                {"nodes", q.g.nodes},
+                {"ranks_per_node", q.g.per_node},
+                {"time_s", e.time_s},
+                {"alpha_s", e.alpha_s},
+                {"beta_s", e.beta_s},
+                {"algbw_Bps", e.algbw_Bps},
+                {"busbw_Bps", e.busbw_Bps},
+                {"busbw_factor", describe(q.op).busbw_factor(static_cast<double>(e.ranks))},
+                {"wire_bytes", e.wire_bytes},
+                {"rounds", e.rounds},
+                {"overlap", q.overlap},
+                {"exposed_s", e.exposed_s(q.overlap)},
                 {"candidates", std::move(cands)}};
 }
 

@@ -20,8 +20,8 @@ namespace tslab {
 
 namespace {
 
-const std::array<const char*, 9> algo_names = {"ring", "recursive_doubling", "recursive_halving", "rabenseifner", "tree",
-                                               "pairwise", "bruck", "direct", "hierarchical"};
+const std::array<const char*, 9> algo_names = {"ring",   "recursive_doubling", "recursive_halving", "rabenseifner", "tree", "pairwise", "bruck",
+                                               "direct", "hierarchical"};
 // A two-level schedule's name by its inter-node algorithm, made once from algo_names (a name then
 // costs no allocation when a search estimates millions of collectives).
 const std::array<std::string, std::tuple_size_v<decltype(algo_names)>> hierarchical_names = [] {
@@ -101,8 +101,8 @@ candidate_list flat_allreduce(std::int64_t n, double S, const link_spec& l, coll
 candidate_list flat_scatter_gather(collective_op op, std::int64_t n, double S, const link_spec& l, collective_library lib) {
     candidate_list out = {{algo::ring, phase(n - 1, share(n) * S, l)}};
     if (pow2(n) && lib == collective_library::mpich)
-        out.push_back({op == collective_op::reducescatter ? algo::recursive_halving : algo::recursive_doubling,
-                       phase(floor_log2(n), share(n) * S, l)});
+        out.push_back(
+            {op == collective_op::reducescatter ? algo::recursive_halving : algo::recursive_doubling, phase(floor_log2(n), share(n) * S, l)});
     return out;
 }
 
@@ -121,7 +121,10 @@ candidate_list hierarchical(collective_op op, const group_topology& g, double S,
     if (m < 2 || k < 2 || g.link() != link_class::mixed) return {};
     const cost intra = phase(k - 1, share(k) * S, l.intra);  // ring ReduceScatter or AllGather inside a node
     const double shard = S / static_cast<double>(k);
-    auto named = [](candidate c) { c.c.inner = c.a; return c.c; };
+    auto named = [](candidate c) {
+        c.c.inner = c.a;
+        return c.c;
+    };
     if (op == collective_op::allreduce) {
         const cost inter = named(best_of(flat_allreduce(m, shard, l.inter, lib), total));
         return {{algo::hierarchical, intra + inter + intra}};
@@ -137,8 +140,11 @@ candidate_list hierarchical(collective_op op, const group_topology& g, double S,
 // n−1 rounds at the slowest hop's latency; the two links run concurrently, so the slower share binds.
 cost pairwise_cost(const group_topology& g, double nic, double nvl, const comm_links& l) {
     const link_spec& slow = g.nodes > 1 ? l.inter : l.intra;
-    return {g.ranks - 1, nic + nvl, static_cast<double>(g.ranks - 1) * slow.latency_s,
-            std::max(nic / l.inter.bandwidth_Bps, nvl / l.intra.bandwidth_Bps), {}};
+    return {g.ranks - 1,
+            nic + nvl,
+            static_cast<double>(g.ranks - 1) * slow.latency_s,
+            std::max(nic / l.inter.bandwidth_Bps, nvl / l.intra.bandwidth_Bps),
+            {}};
 }
 
 // All-to-All: of the S bytes a rank sends, (m−1)/m go to other nodes over the NIC and (g−1)/n stay
@@ -202,10 +208,13 @@ void check_inputs(double S, const group_topology& g, const comm_links& l) {
     if (!(S > 0)) throw input_error("bytes", msg("collective.value_not_positive", {{"value", num_text(S)}}));
     if (g.ranks < 2) throw input_error("ranks", msg("collective.ranks_below_two", {{"ranks", num_text(g.ranks)}}));
     if (g.nodes < 1 || g.per_node < 1 || g.nodes * g.per_node < g.ranks)
-        throw input_error("ranks_per_node", msg("collective.nodes_cannot_hold", {{"nodes", num_text(g.nodes)}, {"per_node", num_text(g.per_node)}, {"ranks", num_text(g.ranks)}}));
+        throw input_error(
+            "ranks_per_node",
+            msg("collective.nodes_cannot_hold", {{"nodes", num_text(g.nodes)}, {"per_node", num_text(g.per_node)}, {"ranks", num_text(g.ranks)}}));
     const std::pair<const char*, const link_spec*> links[] = {{"link.intra_node", &l.intra}, {"link.inter_node", &l.inter}};
     for (const auto& [path, link] : links) {
-        if (!(link->bandwidth_Bps > 0)) throw input_error(path, msg("collective.link_bandwidth_not_positive", {{"value", num_text(link->bandwidth_Bps)}}));
+        if (!(link->bandwidth_Bps > 0))
+            throw input_error(path, msg("collective.link_bandwidth_not_positive", {{"value", num_text(link->bandwidth_Bps)}}));
         if (!(link->latency_s >= 0)) throw input_error(path, msg("collective.link_latency_negative", {{"value", num_text(link->latency_s)}}));
     }
 }
@@ -235,7 +244,7 @@ group_topology group_topology::flat(std::int64_t n, link_class l) {
 }
 
 std::vector<collective_estimate> collective_candidates(collective_op op, double bytes, const group_topology& g, const comm_links& l,
-                                                      collective_library lib) {
+                                                       collective_library lib) {
     check_inputs(bytes, g, l);
     std::vector<collective_estimate> out;
     for (const auto& c : candidates(op, g, bytes, l, lib)) out.push_back(finish(op, g, bytes, c));
@@ -247,8 +256,8 @@ namespace {
 // Everything estimate_collective reads, as bits: equal keys give the same estimate, bit for bit.
 using memo_key = std::array<std::uint64_t, 9>;
 
-memo_key memo_key_of(collective_op op, double bytes, const group_topology& g, const comm_links& l,
-                     std::optional<collective_algorithm> forced, collective_library lib) {
+memo_key memo_key_of(collective_op op, double bytes, const group_topology& g, const comm_links& l, std::optional<collective_algorithm> forced,
+                     collective_library lib) {
     const auto bits = [](double d) {  // std::bit_cast, which the wasm toolchain's libc++ lacks
         std::uint64_t u = 0;
         std::memcpy(&u, &d, sizeof u);
@@ -256,8 +265,15 @@ memo_key memo_key_of(collective_op op, double bytes, const group_topology& g, co
     };
     const auto u = [](auto v) { return static_cast<std::uint64_t>(v); };
     const std::uint64_t kind = u(op) | u(lib) << 8 | (forced ? u(*forced) + 1 : 0) << 16;
-    return {kind, u(g.ranks), u(g.nodes), u(g.per_node), bits(bytes), bits(l.intra.bandwidth_Bps), bits(l.intra.latency_s),
-            bits(l.inter.bandwidth_Bps), bits(l.inter.latency_s)};
+    return {kind,
+            u(g.ranks),
+            u(g.nodes),
+            u(g.per_node),
+            bits(bytes),
+            bits(l.intra.bandwidth_Bps),
+            bits(l.intra.latency_s),
+            bits(l.inter.bandwidth_Bps),
+            bits(l.inter.latency_s)};
 }
 
 // The planner asks for the same few collectives (a layout's groups at the same message sizes) for
@@ -303,23 +319,25 @@ collective_estimate estimate_once(collective_op op, double bytes, const group_to
         if (c.a == *forced) return finish(op, g, bytes, c);
     std::string list;
     for (const auto& c : cs) list += (list.empty() ? "" : ", ") + std::string(to_string(c.a));
-    throw input_error("algorithm", msg("collective.algorithm_not_applicable", {{"algorithm", to_string(*forced)},
-                                                                          {"op", describe(op).name},
-                                                                          {"ranks", num_text(g.ranks)},
-                                                                          {"link", to_string(g.link())},
-                                                                          {"library", to_string(lib)},
-                                                                          {"choices", list}}));
+    throw input_error("algorithm",
+                      msg("collective.algorithm_not_applicable",
+                          {{"algorithm", to_string(*forced)},
+                           {"op", describe(op).name},
+                           {"ranks", num_text(g.ranks)},
+                           {"link", to_string(g.link())},
+                           {"library", to_string(lib)},
+                           {"choices", list}}));
 }
 
 }  // namespace
 
-collective_estimate estimate_alltoall_split(double bytes, double network_bytes, double nvlink_bytes, const group_topology& g,
-                                            const comm_links& l) {
+collective_estimate estimate_alltoall_split(double bytes, double network_bytes, double nvlink_bytes, const group_topology& g, const comm_links& l) {
     check_inputs(bytes, g, l);
     // NVLink may carry more than `bytes`: node-limited routing forwards inside the node what arrived once over the network.
     if (!(network_bytes >= 0) || !(nvlink_bytes >= 0))
-        throw input_error("bytes", msg("collective.split_bytes_negative",
-                                       {{"network", fmt::format("{:g}", network_bytes)}, {"nvlink", fmt::format("{:g}", nvlink_bytes)}}));
+        throw input_error(
+            "bytes",
+            msg("collective.split_bytes_negative", {{"network", fmt::format("{:g}", network_bytes)}, {"nvlink", fmt::format("{:g}", nvlink_bytes)}}));
     return finish(collective_op::alltoall, g, bytes, {algo::pairwise, pairwise_cost(g, network_bytes, nvlink_bytes, l)});
 }
 

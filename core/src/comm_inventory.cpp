@@ -28,13 +28,13 @@ namespace {
 
 // Per-rank sizes every item needs.
 struct step_facts {
-    double m = 1;             // micro-batches per step
-    double layers = 1;        // layers on the most loaded stage
-    double moe_layers = 0;    // MoE layers on it
-    double tokens = 1;        // tokens of one micro-batch on one rank (b·s/cp)
-    double act = 2;           // activation bytes per element
+    double m = 1;  // micro-batches per step
+    double layers = 1;  // layers on the most loaded stage
+    double moe_layers = 0;  // MoE layers on it
+    double tokens = 1;  // tokens of one micro-batch on one rank (b·s/cp)
+    double act = 2;  // activation bytes per element
     double dense = 0, expert = 0;  // local parameter elements (average stage)
-    double grad = 2, param = 2;    // bytes per element
+    double grad = 2, param = 2;  // bytes per element
     // Stages a rank holds: DualPipe puts stage r and stage p-1-r on rank r ("two copies of the model
     // parameters", DeepSeek-V3 arXiv 2412.19437 section 3.2.1; the memory ledger counts both).
     double copies = 1;
@@ -90,8 +90,8 @@ struct builder {
 
 // DP (ZeRO, arXiv 1910.02054 section 5): stage 0 AllReduce; 1-2 ReduceScatter + AllGather of the
 // updated shards; 3 gathers each layer's params in forward and backward, reduce-scatters its grads.
-void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const char* axis, const char* kind, double elems,
-                       double layers, const group_topology& g) {
+void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const char* axis, const char* kind, double elems, double layers,
+                       const group_topology& g) {
     const int z = s.parallel.zero;
     const auto& o = s.training.overlap;
     const double ov = o.dp;
@@ -112,7 +112,8 @@ void add_data_parallel(builder& b, const scenario& s, const step_facts& f, const
         const double grads = rounds > 1 ? elems : held, ng = buckets(grads, o.grad_reduce), np = buckets(held, o.param_gather);
         b.add([&] { return "gradient ReduceScatter (" + k + ", ZeRO-" + std::to_string(z) + ")"; }, collective_op::reducescatter, axis,
               rounds > 1 ? "micro-batch" : "step", rounds * ng, ov, grads * f.grad / ng, g);
-        b.add([&] { return "parameter AllGather after the update (" + k + ")"; }, collective_op::allgather, axis, "step", np, ov, held * f.param / np, g);
+        b.add([&] { return "parameter AllGather after the update (" + k + ")"; }, collective_op::allgather, axis, "step", np, ov, held * f.param / np,
+              g);
     }
     if (z == 3 && layers > 0) {
         const char* per = k == "expert" ? "MoE layer/micro-batch" : "layer/micro-batch";
@@ -144,12 +145,14 @@ void add_tp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
     const double n = per_layer * f.m * f.layers, ov = s.training.overlap.tp, fwd = 2 / per_layer;
     const group_topology g = topology_of(m.axis("tp"));
     if (!s.parallel.sp) {
-        b.add([] { return "tp AllReduce of layer outputs, forward + backward"; }, collective_op::allreduce, "tp", "layer/micro-batch", n, ov, S, g, fwd);
+        b.add([] { return "tp AllReduce of layer outputs, forward + backward"; }, collective_op::allreduce, "tp", "layer/micro-batch", n, ov, S, g,
+              fwd);
         return;
     }
-    b.add([] { return "sp AllGather before attention and MLP, forward + backward"; }, collective_op::allgather, "tp", "layer/micro-batch", n, ov, S, g, fwd);
-    b.add([] { return "sp ReduceScatter after attention and MLP, forward + backward"; }, collective_op::reducescatter, "tp", "layer/micro-batch", n, ov, S, g,
-          fwd);
+    b.add([] { return "sp AllGather before attention and MLP, forward + backward"; }, collective_op::allgather, "tp", "layer/micro-batch", n, ov, S,
+          g, fwd);
+    b.add([] { return "sp ReduceScatter after attention and MLP, forward + backward"; }, collective_op::reducescatter, "tp", "layer/micro-batch", n,
+          ov, S, g, fwd);
 }
 
 // Pipeline: each micro-batch crosses every chunk boundary once forward and once backward.
@@ -183,8 +186,9 @@ void add_ep(builder& b, const scenario& s, const mesh_layout& m, const step_fact
 group_topology cp_subgroup(const axis_groups& a, std::int64_t size) {
     if (size >= a.size) return topology_of(a);
     const std::int64_t per = std::min(size, a.max_per_node), nodes = (size + per - 1) / per;
-    return nodes == 1 ? group_topology::flat(size, link_class::intra) : per == 1 ? group_topology::flat(size, link_class::inter)
-                                                                              : group_topology{size, nodes, per};
+    return nodes == 1 ? group_topology::flat(size, link_class::intra)
+        : per == 1    ? group_topology::flat(size, link_class::inter)
+                      : group_topology{size, nodes, per};
 }
 
 // CP traffic is the L7 ledger's (context.hpp), call by call: Ulysses All-to-All over its degree,
@@ -200,8 +204,8 @@ void add_cp(builder& b, const scenario& s, const mesh_layout& m, const step_fact
         const double calls = it.count_fwd + it.count_bwd, n = calls * f.m * f.layers;
         const auto op = *collective_from_name(it.op);
         const group_topology g = it.part == "ring" ? neighbours(axis) : cp_subgroup(axis, static_cast<std::int64_t>(it.group));
-        b.add([&] { return std::string("cp ").append(it.what); }, op, "cp", "layer/micro-batch", n, it.overlappable ? 0 : s.training.overlap.cp, it.bytes, g,
-              calls > 0 ? it.count_fwd / calls : 0.5);
+        b.add([&] { return std::string("cp ").append(it.what); }, op, "cp", "layer/micro-batch", n, it.overlappable ? 0 : s.training.overlap.cp,
+              it.bytes, g, calls > 0 ? it.count_fwd / calls : 0.5);
         if (it.overlappable && !b.out.items.empty() && b.out.items.back().axis == "cp") b.out.items.back().ring_block = true;
     }
 }

@@ -17,7 +17,7 @@ using D = double;
 
 struct flop_dims {
     D b, sq, skv, n, h, t, ep, etp, e;  // e: bytes of an element in memory-bound kernels
-    D kernel_keys;                      // keys per FlashAttention call (context.hpp)
+    D kernel_keys;  // keys per FlashAttention call (context.hpp)
     bool flash, sp, dropout;
 };
 
@@ -25,7 +25,7 @@ flop_dims flop_dims_of(const scenario& s) {
     flop_dims d;
     d.b = static_cast<D>(s.training.micro_batch);
     d.sq = static_cast<D>(s.training.seq_len) / static_cast<D>(s.parallel.cp);  // local queries
-    d.skv = static_cast<D>(s.training.seq_len);                                  // keys seen (ring/Ulysses)
+    d.skv = static_cast<D>(s.training.seq_len);  // keys seen (ring/Ulysses)
     d.n = d.b * d.sq;
     d.h = static_cast<D>(s.model.hidden);
     d.t = static_cast<D>(s.parallel.tp);
@@ -54,7 +54,7 @@ void add_core(std::vector<gemm_call>& out, const flop_dims& d, D heads_r, D qk_d
     for (gemm_call* g : {&qk, &av}) {
         g->core = true;
         g->executed = d.flash ? 0.5 : 1.0;  // causal: Flash skips the masked upper triangle
-        g->kernel_keys = d.kernel_keys;     // Flash: one fused kernel at its own rate (gemm_rate.hpp)
+        g->kernel_keys = d.kernel_keys;  // Flash: one fused kernel at its own rate (gemm_rate.hpp)
         out.push_back(*g);
     }
 }
@@ -98,8 +98,7 @@ D attention(std::vector<gemm_call>& out, const model_spec& m, const flop_dims& d
 }
 
 // MLP of width f on `tokens` tokens, split `split` ways; returns its activation-function bytes.
-D mlp(std::vector<gemm_call>& out, const model_spec& m, const char* up, const char* down, D tokens, D f,
-      D split, D batch, D e) {
+D mlp(std::vector<gemm_call>& out, const model_spec& m, const char* up, const char* down, D tokens, D f, D split, D batch, D e) {
     const bool glu = m.ffn == ffn_kind::swiglu;
     out.push_back(mk(up, tokens, static_cast<D>(m.hidden), (glu ? 2 : 1) * f / split, batch));
     out.push_back(mk(down, tokens, f / split, static_cast<D>(m.hidden), batch));
@@ -116,8 +115,7 @@ D moe(std::vector<gemm_call>& out, const model_spec& m, const flop_dims& d) {
     const D per_expert = d.n * k * d.ep / E / (d.t / d.etp);
     D bytes = mlp(out, m, "moe.experts.up", "moe.experts.down", per_expert, fe, d.etp, local, d.e);
     bytes += 2 * 2 * per_expert * local * d.h * d.e;  // permute before, unpermute after
-    if (x.shared_experts > 0)
-        bytes += mlp(out, m, "moe.shared.up", "moe.shared.down", d.n, fe * static_cast<D>(x.shared_experts), d.t, 1, d.e);
+    if (x.shared_experts > 0) bytes += mlp(out, m, "moe.shared.up", "moe.shared.down", d.n, fe * static_cast<D>(x.shared_experts), d.t, 1, d.e);
     return bytes;
 }
 
@@ -180,8 +178,10 @@ sequence_flops flops_per_sequence(const scenario& s) {
         // activation.hpp); under Flash that already happens inside the backward kernel, which
         // recomputes QKᵀ (5 core GEMMs against 4; Dao, arXiv 2307.08691 section 3.1.2), half the
         // core's forward (Korthikanti et al. arXiv 2205.05198 section 5).
-        if (flash) f.recompute += count * 0.5 * core;
-        else if (core_recomputed(one)) f.recompute += count * core;
+        if (flash)
+            f.recompute += count * 0.5 * core;
+        else if (core_recomputed(one))
+            f.recompute += count * core;
         if (mla_up_recomputed(one)) f.recompute += count * w.mla_up_flops;
     }
     f.forward += head_gemm(one).flops();  // the head is never recomputed (its input is the last checkpoint)

@@ -59,7 +59,7 @@ void add_layers(pass_times& p, const scenario& s, const layer_time& t, D count) 
     p.gemm += count * t.gemm;
     p.memory += count * t.memory;
     p.bwd += count * (2 * dense + core_bwd + 2 * t.memory);  // backward kernels touch twice the bytes
-    p.wgrad += count * dense;                                // weight-gradient GEMMs = forward FLOPs
+    p.wgrad += count * dense;  // weight-gradient GEMMs = forward FLOPs
     const bool full = s.training.recompute == recompute_kind::full;
     if (full) p.rec += count * (t.gemm + t.memory + t.cast);
     p.expert += count * t.expert * (full ? 4 : 3);
@@ -197,8 +197,8 @@ struct busiest_pass {
 
 // Every time of a pass scaled by w, plus b's (all of them, field by field).
 pass_times scaled(const pass_times& a, D w, const pass_times& b = {}) {
-    return {w * a.fwd + b.fwd,       w * a.bwd + b.bwd,       w * a.wgrad + b.wgrad,   w * a.rec + b.rec,
-            w * a.gemm + b.gemm,     w * a.memory + b.memory, w * a.expert + b.expert, w * a.cast + b.cast};
+    return {w * a.fwd + b.fwd,   w * a.bwd + b.bwd,       w * a.wgrad + b.wgrad,   w * a.rec + b.rec,
+            w * a.gemm + b.gemm, w * a.memory + b.memory, w * a.expert + b.expert, w * a.cast + b.cast};
 }
 
 busiest_pass busiest_pass_of(const scenario& s, const stage_layer_times& times) {

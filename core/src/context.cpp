@@ -46,9 +46,7 @@ shape shape_of(const scenario& s) {
 // The largest degree that divides both cp and the heads per TP rank: their greatest common divisor
 // (cp itself when heads_r is 0, as every degree divides 0). A count-down from cp took up to cp − 1
 // divisions per call, which the planner pays for every plan with thousands of CP ranks.
-std::int64_t auto_ulysses(const scenario& s) {
-    return std::gcd(s.parallel.cp, s.model.heads / s.parallel.tp);
-}
+std::int64_t auto_ulysses(const scenario& s) { return std::gcd(s.parallel.cp, s.model.heads / s.parallel.tp); }
 
 void add_sp(context_report& r, const scenario& s, const shape& x) {
     const double t = static_cast<double>(s.parallel.tp);
@@ -61,10 +59,10 @@ void add_sp(context_report& r, const scenario& s, const shape& x) {
 
 void add_ulysses(context_report& r, const shape& x, double u, double kv_scale) {
     const double tokens = x.b * x.s_local;  // before the first All-to-All, per rank
-    r.items.push_back({"ulysses qkv all-to-all", "alltoall", "cp", tokens * (x.q_dim + x.kv_dim * kv_scale) * x.e, u, 1, 1,
-                       false, "ulysses", "sequence-sharded → head-sharded"});
-    r.items.push_back({"ulysses output all-to-all", "alltoall", "cp", tokens * x.q_dim * x.e, u, 1, 1, false, "ulysses",
-                       "head-sharded → sequence-sharded"});
+    r.items.push_back({"ulysses qkv all-to-all", "alltoall", "cp", tokens * (x.q_dim + x.kv_dim * kv_scale) * x.e, u, 1, 1, false, "ulysses",
+                       "sequence-sharded → head-sharded"});
+    r.items.push_back(
+        {"ulysses output all-to-all", "alltoall", "cp", tokens * x.q_dim * x.e, u, 1, 1, false, "ulysses", "head-sharded → sequence-sharded"});
 }
 
 void add_ring(context_report& r, const shape& x, double ring) {
@@ -110,25 +108,25 @@ bool context_rules_hold(const scenario& s, rule_violation* why, std::int64_t uly
         return fail([&] { return msg("context.usp_degree", {{"degree", fmt::format("{}", u)}, {"cp", fmt::format("{}", q.cp)}}); });
     if (u > 1 && heads_r % u != 0)
         return fail([&] {
-            return msg("context.ulysses_heads", {{"degree", fmt::format("{}", u)}, {"heads", fmt::format("{}", s.model.heads)},
-                                                 {"tp", fmt::format("{}", q.tp)}, {"per_rank", fmt::format("{}", heads_r)}});
+            return msg("context.ulysses_heads",
+                       {{"degree", fmt::format("{}", u)},
+                        {"heads", fmt::format("{}", s.model.heads)},
+                        {"tp", fmt::format("{}", q.tp)},
+                        {"per_rank", fmt::format("{}", heads_r)}});
         });
     if (u > 1 && s.model.attention != attention_kind::mla && kv_r % u != 0 && u % kv_r != 0)
-        return fail([&] {
-            return msg("context.ulysses_kv_heads", {{"degree", fmt::format("{}", u)}, {"kv_heads", fmt::format("{}", kv_r)}});
-        });
+        return fail([&] { return msg("context.ulysses_kv_heads", {{"degree", fmt::format("{}", u)}, {"kv_heads", fmt::format("{}", kv_r)}}); });
     // A ring pass computes attention block by block and merges the partial outputs by their log-sum-exp,
     // the online softmax of FlashAttention (Dao et al., arXiv 2205.14135 section 3.1); Megatron-Core's
     // CP runs only on TransformerEngine's flash and cuDNN fused backends, never the unfused one.
     // Ulysses and all-gather CP give the kernel whole K/V, so any attention kernel serves them.
-    if (row.ring && !s.training.flash_attention)
-        return fail([&] { return msg("context.ring_needs_flash", {{"method", std::string(row.label)}}); });
+    if (row.ring && !s.training.flash_attention) return fail([&] { return msg("context.ring_needs_flash", {{"method", std::string(row.label)}}); });
     // Ring and all-gather CP balance the causal mask with 2 chunks per rank (zig-zag).
     const std::int64_t split = row.allgather ? q.cp : q.cp / u;
     if (split > 1 && s.training.seq_len % (2 * split) != 0)
         return fail([&] {
-            return msg("context.causal_chunks", {{"method", std::string(row.label)}, {"seq_len", fmt::format("{}", s.training.seq_len)},
-                                                 {"split", fmt::format("{}", split)}});
+            return msg("context.causal_chunks",
+                       {{"method", std::string(row.label)}, {"seq_len", fmt::format("{}", s.training.seq_len)}, {"split", fmt::format("{}", split)}});
         });
     return true;
 }
@@ -170,15 +168,14 @@ context_report context_traffic(const scenario& s, std::int64_t ulysses_degree) {
     r.ring = row.ring ? q.cp / r.ulysses : 1;
     if (r.ulysses > 1) {
         // KV heads fewer than the degree are replicated up to it (u / kv_r copies each).
-        const double kv_scale = x.kv_r < r.ulysses && s.model.attention != attention_kind::mla
-                                    ? static_cast<double>(r.ulysses) / static_cast<double>(x.kv_r) : 1.0;
+        const double kv_scale =
+            x.kv_r < r.ulysses && s.model.attention != attention_kind::mla ? static_cast<double>(r.ulysses) / static_cast<double>(x.kv_r) : 1.0;
         add_ulysses(r, x, static_cast<double>(r.ulysses), kv_scale);
         r.constraint = fmt::format("Ulysses degree ≤ heads per TP rank ({})", x.heads_r);
     }
     if (r.ring > 1) {
         add_ring(r, x, static_cast<double>(r.ring));
-        r.constraint += std::string(r.constraint.empty() ? "" : "; ") +
-                        fmt::format("ring: seq_len in 2·{} chunks for causal balance", r.ring);
+        r.constraint += std::string(r.constraint.empty() ? "" : "; ") + fmt::format("ring: seq_len in 2·{} chunks for causal balance", r.ring);
     }
     if (row.allgather) {
         add_allgather(r, x, static_cast<double>(q.cp));

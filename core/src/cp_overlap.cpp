@@ -16,8 +16,8 @@ void apply_cp_overlap(comm_inventory& inv, const scenario& s, const compute_esti
     for (auto& it : inv.items) {
         if (it.ring_block && it.step_time_s() > 0) {
             const double pass = it.call.time_s;
-            const double exposed = it.forward_share * std::max(0.0, pass - fwd_kernel) +
-                                   (1 - it.forward_share) * std::max(0.0, pass - bwd_kernel / 2);
+            const double exposed =
+                it.forward_share * std::max(0.0, pass - fwd_kernel) + (1 - it.forward_share) * std::max(0.0, pass - bwd_kernel / 2);
             it.overlap = 1 - exposed / pass;
         }
     }

@@ -9,9 +9,7 @@ namespace tslab {
 
 namespace {
 
-bool grad_item(const comm_item& it) {
-    return it.call.op == collective_op::reducescatter || it.call.op == collective_op::allreduce;
-}
+bool grad_item(const comm_item& it) { return it.call.op == collective_op::reducescatter || it.call.op == collective_op::allreduce; }
 
 }  // namespace
 

@@ -17,9 +17,7 @@ input_error::input_error(std::string path, std::string reason, message m)
       reason_(std::move(reason)),
       msg_(std::move(m)) {}
 
-json input_error_json(const input_error& e) {
-    return json{{"path", e.path()}, {"message", e.what()}, {"msg", message_json(e.msg())}};
-}
+json input_error_json(const input_error& e) { return json{{"path", e.path()}, {"message", e.what()}, {"msg", message_json(e.msg())}}; }
 
 namespace {
 std::size_t edit_distance(const std::string& a, const std::string& b) {

@@ -39,8 +39,7 @@ moe_layer_traffic moe_traffic(const scenario& s) {
     const auto& q = s.parallel;
     const double k = static_cast<double>(m.moe.top_k), E = static_cast<double>(m.moe.experts);
     const double ep = static_cast<double>(q.ep), h = static_cast<double>(m.hidden);
-    t.tokens = static_cast<double>(s.training.micro_batch * s.training.seq_len / q.cp) /
-               (static_cast<double>(q.tp) / static_cast<double>(q.etp));
+    t.tokens = static_cast<double>(s.training.micro_batch * s.training.seq_len / q.cp) / (static_cast<double>(q.tp) / static_cast<double>(q.etp));
     t.routed = t.tokens * k;
     const bool fp8 = s.training.precision.gemm == dtype::fp8;
     t.dispatch_bytes = t.routed * h * (fp8 ? 1.0 + 4.0 / 128.0 : 2.0);
@@ -49,8 +48,8 @@ moe_layer_traffic moe_traffic(const scenario& s) {
     t.computed = t.routed;
     const double cf = m.moe.capacity_factor;
     if (cf > 0) {
-        const double group = t.tokens * ep;        // tokens routed by the EP group
-        const double mu = group * k / E;            // mean pairs per expert
+        const double group = t.tokens * ep;  // tokens routed by the EP group
+        const double mu = group * k / E;  // mean pairs per expert
         const double sd = std::sqrt(group * (k / E) * (1 - k / E));
         t.capacity = std::ceil(cf * mu);
         t.computed = t.capacity * E / ep;
@@ -115,9 +114,11 @@ double contiguous_busiest(const std::vector<double>& loads, std::int64_t ep) {
 double eplb_busiest(const std::vector<double>& loads, std::int64_t ep, std::int64_t redundant) {
     const auto E = static_cast<std::int64_t>(loads.size());
     if (redundant < 0 || redundant % ep != 0)
-        throw input_error("expert.redundant_experts", msg("expert.redundant_not_multiple", {{"redundant", fmt::format("{}", redundant)}, {"ep", fmt::format("{}", ep)}}));
+        throw input_error("expert.redundant_experts",
+                          msg("expert.redundant_not_multiple", {{"redundant", fmt::format("{}", redundant)}, {"ep", fmt::format("{}", ep)}}));
     if (redundant > E)
-        throw input_error("expert.redundant_experts", msg("expert.redundant_exceeds", {{"redundant", fmt::format("{}", redundant)}, {"experts", fmt::format("{}", E)}}));
+        throw input_error("expert.redundant_experts",
+                          msg("expert.redundant_exceeds", {{"redundant", fmt::format("{}", redundant)}, {"experts", fmt::format("{}", E)}}));
     std::vector<double> replicas(loads.size(), 1.0);
     for (std::int64_t i = 0; i < redundant; ++i) {
         std::size_t hot = 0;
@@ -180,7 +181,8 @@ expert_report expert_ledger(const scenario& s, const expert_options& o) {
     const double group = r.traffic.tokens * static_cast<double>(ep);
     r.balance = uniform_routing_balance(group, m.top_k, m.experts, ep);
     if (o.imbalance > 0) {
-        if (o.imbalance < 1) throw input_error("expert.imbalance", msg("expert.imbalance_below_one", {{"imbalance", fmt::format("{:g}", o.imbalance)}}));
+        if (o.imbalance < 1)
+            throw input_error("expert.imbalance", msg("expert.imbalance_below_one", {{"imbalance", fmt::format("{:g}", o.imbalance)}}));
         r.balance.imbalance = o.imbalance;
         r.balance.busiest_load = o.imbalance * r.balance.mean_load;
     }

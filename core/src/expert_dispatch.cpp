@@ -27,8 +27,10 @@ namespace {
 
 void set_node_limit(dispatch_split& d, const scenario& s, std::int64_t ep_nodes) {
     const std::int64_t given = s.training.moe.node_limit, model = group_node_limit(s, ep_nodes);
-    if (given > 0 && (model == 0 || given <= model)) d.node_limit = given, d.node_limit_from = "training.moe.node_limit";
-    else if (model > 0) d.node_limit = model, d.node_limit_from = "model.moe.topk_groups";
+    if (given > 0 && (model == 0 || given <= model))
+        d.node_limit = given, d.node_limit_from = "training.moe.node_limit";
+    else if (model > 0)
+        d.node_limit = model, d.node_limit_from = "model.moe.topk_groups";
 }
 
 }  // namespace
@@ -44,7 +46,7 @@ dispatch_split dispatch_split_of(const scenario& s, std::int64_t ep_nodes, std::
     d.tokens = t.tokens;
     d.dispatch_bytes = t.dispatch_bytes, d.combine_bytes = t.combine_bytes;
     const double same_node = (g - 1) / ep, other_node = (ep - g) / ep;  // shares of a rank's pairs
-    double net = other_node, nvl = same_node;                            // in pair units
+    double net = other_node, nvl = same_node;  // in pair units
     if (d.node_limit > 0 && N > 1) {
         const double reached = std::min({static_cast<double>(d.node_limit), N, k}) * (N - 1) / N;  // remote nodes per token
         net = std::min(other_node, reached / k);
@@ -58,9 +60,11 @@ dispatch_split dispatch_split_of(const scenario& s, std::int64_t ep_nodes, std::
 
 std::string dispatch_formula(const scenario& s, const dispatch_split& d) {
     return d.node_limit > 0 && d.ep_nodes > 1
-               ? fmt::format("network = tokens × min(M={}, N={}, k={})·(N−1)/N × hidden × element; NVLink = pairs × ((g−1)/ep + (ep−g)/ep·(g−1)/g), g = {}; M from {}",
-                             d.node_limit, d.ep_nodes, s.model.moe.top_k, d.ranks_per_node, d.node_limit_from)
-               : fmt::format("network = pairs × (ep−g)/ep; NVLink = pairs × (g−1)/ep, ep = {}, g = {} per node", s.parallel.ep, d.ranks_per_node);
+        ? fmt::format(
+              "network = tokens × min(M={}, N={}, k={})·(N−1)/N × hidden × element; NVLink = pairs × ((g−1)/ep + (ep−g)/ep·(g−1)/g), g = {}; M from "
+              "{}",
+              d.node_limit, d.ep_nodes, s.model.moe.top_k, d.ranks_per_node, d.node_limit_from)
+        : fmt::format("network = pairs × (ep−g)/ep; NVLink = pairs × (g−1)/ep, ep = {}, g = {} per node", s.parallel.ep, d.ranks_per_node);
 }
 
 dispatch_split dispatch_split_of(const scenario& s, const mesh_layout& m) {

@@ -62,7 +62,8 @@ std::vector<double> contiguous_rank_loads(const std::vector<double>& loads, std:
 redundant_plan pack_redundant(const std::vector<double>& loads, std::int64_t ep, std::int64_t redundant) {
     const auto E = static_cast<std::int64_t>(loads.size());
     if (redundant < 0 || redundant % ep != 0)
-        throw input_error("training.moe.redundant_experts", msg("expert.redundant_not_multiple", {{"redundant", fmt::format("{}", redundant)}, {"ep", fmt::format("{}", ep)}}));
+        throw input_error("training.moe.redundant_experts",
+                          msg("expert.redundant_not_multiple", {{"redundant", fmt::format("{}", redundant)}, {"ep", fmt::format("{}", ep)}}));
     redundant_plan p;
     p.replicas.assign(loads.size(), 1);
     for (std::int64_t i = 0; i < redundant; ++i) {

@@ -44,9 +44,10 @@ void fill_redundant_bytes(expert_section& e, const scenario& s, const compute_es
     const double local = per_expert * static_cast<double>(e.experts / e.ep) * static_cast<double>(c.stage_moe_layers);
     e.redundant_bytes = redundant_expert_bytes(s, local);
     const auto& p = s.training.precision;
-    e.redundant_formula = fmt::format("{} replicas / {} experts × {:.4g} local expert params ({:.4g} per expert ÷ etp × {} MoE layers × {} experts) × ({} + {}) B (weights + grads; master and optimizer states stay with the owner)",
-                                      e.redundant_experts, e.experts, local, per_expert, c.stage_moe_layers, e.experts / e.ep,
-                                      dtype_bytes(p.params), dtype_bytes(p.grads));
+    e.redundant_formula = fmt::format(
+        "{} replicas / {} experts × {:.4g} local expert params ({:.4g} per expert ÷ etp × {} MoE layers × {} experts) × ({} + {}) B (weights + "
+        "grads; master and optimizer states stay with the owner)",
+        e.redundant_experts, e.experts, local, per_expert, c.stage_moe_layers, e.experts / e.ep, dtype_bytes(p.params), dtype_bytes(p.grads));
 }
 
 }  // namespace

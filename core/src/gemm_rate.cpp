@@ -32,9 +32,7 @@
 
 namespace tslab {
 
-dtype call_dtype(dtype gemm_dtype, const gemm_call& c) {
-    return c.fp8 ? gemm_dtype : (gemm_dtype == dtype::fp8 ? dtype::bf16 : gemm_dtype);
-}
+dtype call_dtype(dtype gemm_dtype, const gemm_call& c) { return c.fp8 ? gemm_dtype : (gemm_dtype == dtype::fp8 ? dtype::bf16 : gemm_dtype); }
 
 double half_flops_of(const gemm_efficiency_spec& e, const gemm_rates& r, double peak_flops) {
     return e.half_flops > 0 ? e.half_flops : r.call_overhead_s * peak_flops * e.max;
@@ -45,9 +43,7 @@ double gemm_efficiency(const gemm_efficiency_spec& e, double half_flops, double 
     return e.max * flops / (flops + half_flops);
 }
 
-double attention_efficiency(const attention_rate_spec& a, double keys) {
-    return keys > 0 ? a.max * keys / (keys + a.half_keys) : a.max;
-}
+double attention_efficiency(const attention_rate_spec& a, double keys) { return keys > 0 ? a.max * keys / (keys + a.half_keys) : a.max; }
 
 double gemm_time_s(const gpu_spec& g, dtype gemm_dtype, const gemm_call& c) {
     const dtype t = call_dtype(gemm_dtype, c);

@@ -29,21 +29,27 @@ rule_steps steps_of(std::int64_t world, std::int64_t seq_len, std::int64_t unit,
 
 }  // namespace
 
-std::int64_t auto_global_batch(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind k,
-                               std::int64_t pp) {
+std::int64_t auto_global_batch(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind k, std::int64_t pp) {
     return steps_of(world, seq_len, unit, k, pp).batch;
 }
 
-std::vector<message> auto_global_batch_rule_msg(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind k,
-                                                std::int64_t pp) {
+std::vector<message> auto_global_batch_rule_msg(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind k, std::int64_t pp) {
     const rule_steps r = steps_of(world, seq_len, unit, k, pp);
     const std::int64_t u = std::max<std::int64_t>(unit, 1);
-    std::vector<message> out{msg("batch.auto", {{"seq_len", num_text(seq_len)}, {"by_tokens", num_text(r.by_tokens)}, {"world", num_text(world)},
-                                                {"floor", num_text(r.floor)}, {"power", num_text(r.power)}, {"unit", num_text(u)},
-                                                {"multiple", num_text(r.multiple)}})};
+    std::vector<message> out{msg("batch.auto",
+                                 {{"seq_len", num_text(seq_len)},
+                                  {"by_tokens", num_text(r.by_tokens)},
+                                  {"world", num_text(world)},
+                                  {"floor", num_text(r.floor)},
+                                  {"power", num_text(r.power)},
+                                  {"unit", num_text(u)},
+                                  {"multiple", num_text(r.multiple)}})};
     if (r.batch != r.multiple)
-        out.push_back(msg("batch.auto_schedule", {{"microbatches", num_text(r.batch / u)}, {"schedule", describe(k).label},
-                                                  {"rule", microbatch_rule(describe(k))}, {"batch", num_text(r.batch)}}));
+        out.push_back(msg("batch.auto_schedule",
+                          {{"microbatches", num_text(r.batch / u)},
+                           {"schedule", describe(k).label},
+                           {"rule", microbatch_rule(describe(k))},
+                           {"batch", num_text(r.batch)}}));
     return out;
 }
 
@@ -53,8 +59,7 @@ std::string global_batch_rule_text(const std::vector<message>& rule) {
     return text;
 }
 
-std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind k,
-                                   std::int64_t pp) {
+std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind k, std::int64_t pp) {
     return global_batch_rule_text(auto_global_batch_rule_msg(world, seq_len, unit, k, pp));
 }
 

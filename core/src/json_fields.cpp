@@ -21,15 +21,12 @@ const char* json_type_name(const json& v) {
 }
 
 field_reader::field_reader(const json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
-    if (!obj_.is_object())
-        throw input_error(path_, msg("input.expected_object", {{"got", json_type_name(obj_)}}));
+    if (!obj_.is_object()) throw input_error(path_, msg("input.expected_object", {{"got", json_type_name(obj_)}}));
 }
 
 bool field_reader::has(const char* key) const { return obj_.contains(key); }
 
-std::string field_reader::path_of(const char* key) const {
-    return join_path(path_, key);
-}
+std::string field_reader::path_of(const char* key) const { return join_path(path_, key); }
 
 const json* field_reader::lookup(const char* key) {
     known_.push_back(key);
@@ -37,46 +34,43 @@ const json* field_reader::lookup(const char* key) {
     return it == obj_.end() ? nullptr : &*it;
 }
 
-std::int64_t field_reader::integer(const char* key, std::int64_t def, std::int64_t lo,
-                                   std::int64_t hi) {
+std::int64_t field_reader::integer(const char* key, std::int64_t def, std::int64_t lo, std::int64_t hi) {
     const json* v = lookup(key);
     if (!v) return def;
-    if (!v->is_number())
-        throw input_error(path_of(key), msg("input.expected_integer", {{"got", json_type_name(*v)}}));
+    if (!v->is_number()) throw input_error(path_of(key), msg("input.expected_integer", {{"got", json_type_name(*v)}}));
     const double d = v->get<double>();
     if (!std::isfinite(d)) throw input_error(path_of(key), msg("input.not_finite"));
-    if (d != std::floor(d))
-        throw input_error(path_of(key), msg("input.expected_integer", {{"got", fmt::format("{}", d)}}));
+    if (d != std::floor(d)) throw input_error(path_of(key), msg("input.expected_integer", {{"got", fmt::format("{}", d)}}));
     if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
-        throw input_error(path_of(key), msg("input.out_of_range", {{"value", fmt::format("{}", d)}, {"lo", fmt::format("{}", lo)}, {"hi", fmt::format("{}", hi)}}));
+        throw input_error(path_of(key),
+                          msg("input.out_of_range", {{"value", fmt::format("{}", d)}, {"lo", fmt::format("{}", lo)}, {"hi", fmt::format("{}", hi)}}));
     return static_cast<std::int64_t>(d);
 }
 
 double field_reader::number(const char* key, double def, double lo, double hi) {
     const json* v = lookup(key);
     if (!v) return def;
-    if (!v->is_number())
-        throw input_error(path_of(key), msg("input.expected_number", {{"got", json_type_name(*v)}}));
+    if (!v->is_number()) throw input_error(path_of(key), msg("input.expected_number", {{"got", json_type_name(*v)}}));
     const double d = v->get<double>();
     if (!std::isfinite(d)) throw input_error(path_of(key), msg("input.not_finite"));
     if (d < lo || d > hi)
-        throw input_error(path_of(key), msg("input.out_of_range", {{"value", fmt::format("{:g}", d)}, {"lo", fmt::format("{:g}", lo)}, {"hi", fmt::format("{:g}", hi)}}));
+        throw input_error(
+            path_of(key),
+            msg("input.out_of_range", {{"value", fmt::format("{:g}", d)}, {"lo", fmt::format("{:g}", lo)}, {"hi", fmt::format("{:g}", hi)}}));
     return d;
 }
 
 bool field_reader::boolean(const char* key, bool def) {
     const json* v = lookup(key);
     if (!v) return def;
-    if (!v->is_boolean())
-        throw input_error(path_of(key), msg("input.expected_boolean", {{"got", json_type_name(*v)}}));
+    if (!v->is_boolean()) throw input_error(path_of(key), msg("input.expected_boolean", {{"got", json_type_name(*v)}}));
     return v->get<bool>();
 }
 
 std::string field_reader::text(const char* key, const std::string& def) {
     const json* v = lookup(key);
     if (!v) return def;
-    if (!v->is_string())
-        throw input_error(path_of(key), msg("input.expected_string", {{"got", json_type_name(*v)}}));
+    if (!v->is_string()) throw input_error(path_of(key), msg("input.expected_string", {{"got", json_type_name(*v)}}));
     return v->get<std::string>();
 }
 
@@ -92,8 +86,7 @@ namespace {
 }
 }  // namespace
 
-std::string field_reader::choice(const char* key, const std::string& def,
-                                 const std::vector<std::string>& allowed) {
+std::string field_reader::choice(const char* key, const std::string& def, const std::vector<std::string>& allowed) {
     std::string s = text(key, def);
     for (const auto& a : allowed)
         if (a == s) return s;
@@ -120,8 +113,7 @@ std::vector<std::size_t> field_reader::choice_set(const char* key, const std::ve
 
 const json* field_reader::object(const char* key) {
     const json* v = lookup(key);
-    if (v && !v->is_object())
-        throw input_error(path_of(key), msg("input.expected_object", {{"got", json_type_name(*v)}}));
+    if (v && !v->is_object()) throw input_error(path_of(key), msg("input.expected_object", {{"got", json_type_name(*v)}}));
     return v;
 }
 
@@ -133,8 +125,7 @@ void field_reader::finish() const {
         for (const char* k : known_) seen = seen || it.key() == k;
         if (seen) continue;
         const std::string near = closest_name(it.key(), std::vector<std::string>(known_.begin(), known_.end()));
-        throw input_error(join_path(path_, it.key()),
-                          near.empty() ? msg("input.unknown_field") : msg("input.unknown_field_near", {{"near", near}}));
+        throw input_error(join_path(path_, it.key()), near.empty() ? msg("input.unknown_field") : msg("input.unknown_field_near", {{"near", near}}));
     }
 }
 

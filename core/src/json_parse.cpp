@@ -17,9 +17,7 @@ parse_limits& input_limits() {
 }
 
 std::string join_path(const std::string& base, const std::string& key) {
-    const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](unsigned char c) {
-        return std::isalnum(c) || c == '_' || c == '-';
-    });
+    const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; });
     if (plain) return base.empty() ? key : base + "." + key;
     return (base.empty() ? std::string("$") : base) + "[" + json(utf8_excerpt(key, 64)).dump() + "]";
 }
@@ -43,7 +41,7 @@ struct frame {
     json* node;
     std::string path;
     std::size_t count = 0;  // elements or keys so far
-    std::string key{};      // the key whose value comes next (objects)
+    std::string key{};  // the key whose value comes next (objects)
 };
 
 class limited_builder {
@@ -65,8 +63,7 @@ public:
 
     bool key(std::string& k) {
         frame& f = stack_.back();
-        if (++f.count > lim_.max_keys)
-            throw input_error(display(f.path), msg("json.too_many_keys", {{"limit", fmt::format("{}", lim_.max_keys)}}));
+        if (++f.count > lim_.max_keys) throw input_error(display(f.path), msg("json.too_many_keys", {{"limit", fmt::format("{}", lim_.max_keys)}}));
         f.key = std::move(k);
         return true;
     }
@@ -78,7 +75,8 @@ public:
         const auto close = what.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " tag
         if (close != std::string::npos && what.front() == '[') what.erase(0, close + 2);
         const bool truncated = byte >= size_;  // the text ended inside a value
-        throw input_error(display(base_), msg(truncated ? "json.truncated" : "json.malformed", {{"byte", fmt::format("{}", byte)}, {"detail", what}}));
+        throw input_error(display(base_),
+                          msg(truncated ? "json.truncated" : "json.malformed", {{"byte", fmt::format("{}", byte)}, {"detail", what}}));
     }
 
 private:
@@ -136,7 +134,8 @@ private:
 json parse_json(std::string_view text, const std::string& path) {
     const parse_limits& lim = input_limits();
     if (text.size() > lim.max_bytes)
-        throw input_error(path.empty() ? "$" : path, msg("json.too_large", {{"bytes", fmt::format("{}", text.size())}, {"limit", fmt::format("{}", lim.max_bytes)}}));
+        throw input_error(path.empty() ? "$" : path,
+                          msg("json.too_large", {{"bytes", fmt::format("{}", text.size())}, {"limit", fmt::format("{}", lim.max_bytes)}}));
     limited_builder b(path, lim, text.size());
     json::sax_parse(text.begin(), text.end(), &b, nlohmann::detail::input_format_t::json, true, false);
     return b.take();

@@ -41,8 +41,8 @@ void add_mtp_extras(const scenario& s, std::int64_t depth, rank_shards& st) {
     const double h = static_cast<double>(s.model.hidden), n = static_cast<double>(depth);
     const double proj_cols = h / static_cast<double>(s.parallel.tp);
     st.dense += n * (2 * h * proj_cols + 2 * h);
-    st.dense_states += n * (optimizer_state_elems(s.training.optimizer, true, 2 * h, proj_cols, 1) +
-                            optimizer_state_elems(s.training.optimizer, false, 2 * h, 1, 1));
+    st.dense_states += n *
+        (optimizer_state_elems(s.training.optimizer, true, 2 * h, proj_cols, 1) + optimizer_state_elems(s.training.optimizer, false, 2 * h, 1, 1));
 }
 
 rank_shards local_shards(const scenario& s, const std::vector<tensor_entry>& tensors, const rank_layers& rl) {
@@ -91,7 +91,7 @@ double redundant_expert_bytes(const scenario& s, double local_expert_elems) {
     if (R <= 0 || !s.model.is_moe()) return 0;
     const auto& p = s.training.precision;
     return static_cast<double>(R) / static_cast<double>(s.model.moe.experts) * local_expert_elems *
-           static_cast<double>(dtype_bytes(p.params) + dtype_bytes(p.grads));
+        static_cast<double>(dtype_bytes(p.params) + dtype_bytes(p.grads));
 }
 
 model_state_bytes zero_model_state(const precision_spec& p, int zero, double params, double state_elems, double n) {
@@ -164,8 +164,7 @@ std::vector<stage_class> stage_classes(const scenario& s, const pipeline_shape& 
 }
 
 activation_terms activation_terms_of(const scenario& s) {
-    return {layer_activation_bytes(s, true).total, layer_activation_bytes(s, false).total, first_stage_other_bytes(s),
-            last_stage_other_bytes(s)};
+    return {layer_activation_bytes(s, true).total, layer_activation_bytes(s, false).total, first_stage_other_bytes(s), last_stage_other_bytes(s)};
 }
 
 rank_state rank_state_of(const scenario& s, const rank_shards& st) {
@@ -204,8 +203,7 @@ double class_inflight(const stage_class& c, schedule_kind k, std::int64_t pp, st
     return std::max({0.0, inflight_of(k, pp, vpp, m, c.ranks.front()), inflight_of(k, pp, vpp, m, c.ranks.back())});
 }
 
-double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<stage_class>& classes,
-                        const activation_terms& a) {
+double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<stage_class>& classes, const activation_terms& a) {
     double worst = 0;
     for (std::size_t i = 0; i < classes.size(); ++i) {
         const stage_class& c = classes[i];

@@ -29,11 +29,9 @@ std::string zero_note(int zero, int needed, double n, const char* group) {
 }
 
 // "2 B × 1.234e9 params / 64 (ZeRO-3 over dp·cp) + 2 B × 5e9 expert params"
-std::string state_formula(std::int64_t bytes, double dense, double expert, int zero, int needed, double nd, double ne,
-                          const std::string& what) {
+std::string state_formula(std::int64_t bytes, double dense, double expert, int zero, int needed, double nd, double ne, const std::string& what) {
     std::string f = fmt::format("{} B × {:.4g} {}{}", bytes, dense, what, zero_note(zero, needed, nd, "dp·cp"));
-    if (expert > 0)
-        f += fmt::format(" + {} B × {:.4g} expert {}{}", bytes, expert, what, zero_note(zero, needed, ne, "expert-DP"));
+    if (expert > 0) f += fmt::format(" + {} B × {:.4g} expert {}{}", bytes, expert, what, zero_note(zero, needed, ne, "expert-DP"));
     return f;
 }
 
@@ -66,8 +64,10 @@ void model_state_items(ledger_ctx& c, const rank_state& m) {
     const std::int64_t R = c.s.training.moe.redundant_experts;
     if (R > 0 && c.s.model.is_moe())
         c.add("redundant_experts", m.redundant, [&] {
-            return fmt::format("{} replicas / {} experts × {:.4g} local expert params × ({} + {}) B (weights + grads; master and optimizer states stay with the owner)",
-                               R, c.s.model.moe.experts, st.expert, dtype_bytes(prec.params), dtype_bytes(prec.grads));
+            return fmt::format(
+                "{} replicas / {} experts × {:.4g} local expert params × ({} + {}) B (weights + grads; master and optimizer states stay with the "
+                "owner)",
+                R, c.s.model.moe.experts, st.expert, dtype_bytes(prec.params), dtype_bytes(prec.grads));
         });
 }
 
@@ -101,8 +101,8 @@ void comm_item(ledger_ctx& c, const rank_buffers& b) {
 
 }  // namespace
 
-memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st,
-                              const activation_terms& a, bool formulas) {
+memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st, const activation_terms& a,
+                              bool formulas) {
     memory_report rep;
     rep.stage = r;
     rep.rank = global_rank_of_stage(s.parallel, r);

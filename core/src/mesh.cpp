@@ -64,8 +64,7 @@ std::vector<std::string> parse_axis_order(const std::string& order, const mesh_s
             if (!near.empty()) args.emplace_back("near", near);
             throw input_error(path, msg(near.empty() ? "mesh.unknown_axis" : "mesh.unknown_axis_near", std::move(args)));
         }
-        if (std::find(out.begin(), out.end(), tok) != out.end())
-            throw input_error(path, msg("mesh.axis_twice", {{"axis", tok}, {"order", order}}));
+        if (std::find(out.begin(), out.end(), tok) != out.end()) throw input_error(path, msg("mesh.axis_twice", {{"axis", tok}, {"order", order}}));
         out.push_back(tok);
         start = dash + 1;
     }

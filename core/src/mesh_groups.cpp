@@ -118,7 +118,8 @@ void finish_outer(axis_acc& acc, const outer_block& b) {
         a.listed_link[gi] = link_class::inter;
         a.listed_nodes[gi] = a.size;
         for (std::int64_t j = 1; j < a.size; ++j)
-            a.listed_ranks[gi * static_cast<std::size_t>(a.size) + static_cast<std::size_t>(j)] = a.listed_ranks[gi * static_cast<std::size_t>(a.size)] + j * b.stride;
+            a.listed_ranks[gi * static_cast<std::size_t>(a.size) + static_cast<std::size_t>(j)] =
+                a.listed_ranks[gi * static_cast<std::size_t>(a.size)] + j * b.stride;
     }
 }
 
@@ -128,8 +129,10 @@ void init_axis(axis_acc& acc, axis_groups& out, const char* name, std::int64_t s
     out.size = size;
     out.count = world / size;
     acc.out = &out;
-    if (size == 1) out.intra = out.count;  // singletons: nothing to visit
-    else acc.groups.assign(static_cast<std::size_t>(out.count), group_state{});
+    if (size == 1)
+        out.intra = out.count;  // singletons: nothing to visit
+    else
+        acc.groups.assign(static_cast<std::size_t>(out.count), group_state{});
     acc.max_slots = size == 1 ? 0 : std::min(out.count, std::max<std::int64_t>(1, limit / size));
     out.listed_ranks.assign(static_cast<std::size_t>(acc.max_slots * size), 0);
 }
@@ -142,10 +145,12 @@ void check_spec(const mesh_spec& s) {
         throw input_error("cluster.gpus_per_node", msg("input.value_at_least_one", {{"value", fmt::format("{}", s.gpus_per_node)}}));
     require_expert_dp_rule(s.ep, s.dp, s.cp, "parallel.ep");
     if (s.nodes > 0 && s.world() != s.nodes * s.gpus_per_node)
-        throw input_error("parallel", msg("mesh.world_mismatch", {{"world", fmt::format("{}", s.world())},
-                                                           {"size", fmt::format("{}", s.nodes * s.gpus_per_node)},
-                                                           {"nodes", fmt::format("{}", s.nodes)},
-                                                           {"per_node", fmt::format("{}", s.gpus_per_node)}}));
+        throw input_error("parallel",
+                          msg("mesh.world_mismatch",
+                              {{"world", fmt::format("{}", s.world())},
+                               {"size", fmt::format("{}", s.nodes * s.gpus_per_node)},
+                               {"nodes", fmt::format("{}", s.nodes)},
+                               {"per_node", fmt::format("{}", s.gpus_per_node)}}));
 }
 
 }  // namespace
@@ -180,8 +185,8 @@ ep_tables tabulate_ep(const detail::mesh_geometry& geo, const mesh_spec& s) {
 
 // Odometer over the dense digits in order: the first varies fastest, so rank r comes r-th. Visits
 // the ranks of block 0 only when an outer axis repeats in whole-node blocks (outer_block_of).
-void visit_ranks(const mesh_spec& s, const detail::mesh_geometry& geo, std::array<axis_acc, ax_count>& acc,
-                 const std::vector<int>& active, std::int64_t ranks, std::int64_t edp) {
+void visit_ranks(const mesh_spec& s, const detail::mesh_geometry& geo, std::array<axis_acc, ax_count>& acc, const std::vector<int>& active,
+                 std::int64_t ranks, std::int64_t edp) {
     const ep_tables tab = tabulate_ep(geo, s);
     std::int64_t digit[4] = {0, 0, 0, 0}, tcdp[4] = {0, 0, 0, 0};
     std::int64_t node = 0, in_node = 0;
@@ -213,8 +218,13 @@ mesh_layout build_mesh(const mesh_spec& s, std::int64_t list_limit) {
     std::vector<int> active;  // axes worth a visit: size > 1, internal groups only where they differ from dp / dp·cp
     for (int a = 0; a < ax_count; ++a) {
         axis_groups& out = a < 5 ? m.axes[static_cast<std::size_t>(a)] : a == ax_dpcp ? m.dp_cp : m.edp;
-        const char* name = a < 5 ? (a == ax_tp ? "tp" : a == ax_cp ? "cp" : a == ax_ep ? "ep" : a == ax_dp ? "dp" : "pp")
-                                 : a == ax_dpcp ? "dp·cp" : "edp";
+        const char* name = a < 5 ? (a == ax_tp       ? "tp"
+                                        : a == ax_cp ? "cp"
+                                        : a == ax_ep ? "ep"
+                                        : a == ax_dp ? "dp"
+                                                     : "pp")
+            : a == ax_dpcp       ? "dp·cp"
+                                 : "edp";
         init_axis(acc[static_cast<std::size_t>(a)], out, name, sizes[a], m.world, a < 5 ? list_limit : 0);
         const bool same = (a == ax_dpcp && s.cp == 1) || (a == ax_edp && s.ep == 1);
         if (sizes[a] > 1 && !same) active.push_back(a);

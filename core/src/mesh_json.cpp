@@ -14,25 +14,26 @@ std::vector<message> mesh_warnings(const mesh_layout& m) {
     const auto& s = m.spec;
     const auto& tp = m.axis("tp");
     if (tp.size > 1 && tp.max_nodes > 1)
-        w.push_back(msg("mesh.tp_spans_nodes", {{"size", n(tp.size)}, {"nodes", n(tp.max_nodes)},
-                                                {"collective", s.sp ? "AllGather/ReduceScatter" : "AllReduce"}}));
+        w.push_back(msg("mesh.tp_spans_nodes",
+                        {{"size", n(tp.size)}, {"nodes", n(tp.max_nodes)}, {"collective", s.sp ? "AllGather/ReduceScatter" : "AllReduce"}}));
     const auto& ep = m.axis("ep");
-    if (ep.size > 1 && ep.max_nodes > 1)
-        w.push_back(msg("mesh.ep_spans_nodes", {{"nodes", n(ep.max_nodes)}}));
+    if (ep.size > 1 && ep.max_nodes > 1) w.push_back(msg("mesh.ep_spans_nodes", {{"nodes", n(ep.max_nodes)}}));
     const auto& cp = m.axis("cp");
     const auto& method = describe(s.cp_method);
     const bool ulysses = method.alltoall && !method.ring;
     if (cp.size > 1 && cp.max_nodes > 1)
-        w.push_back(msg(ulysses ? "mesh.cp_spans_nodes_ulysses" : method.allgather ? "mesh.cp_spans_nodes_allgather" : "mesh.cp_spans_nodes_ring",
+        w.push_back(msg(ulysses                ? "mesh.cp_spans_nodes_ulysses"
+                            : method.allgather ? "mesh.cp_spans_nodes_allgather"
+                                               : "mesh.cp_spans_nodes_ring",
                         {{"size", n(cp.size)}, {"nodes", n(cp.max_nodes)}}));
     if (s.cp > 1 && ulysses && s.heads > 0 && (s.heads % s.tp != 0 || (s.heads / s.tp) % s.cp != 0))
         w.push_back(msg("mesh.ulysses_heads", {{"heads", n(s.heads)}, {"tp", n(s.tp)}, {"per_rank", n(s.heads / s.tp)}, {"cp", n(s.cp)}}));
     const auto& pp = m.axis("pp");
-    if (tp.size > 1 && tp.max_nodes > 1 && pp.size > 1 && pp.max_nodes == 1)
-        w.push_back(msg("mesh.swap_tp_pp"));
+    if (tp.size > 1 && tp.max_nodes > 1 && pp.size > 1 && pp.max_nodes == 1) w.push_back(msg("mesh.swap_tp_pp"));
     const std::int64_t slots = m.nodes * s.gpus_per_node;
     if (m.world < slots)
-        w.push_back(msg("mesh.idle_gpus", {{"used", n(m.world)}, {"nodes", n(m.nodes)}, {"per_node", n(s.gpus_per_node)}, {"idle", n(slots - m.world)}}));
+        w.push_back(
+            msg("mesh.idle_gpus", {{"used", n(m.world)}, {"nodes", n(m.nodes)}, {"per_node", n(s.gpus_per_node)}, {"idle", n(slots - m.world)}}));
     return w;
 }
 
@@ -77,8 +78,7 @@ void write_mesh_fields(json_writer& w, const mesh_layout& m) {
     write_messages(w, m.warnings_msg);
     write_axes(w, m);
     w.field("truncated", m.truncated);
-    if (m.truncated)
-        w.field("note", fmt::format("groups[] lists at most {} ranks per axis; axes[] counts every group", m.list_limit));
+    if (m.truncated) w.field("note", fmt::format("groups[] lists at most {} ranks per axis; axes[] counts every group", m.list_limit));
 }
 
 }  // namespace
@@ -132,7 +132,8 @@ std::string mesh_json_text(const std::string& spec_text) {
     const std::int64_t limit = r.integer("list_limit", default_list_limit, 1, max_list_limit);
     r.finish();
     if (s.world() > max_parallel_degree)
-        throw input_error("", msg("input.world_over_limit", {{"world", fmt::format("{}", s.world())}, {"limit", fmt::format("{}", max_parallel_degree)}}));
+        throw input_error(
+            "", msg("input.world_over_limit", {{"world", fmt::format("{}", s.world())}, {"limit", fmt::format("{}", max_parallel_degree)}}));
     const mesh_layout m = build_mesh_for_spec(s, limit);
     return write_json([&](json_writer& w) {
         w.begin_object();

@@ -22,10 +22,14 @@ std::optional<axis_groups> groups_of(const char* name, digit d, std::int64_t wor
     a.size = d.size;
     a.count = world / d.size;
     const std::int64_t S = d.stride, n = d.size;
-    if (n == 1 || G % (S * n) == 0) a.max_nodes = 1, a.max_per_node = n;
-    else if (S % G == 0) a.max_nodes = n, a.max_per_node = 1;
-    else if (G % S == 0 && (S * n) % G == 0) a.max_nodes = S * n / G, a.max_per_node = G / S;
-    else return std::nullopt;
+    if (n == 1 || G % (S * n) == 0)
+        a.max_nodes = 1, a.max_per_node = n;
+    else if (S % G == 0)
+        a.max_nodes = n, a.max_per_node = 1;
+    else if (G % S == 0 && (S * n) % G == 0)
+        a.max_nodes = S * n / G, a.max_per_node = G / S;
+    else
+        return std::nullopt;
     (a.max_nodes == 1 ? a.intra : a.max_nodes == n ? a.inter : a.mixed) = a.count;
     return a;
 }
@@ -58,8 +62,8 @@ std::optional<mesh_layout> mesh_summary_closed_form(const mesh_spec& s) {
     // ep and edp split k: ep = k mod ep (ep inner) or k / edp.
     const digit ep = geo.ep_inner ? digit{*k, geo.ep} : digit{*k * geo.edp, geo.ep};
     const digit edp = geo.ep_inner ? digit{*k * geo.ep, geo.edp} : digit{*k, geo.edp};
-    const std::pair<const char*, digit> axes[] = {{"tp", dense[0]}, {"cp", dense[1]}, {"ep", ep}, {"dp", dense[2]}, {"pp", dense[3]},
-                                                  {"dp·cp", {*k, geo.dp * geo.cp}}, {"edp", edp}};
+    const std::pair<const char*, digit> axes[] = {
+        {"tp", dense[0]}, {"cp", dense[1]}, {"ep", ep}, {"dp", dense[2]}, {"pp", dense[3]}, {"dp·cp", {*k, geo.dp * geo.cp}}, {"edp", edp}};
     std::vector<axis_groups> out;
     for (const auto& [name, d] : axes) {
         auto g = groups_of(name, d, m.world, s.gpus_per_node);

@@ -56,8 +56,7 @@ constexpr message_template input_table[] = {
     {"scenario.profile_not_loaded",
      "no profile \"{name}\" is loaded (the tslab CLI reads a file path; in the lab load the profile first, or give the profile object)"},
     {"scenario.schema_unsupported", "\"{schema}\" is not supported; expected tslab/scenario@1"},
-    {"scenario.tp_overlap_with_tp_comm",
-     "a fixed TP overlap fraction cannot be combined with tp_comm (the chunked overlap sets it); set tp to 0"},
+    {"scenario.tp_overlap_with_tp_comm", "a fixed TP overlap fraction cannot be combined with tp_comm (the chunked overlap sets it); set tp to 0"},
     {"scenario.dp_overlap_with_buckets",
      "a fixed DP overlap fraction cannot be combined with grad_reduce or param_gather (the bucket model sets the DP overlap); set dp to 0"},
     {"scenario.bucket_elems_without_buckets", "applies only with grad_reduce or param_gather (one bucket otherwise)"},
@@ -78,7 +77,8 @@ constexpr message_template input_table[] = {
     {"scenario.params_out_of_range_layers",
      "{total} parameters is out of range (the limit is {limit}); the largest tensor, {tensor}, is {fields} × model.layers = {largest}"},
     {"scenario.memory_out_of_range",
-     "{bytes} bytes of memory is out of range (the limit is 9e18): training.seq_len × training.micro_batch × model.hidden × model.layers is too large"},
+     "{bytes} bytes of memory is out of range (the limit is 9e18): training.seq_len × training.micro_batch × model.hidden × model.layers is too "
+     "large"},
     // scenario_rules.cpp: the cross-field rules the parser and the planner share.
     {"scenario.tp_vs_kv_heads", "{tp} neither divides nor is a multiple of model.kv_heads = {kv_heads}"},
     {"scenario.tp_comm_needs_sp", "needs parallel.sp: the overlap splits the SP AllGather and ReduceScatter"},
@@ -100,7 +100,8 @@ constexpr message_template input_table[] = {
      "needs training.flash_attention"},
     // mesh.cpp, mesh_groups.cpp
     {"mesh.expert_dp_rule",
-     "{ep} does not divide dp·cp = {dp_cp} (expert-DP rule: ep groups are carved out of the data- and context-parallel ranks, so ep must divide dp·cp)"},
+     "{ep} does not divide dp·cp = {dp_cp} (expert-DP rule: ep groups are carved out of the data- and context-parallel ranks, so ep must divide "
+     "dp·cp)"},
     {"mesh.unknown_axis", "unknown axis \"{axis}\" in \"{order}\"; axes are {axes}"},
     {"mesh.unknown_axis_near", "unknown axis \"{axis}\" in \"{order}\"; axes are {axes} (did you mean {near}?)"},
     {"mesh.axis_twice", "axis {axis} appears twice in \"{order}\"; list each axis once"},

@@ -22,21 +22,26 @@ constexpr message_template report_table[] = {
     {"step.trade.tp", "tensor parallelism splits each layer {ways} ways and moves the cost to TP collectives on L5"},
     {"step.trade.offload", "offload keeps {host} GiB in host memory and moves the cost to the host link and CPUs: {time} s per step"},
     // global_batch.cpp: the auto global batch rule with its numbers (report step, plan result).
-    {"batch.auto", "auto: max(2^22 tokens / seq_len {seq_len} = {by_tokens}, world {world} GPUs) = {floor}, rounded up to 2^k = {power}, "
-                   "then to a multiple of micro_batch × dp = {unit}: {multiple}"},
+    {"batch.auto",
+     "auto: max(2^22 tokens / seq_len {seq_len} = {by_tokens}, world {world} GPUs) = {floor}, rounded up to 2^k = {power}, "
+     "then to a multiple of micro_batch × dp = {unit}: {multiple}"},
     {"batch.auto_schedule", "then to {microbatches} micro-batches per pipeline for {schedule} ({rule}): {batch}"},
     {"batch.given", "set by training.global_batch"},
     // step.cpp: one note per ledger, in clauses.
     {"step.note.model_state", "params, grads, master copy and optimizer states on the most loaded GPU"},
     {"step.note.activation", "kept for backward; recompute {recompute}"},
     {"step.note.offload", "{percent}% offloaded to host, {time} s on the host link per step"},
-    {"step.note.offload_delayed", "{percent}% offloaded to host, {time} s per step exposed; the host CPUs' update ({cpu} s) runs under the next step's forward and backward (delayed parameter update)"},
+    {"step.note.offload_delayed",
+     "{percent}% offloaded to host, {time} s per step exposed; the host CPUs' update ({cpu} s) runs under the next step's forward and backward "
+     "(delayed parameter update)"},
     {"step.note.offload_optimizer", "{percent}% offloaded to host, {time} s per step on the host link and the host CPUs' update ({cpu} s of it)"},
     {"step.note.compute", "{recompute} s recompute, {optimizer} s optimizer; FP8 speed-up {fp8}×"},
     {"step.note.last_stage",
-     "the rank holding the last stage runs {ratio}× a full stage's compute per micro-batch (its layers and the output head), and the pipeline runs at its pace"},
+     "the rank holding the last stage runs {ratio}× a full stage's compute per micro-batch (its layers and the output head), and the pipeline runs "
+     "at its pace"},
     {"step.note.last_stage_mtp",
-     "the rank holding the last stage runs {ratio}× a full stage's compute per micro-batch (its layers, the output head and {depth} MTP module(s)), and the pipeline runs at its pace"},
+     "the rank holding the last stage runs {ratio}× a full stage's compute per micro-batch (its layers, the output head and {depth} MTP module(s)), "
+     "and the pipeline runs at its pace"},
     {"step.note.pipeline", "bubble {bubble} s, exposed P2P {p2p} s"},
     {"step.note.axis", "{axis} {time} s per step ({exposed} s exposed after overlap)"},
     {"step.note.no_axes", "no dp or tp traffic"},
@@ -70,7 +75,8 @@ constexpr message_template report_table[] = {
     {"mesh.swap_tp_pp", "pp stays inside a node while tp crosses nodes: swap them in the order so the per-layer traffic stays on NVLink"},
     {"mesh.idle_gpus", "the plan uses {used} of {nodes} nodes × {per_node} GPUs: {idle} GPUs sit idle"},
     // planner.cpp, planner_output.cpp: why a search result is partial or empty.
-    {"plan.capped", "search capped at {evaluated} evaluated candidates (options.max_candidates): {done} of {total} layouts searched; the result is partial"},
+    {"plan.capped",
+     "search capped at {evaluated} evaluated candidates (options.max_candidates): {done} of {total} layouts searched; the result is partial"},
     {"plan.stopped", "search stopped after {seconds} s (options.max_seconds = {max}): {done} of {total} layouts searched; the result is partial"},
     {"plan.pareto_closed_form",
      "{kept} Pareto plans keep the search's closed-form time (time_from \"search\"): simulating them would pass options.max_seconds = {max}"},
@@ -82,7 +88,8 @@ constexpr message_template report_table[] = {
      "calibration profile measured {measured} node(s) but the cluster has {nodes}: no inter-node fit, the inter-node link stays the datasheet's"},
     {"calibration.warn.fewer_nodes",
      "calibration profile measured {measured} nodes but the cluster has {nodes}: its inter-node fits are extrapolated to a larger scale"},
-    {"calibration.warn.small_node_group", "calibration profile's largest intra-node group has {ranks} ranks but the cluster has {per_node} GPUs per node"},
+    {"calibration.warn.small_node_group",
+     "calibration profile's largest intra-node group has {ranks} ranks but the cluster has {per_node} GPUs per node"},
     {"calibration.warn.incomplete", "calibration profile is incomplete: some probes were not measured"},
     {"calibration.warn.incomplete_why", "calibration profile is incomplete ({why}): some probes were not measured"},
     {"calibration.warn.cpu_backend", "calibration profile was measured with the CPU backend (MPI between processes), not on GPUs"},

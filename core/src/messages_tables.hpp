@@ -7,8 +7,8 @@
 
 namespace tslab::message_tables {
 
-std::span<const message_template> report();       // messages_report.cpp: step, mesh, context, planner, notes
-std::span<const message_template> input();        // messages_input.cpp: JSON fields and scenario errors
-std::span<const message_template> tools();        // messages_tools.cpp: calibration, collectives, schedules, RL
+std::span<const message_template> report();  // messages_report.cpp: step, mesh, context, planner, notes
+std::span<const message_template> input();  // messages_input.cpp: JSON fields and scenario errors
+std::span<const message_template> tools();  // messages_tools.cpp: calibration, collectives, schedules, RL
 
 }  // namespace tslab::message_tables

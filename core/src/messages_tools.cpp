@@ -53,7 +53,8 @@ constexpr message_template tools_table[] = {
     {"schedule.op_wrong_slot",
      "rank {rank} op {index} ({kind} micro-batch {microbatch} stage {stage}): that stage runs on rank {slot_rank} chunk {slot_chunk}"},
     {"schedule.op_wrong_slot_half",
-     "rank {rank} op {index} ({kind} micro-batch {microbatch} stage {stage}) (backward half): that stage runs on rank {slot_rank} chunk {slot_chunk}"},
+     "rank {rank} op {index} ({kind} micro-batch {microbatch} stage {stage}) (backward half): that stage runs on rank {slot_rank} chunk "
+     "{slot_chunk}"},
     {"schedule.op_misplaced", "rank {rank} op {index} ({kind} micro-batch {microbatch} stage {stage}): misplaced"},
     {"schedule.forward_twice", "rank {rank} op {index} ({kind} micro-batch {microbatch} stage {stage}): forward runs twice"},
     {"schedule.backward_twice", "rank {rank} op {index} ({kind} micro-batch {microbatch} stage {stage}): backward runs twice"},
@@ -78,9 +79,11 @@ constexpr message_template tools_table[] = {
     {"schedule.extra_warmup_interleaved_only", "extra warm-up micro-batches (Kimi K2) apply to the interleaved schedule only"},
     {"schedule.ops_over_cap", "{schedule} with ranks {ranks} · m {m} · vpp {vpp} needs {ops} ops, over the cap of {cap} ops"},
     {"schedule.ops_over_cap_zbv",
-     "{schedule} with ranks {ranks} · m {m} · vpp {vpp} needs {ops} ops (ZB-V generates at least 2·ranks − 1 micro-batches), over the cap of {cap} ops"},
+     "{schedule} with ranks {ranks} · m {m} · vpp {vpp} needs {ops} ops (ZB-V generates at least 2·ranks − 1 micro-batches), over the cap of {cap} "
+     "ops"},
     {"schedule.listed_ops_over_cap_timeline",
-     "{schedule} with ranks {ranks} · m {m} · vpp {vpp} lists {ops} ops, over the cap of {cap} listed ops; set \"timeline\": false for the summary without ops[]"},
+     "{schedule} with ranks {ranks} · m {m} · vpp {vpp} lists {ops} ops, over the cap of {cap} listed ops; set \"timeline\": false for the summary "
+     "without ops[]"},
     {"schedule.listed_ops_over_cap_trace",
      "{schedule} with ranks {ranks} · m {m} · vpp {vpp} lists {ops} ops, over the cap of {cap} listed ops; a trace lists every op"},
     // schedule_rules.cpp: the schedule preconditions. {ranks_field}, {schedule_field}: the input's own names.
@@ -107,12 +110,14 @@ constexpr message_template tools_table[] = {
     {"plan.budget_range", "{budget} is not a number of combinations in [1, 1e12]"},
     // native/calibrate: tslab-calibrate's flags, nccl-tests logs and the probes' size checks
     {"calibrate.fault_spec", "\"{text}\": expected rank=R,at=PROBE,kind=error|hang|sigint|abort"},
-    {"calibrate.host_memory", "sizes beyond memory: {what} needs {need} GB per rank × {ranks} rank(s) on this node = {total} GB, "
-                              "but only {available} GB are available (80 % usable); lower -e"},
+    {"calibrate.host_memory",
+     "sizes beyond memory: {what} needs {need} GB per rank × {ranks} rank(s) on this node = {total} GB, "
+     "but only {available} GB are available (80 % usable); lower -e"},
     {"calibrate.gpu_memory", "sizes beyond memory: {bytes} B per message needs {need} GB of GPU memory, {free} GB free"},
     {"calibrate.gemm_too_large", "GEMM {m}x{n}x{k} does not fit in GPU memory"},
-    {"calibrate.busbw_factor", "busbw/algbw = {ratio} but {op} over {ranks} ranks has factor {factor} (nccl-tests' convention): "
-                               "wrong --op or --ranks?"},
+    {"calibrate.busbw_factor",
+     "busbw/algbw = {ratio} but {op} over {ranks} ranks has factor {factor} (nccl-tests' convention): "
+     "wrong --op or --ranks?"},
     {"calibrate.no_rank_list", "the log has no \"#  Rank\" device list: pass --ranks N"},
     {"calibrate.no_node_list", "the log has no device list to tell the nodes: pass --nodes N"},
     {"calibrate.table_out_of_range", "the table's {what} come to {value}, more than {max}"},

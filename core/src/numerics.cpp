@@ -72,10 +72,10 @@ numerics_report describe_numerics(const scenario& s) {
     for (const auto& t : tensor_list(s.model))
         if (t.matrix() && t.site == tensor_site::layer)
             r.weight_scale_bytes += block_scale_bytes(static_cast<double>(t.rows), static_cast<double>(t.cols), 128, 128) *
-                                    static_cast<double>(t.copies) *
-                                    static_cast<double>(t.layers == layer_kind::moe ? moe_layer_count(s.model)
-                                                        : t.layers == layer_kind::dense ? s.model.layers - moe_layer_count(s.model)
-                                                                                        : s.model.layers);
+                static_cast<double>(t.copies) *
+                static_cast<double>(t.layers == layer_kind::moe         ? moe_layer_count(s.model)
+                                        : t.layers == layer_kind::dense ? s.model.layers - moe_layer_count(s.model)
+                                                                        : s.model.layers);
     for (const auto& g : layer_forward_work(s, s.model.is_moe()).gemms) {
         if (!g.fp8) continue;
         r.activation_scale_bytes += block_scale_bytes(g.m * g.batch, g.k, 1, 128);
@@ -84,8 +84,9 @@ numerics_report describe_numerics(const scenario& s) {
     if (r.fp8_speedup == 1.0)
         r.set_notes(msg("numerics.note.no_fp8_cores", {{"gpu", s.cluster.gpu.name}}));
     else
-        r.set_notes(msg("numerics.note.fp8", {{"speedup", fmt::format("{:.2f}", r.fp8_speedup)},
-                                              {"scales", fmt::format("{:.2f}", 100.0 * r.activation_scale_bytes / r.activation_fp8_bytes)}}));
+        r.set_notes(msg("numerics.note.fp8",
+                        {{"speedup", fmt::format("{:.2f}", r.fp8_speedup)},
+                         {"scales", fmt::format("{:.2f}", 100.0 * r.activation_scale_bytes / r.activation_fp8_bytes)}}));
     return r;
 }
 

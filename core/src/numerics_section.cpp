@@ -21,8 +21,8 @@ namespace {
 
 struct stage_gemms {
     double act_elems = 0, act_scales = 0;  // one layer's FP8-eligible A operands (the larger layer kind)
-    double cast_bytes = 0;                 // their cast kernels' bytes (numerics.hpp fp8_cast_of)
-    double eligible_bf16_s = 0;            // per step, busiest stage
+    double cast_bytes = 0;  // their cast kernels' bytes (numerics.hpp fp8_cast_of)
+    double eligible_bf16_s = 0;  // per step, busiest stage
 };
 
 // The stage's FP8-eligible GEMMs: forward at bf16 on the 16-bit curve, × 3 for the two backward
@@ -47,7 +47,10 @@ double weight_scales(const scenario& s, const scaling_desc& d) {
     for (const auto& t : tensor_list(s.model))
         if (t.matrix() && t.site == tensor_site::layer)
             n += block_scale_count(static_cast<double>(t.rows), static_cast<double>(t.cols), d.weight_rows, d.weight_cols) *
-                 static_cast<double>(t.copies) * (t.layers == layer_kind::moe ? moe : t.layers == layer_kind::dense ? dense : moe + dense);
+                static_cast<double>(t.copies) *
+                (t.layers == layer_kind::moe         ? moe
+                     : t.layers == layer_kind::dense ? dense
+                                                     : moe + dense);
     return n * d.scale_bytes;
 }
 
@@ -102,8 +105,10 @@ void write_row(json_writer& w, const scaling_row& r) {
     w.begin_object();
     w.field("name", r.name).field("label", r.label).field("available", r.available).field("current", r.current).field("unavailable", r.unavailable);
     w.key("unavailable_msg");
-    if (r.available) w.null_value();
-    else write_message(w, r.unavailable_msg);
+    if (r.available)
+        w.null_value();
+    else
+        write_message(w, r.unavailable_msg);
     w.field("storage", r.storage).field("gemm_input", r.gemm_input).field("accumulate", r.accumulate);
     w.key("accumulate_msg");
     write_message(w, r.accumulate_msg);

@@ -12,11 +12,10 @@ double optimizer_update_bytes(const scenario& s) {
     // moments; a factored second moment is rows + cols per matrix, nothing per element).
     const double states = describe(s.training.optimizer).moments;
     return static_cast<double>(dtype_bytes(p.grads) + 2 * dtype_bytes(p.master) + dtype_bytes(p.params)) +
-           2 * states * static_cast<double>(dtype_bytes(p.optimizer));
+        2 * states * static_cast<double>(dtype_bytes(p.optimizer));
 }
 
-offload_cost offload_seconds(const scenario& s, double stage_params, double act_bytes, double fwd_bwd_s,
-                             std::int64_t microbatches) {
+offload_cost offload_seconds(const scenario& s, double stage_params, double act_bytes, double fwd_bwd_s, std::int64_t microbatches) {
     offload_cost c;
     const double host = s.cluster.host.bandwidth_Bps;
     const auto& off = s.training.offload;

@@ -42,9 +42,7 @@ void add_cut_matrices(std::vector<double>& got, const matrix_block& blk, double 
     }
 }
 
-double block_elems(const matrix_block& b) {
-    return std::accumulate(b.pattern.begin(), b.pattern.end(), 0.0) * static_cast<double>(b.repeats);
-}
+double block_elems(const matrix_block& b) { return std::accumulate(b.pattern.begin(), b.pattern.end(), 0.0) * static_cast<double>(b.repeats); }
 
 }  // namespace
 
@@ -102,7 +100,8 @@ std::vector<matrix_block> stage_expert_matrices(const scenario& s, const std::ve
     const std::int64_t moe = std::min(stage, moe_layer_count(s.model)), local = s.model.moe.experts / p.ep;
     matrix_block expert{.pattern = {}, .repeats = moe * local};
     for (const auto& t : list)
-        if (t.site == tensor_site::layer && t.matrix() && t.expert) expert.pattern.push_back(static_cast<double>(t.rows * t.cols) / static_cast<double>(p.etp));
+        if (t.site == tensor_site::layer && t.matrix() && t.expert)
+            expert.pattern.push_back(static_cast<double>(t.rows * t.cols) / static_cast<double>(p.etp));
     return {expert};
 }
 

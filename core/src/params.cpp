@@ -12,8 +12,7 @@ namespace {
 
 using entries = std::vector<tensor_entry>;
 
-void add(entries& out, std::string name, std::int64_t rows, std::int64_t cols, bool tp_split,
-         layer_kind lk = layer_kind::any) {
+void add(entries& out, std::string name, std::int64_t rows, std::int64_t cols, bool tp_split, layer_kind lk = layer_kind::any) {
     tensor_entry e;
     e.name = std::move(name);
     e.rows = rows;
@@ -54,8 +53,7 @@ void add_attention(entries& out, const model_spec& m) {
 }
 
 // The MLP of width f; `prefix` distinguishes dense from shared-expert MLPs.
-void add_mlp(entries& out, const model_spec& m, const std::string& prefix, std::int64_t f, layer_kind lk,
-             std::int64_t copies = 1) {
+void add_mlp(entries& out, const model_spec& m, const std::string& prefix, std::int64_t f, layer_kind lk, std::int64_t copies = 1) {
     const std::int64_t h = m.hidden;
     const std::int64_t up = m.ffn == ffn_kind::swiglu ? 2 * f : f;  // SwiGLU: gate and up
     const std::size_t first = out.size();
@@ -74,8 +72,7 @@ void add_moe(entries& out, const model_spec& m) {
     const std::size_t first = out.size();
     add_mlp(out, m, "moe.experts", e.expert_ffn_hidden, layer_kind::moe, e.experts);
     for (std::size_t i = first; i < out.size(); ++i) out[i].expert = true;
-    if (e.shared_experts > 0)
-        add_mlp(out, m, "moe.shared", e.expert_ffn_hidden * e.shared_experts, layer_kind::moe);
+    if (e.shared_experts > 0) add_mlp(out, m, "moe.shared", e.expert_ffn_hidden * e.shared_experts, layer_kind::moe);
 }
 
 // The model fields whose product sizes a tensor, for errors (by the tensor's name prefix).
@@ -112,12 +109,13 @@ void check_size(const model_spec& m, const entries& list) {
     }
     if (total <= max_params) return;
     const bool per_layer = worst->site == tensor_site::layer;  // its size is counted once per layer
-    throw input_error("model", msg(per_layer ? "scenario.params_out_of_range_layers" : "scenario.params_out_of_range",
-                                   {{"total", fmt::format("{:.3g}", static_cast<double>(total))},
-                                    {"limit", fmt::format("{:.0e}", static_cast<double>(max_params))},
-                                    {"tensor", worst->name},
-                                    {"fields", fields_of(worst->name)},
-                                    {"largest", fmt::format("{:.3g}", static_cast<double>(largest))}}));
+    throw input_error("model",
+                      msg(per_layer ? "scenario.params_out_of_range_layers" : "scenario.params_out_of_range",
+                          {{"total", fmt::format("{:.3g}", static_cast<double>(total))},
+                           {"limit", fmt::format("{:.0e}", static_cast<double>(max_params))},
+                           {"tensor", worst->name},
+                           {"fields", fields_of(worst->name)},
+                           {"largest", fmt::format("{:.3g}", static_cast<double>(largest))}}));
 }
 
 }  // namespace

@@ -10,13 +10,9 @@ namespace tslab {
 namespace {
 
 // Durations by op_kind (F, B, I, W, FB), as the simulator takes them (pipeline_sim.cpp precompute).
-void durations(const pipeline_costs& c, double (&d)[5]) {
-    d[0] = c.F, d[1] = c.B, d[2] = c.B - c.W, d[3] = c.W, d[4] = c.fb();
-}
+void durations(const pipeline_costs& c, double (&d)[5]) { d[0] = c.F, d[1] = c.B, d[2] = c.B - c.W, d[3] = c.W, d[4] = c.fb(); }
 
-double dot(const double (&n)[5], const double (&d)[5]) {
-    return n[0] * d[0] + n[1] * d[1] + n[2] * d[2] + n[3] * d[3] + n[4] * d[4];
-}
+double dot(const double (&n)[5], const double (&d)[5]) { return n[0] * d[0] + n[1] * d[1] + n[2] * d[2] + n[3] * d[3] + n[4] * d[4]; }
 
 bool completes_backward(op_kind k) { return k == op_kind::B || k == op_kind::I || k == op_kind::FB; }
 

@@ -49,9 +49,7 @@ double fewest_overlapped_pairs(const schedule_request& q) {
     return std::max(0.0, pairs);
 }
 
-double ep_hidden_s(const schedule_request& q, const pipeline_costs& c) {
-    return fewest_overlapped_pairs(q) * std::max(0.0, c.F + c.B - c.fb());
-}
+double ep_hidden_s(const schedule_request& q, const pipeline_costs& c) { return fewest_overlapped_pairs(q) * std::max(0.0, c.F + c.B - c.fb()); }
 
 pipeline_timing closed_form_pipeline(const schedule_request& q, const pipeline_costs& c) {
     const double p = static_cast<double>(q.ranks), m = static_cast<double>(q.microbatches);

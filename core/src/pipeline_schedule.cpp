@@ -35,9 +35,14 @@ void check_schedule_request(const schedule_request& q) {
     const double ops = schedule_work_estimate(q);
     if (ops > static_cast<double>(max_schedule_ops))
         throw input_error(q.microbatches == 1 ? "ranks" : "microbatches",
-                          msg(describe(q.kind).generated_microbatches(q.microbatches, q.ranks) > q.microbatches ? "schedule.ops_over_cap_zbv" : "schedule.ops_over_cap",
-                              {{"schedule", to_string(q.kind)}, {"ranks", fmt::format("{}", q.ranks)}, {"m", fmt::format("{}", q.microbatches)},
-                               {"vpp", fmt::format("{}", q.vpp)}, {"ops", fmt::format("{:.4g}", ops)}, {"cap", fmt::format("{}", max_schedule_ops)}}));
+                          msg(describe(q.kind).generated_microbatches(q.microbatches, q.ranks) > q.microbatches ? "schedule.ops_over_cap_zbv"
+                                                                                                                : "schedule.ops_over_cap",
+                              {{"schedule", to_string(q.kind)},
+                               {"ranks", fmt::format("{}", q.ranks)},
+                               {"m", fmt::format("{}", q.microbatches)},
+                               {"vpp", fmt::format("{}", q.vpp)},
+                               {"ops", fmt::format("{:.4g}", ops)},
+                               {"cap", fmt::format("{}", max_schedule_ops)}}));
 }
 
 pipeline_schedule generate_schedule(const schedule_request& q) {

@@ -10,16 +10,16 @@ namespace {
 
 // GPipe (Huang et al. arXiv 1811.06965): all forwards, then all backwards.
 void gpipe_rank(rank_builder rb, std::int64_t r, std::int64_t m) {
-    for (std::int64_t i = 0; i < m; ++i) rb.f(r, i, 0);               // 1. mF        count m
-    for (std::int64_t i = 0; i < m; ++i) rb.b(op_kind::B, r, i, 0);   // 2. mB        count m
+    for (std::int64_t i = 0; i < m; ++i) rb.f(r, i, 0);  // 1. mF        count m
+    for (std::int64_t i = 0; i < m; ++i) rb.b(op_kind::B, r, i, 0);  // 2. mB        count m
 }
 
 // 1F1B / PipeDream-Flush (Narayanan et al. arXiv 2104.04473 section 2.2, Megatron-LM
 // forward_backward_pipelining_without_interleaving): rank r keeps at most p − r micro-batches alive.
 void one_f_one_b_rank(rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m) {
     const std::int64_t warm = std::min(p - r - 1, m);
-    for (std::int64_t i = 0; i < warm; ++i) rb.f(r, i, 0);            // 1. nF        n = min(p−r−1, m)
-    for (std::int64_t i = 0; i < m - warm; ++i) {                     // 2. n(FB)     n = m − warm-up
+    for (std::int64_t i = 0; i < warm; ++i) rb.f(r, i, 0);  // 1. nF        n = min(p−r−1, m)
+    for (std::int64_t i = 0; i < m - warm; ++i) {  // 2. n(FB)     n = m − warm-up
         rb.f(r, warm + i, 0);
         rb.b(op_kind::B, r, i, 0);
     }
@@ -36,14 +36,13 @@ void one_f_one_b_rank(rank_builder rb, std::int64_t r, std::int64_t p, std::int6
 // its last (the paper's "eliminating all the bubbles"). Warm-up + delay = 2p − 1 on every rank.
 void zero_bubble_rank(rank_builder rb, std::int64_t r, std::int64_t m, std::int64_t warm, std::int64_t delay) {
     warm = std::min(warm, m);
-    for (std::int64_t i = 0; i < warm; ++i) rb.f(r, i, 0);            // 1. nF        n = min(warm-up, m)
-    for (std::int64_t k = 0; k < m; ++k) {                            // 2. n(I W F)  n = m; W from k = delay, F while k + warm-up < m
+    for (std::int64_t i = 0; i < warm; ++i) rb.f(r, i, 0);  // 1. nF        n = min(warm-up, m)
+    for (std::int64_t k = 0; k < m; ++k) {  // 2. n(I W F)  n = m; W from k = delay, F while k + warm-up < m
         rb.b(op_kind::I, r, k, 0);
-        if (k >= delay) rb.b(op_kind::W, r, k - delay, 0);            //    W of micro-batch k − delay
+        if (k >= delay) rb.b(op_kind::W, r, k - delay, 0);  //    W of micro-batch k − delay
         if (k + warm < m) rb.f(r, k + warm, 0);
     }
-    for (std::int64_t k = std::max<std::int64_t>(m - delay, 0); k < m; ++k)
-        rb.b(op_kind::W, r, k, 0);                                    // 3. nW        n = min(delay, m)
+    for (std::int64_t k = std::max<std::int64_t>(m - delay, 0); k < m; ++k) rb.b(op_kind::W, r, k, 0);  // 3. nW        n = min(delay, m)
 }
 
 }  // namespace
@@ -66,9 +65,7 @@ void generate_zb_h1(pipeline_schedule& s, const schedule_request&) {
     each_rank(s, [](rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m) { zero_bubble_rank(rb, r, m, p - r, r); });
 }
 void generate_zb_h2(pipeline_schedule& s, const schedule_request&) {
-    each_rank(s, [](rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m) {
-        zero_bubble_rank(rb, r, m, 2 * (p - r) - 1, 2 * r);
-    });
+    each_rank(s, [](rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m) { zero_bubble_rank(rb, r, m, 2 * (p - r) - 1, 2 * r); });
 }
 
 }  // namespace tslab::detail

@@ -59,19 +59,21 @@ void emit_rank(phase_emitter& e, std::int64_t chunks_per_direction, bool pivot) 
     const std::int64_t n = e.n_half, h = e.half_rank;
     for (std::int64_t i = 0; i < 2 * (n - h - 1); ++i) e.forward(0);  // 1. nF0       n = 2(N−h−1)
     for (std::int64_t i = 0; i < h + 1; ++i) e.forward(0), e.forward(1);  // 2. nF0F1  n = h+1
-    for (std::int64_t i = 0; i < n - h - 1; ++i) {                     // 3. nB1W1F1   n = N−h−1 (zero bubble)
+    for (std::int64_t i = 0; i < n - h - 1; ++i) {  // 3. nB1W1F1   n = N−h−1 (zero bubble)
         e.backward(1, true);
         e.weight();
         e.forward(1);
     }
     for (std::int64_t i = 0; i < chunks_per_direction - 2 * n + h + 1; ++i) {  // 4. nF0B1F1B0  n = M−2N+h+1
         // The pivot rank does not overlap its first pair, to shorten the bubble (DualPipe note).
-        if (i == 0 && pivot) e.forward(0), e.backward(1, false);
-        else e.overlapped(0, 1);
+        if (i == 0 && pivot)
+            e.forward(0), e.backward(1, false);
+        else
+            e.overlapped(0, 1);
         e.overlapped(1, 0);
     }
     for (std::int64_t i = 0; i < n - h - 1; ++i) e.backward(1, false), e.overlapped(1, 0);  // 5. nB1F1B0  n = N−h−1
-    bool zb = false;                                                   // 6. nB1B0     n = h+1, second half zero bubble
+    bool zb = false;  // 6. nB1B0     n = h+1, second half zero bubble
     for (std::int64_t i = 0; i < h + 1; ++i) {
         if (i == (h + 1) / 2 && h % 2 == 1) zb = true;
         e.backward(1, zb);
@@ -79,7 +81,7 @@ void emit_rank(phase_emitter& e, std::int64_t chunks_per_direction, bool pivot) 
         e.backward(0, zb);
     }
     for (std::int64_t i = 0; i < n - h - 1; ++i) e.weight(), e.backward(0, true);  // 7. nWB0  n = N−h−1
-    while (!e.w_queue.empty()) e.weight();                             // 8. nW        n = h+1 (the queue)
+    while (!e.w_queue.empty()) e.weight();  // 8. nW        n = h+1 (the queue)
 }
 
 }  // namespace

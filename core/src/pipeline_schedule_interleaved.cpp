@@ -42,8 +42,8 @@ void generate_interleaved(pipeline_schedule& s, const schedule_request& q) {
         };
         // Megatron's warm-up 2(p−r−1) + (v−1)p, plus Kimi K2's extra warm-up micro-batches (section 2.4.2).
         const std::int64_t warm = std::min(2 * (p - r - 1) + (v - 1) * p + extra_warmup, total);
-        for (std::int64_t k = 0; k < warm; ++k) fwd(k);               // 1. nF        n = min(2(p−r−1) + (v−1)p + extra, mv)
-        for (std::int64_t k = 0; k < total - warm; ++k) {             // 2. n(FB)     n = mv − warm-up
+        for (std::int64_t k = 0; k < warm; ++k) fwd(k);  // 1. nF        n = min(2(p−r−1) + (v−1)p + extra, mv)
+        for (std::int64_t k = 0; k < total - warm; ++k) {  // 2. n(FB)     n = mv − warm-up
             fwd(warm + k);
             bwd(k);
         }

@@ -32,22 +32,22 @@ struct zbv_rank {
 
 void zbv_rank_ops(zbv_rank& z, std::int64_t r, std::int64_t p) {
     const std::int64_t big_m = describe(schedule_kind::zbv).generated_microbatches(z.m, p);  // the row's 2p − 1 floor
-    for (std::int64_t k = 0; k < 2 * (p - r) - 1; ++k) z.fwd(0);       // 1. nF0          n = 2(p−r)−1
-    for (std::int64_t k = 0; k < r; ++k) z.fwd(1), z.fwd(0);           // 2. nF1F0        n = r
-    for (std::int64_t k = 0; k < p - r; ++k)                           // 3. nF1I1W1      n = p−r
+    for (std::int64_t k = 0; k < 2 * (p - r) - 1; ++k) z.fwd(0);  // 1. nF0          n = 2(p−r)−1
+    for (std::int64_t k = 0; k < r; ++k) z.fwd(1), z.fwd(0);  // 2. nF1F0        n = r
+    for (std::int64_t k = 0; k < p - r; ++k)  // 3. nF1I1W1      n = p−r
         z.fwd(1), z.input(1), z.weight(1);
-    for (std::int64_t k = 0; k < big_m - 2 * p + r + 1; ++k) {         // 4. nF0I0W0F1I1W1  n = M−2p+r+1 (zero bubble)
+    for (std::int64_t k = 0; k < big_m - 2 * p + r + 1; ++k) {  // 4. nF0I0W0F1I1W1  n = M−2p+r+1 (zero bubble)
         z.fwd(0), z.input(0), z.weight(0);
         z.fwd(1), z.input(1), z.weight(1);
     }
-    for (std::int64_t k = 0; k < p - r - 1; ++k) {                     // 5. nI0W0F1I1W1  n = p−r−1
+    for (std::int64_t k = 0; k < p - r - 1; ++k) {  // 5. nI0W0F1I1W1  n = p−r−1
         z.input(0), z.weight(0);
         z.fwd(1), z.input(1), z.weight(1);
     }
-    for (std::int64_t k = 0; k < r; ++k) z.input(0), z.input(1);       // 6. nI0I1        n = r (W deferred)
+    for (std::int64_t k = 0; k < r; ++k) z.input(0), z.input(1);  // 6. nI0I1        n = r (W deferred)
     for (std::int64_t k = 0; k < p - r; ++k) z.input(0), z.weight(0);  // 7. nI0W0        n = p−r
-    for (std::int64_t k = 0; k < r; ++k) z.weight(1);                  // 8. nW1          n = r
-    for (std::int64_t k = 0; k < r; ++k) z.weight(0);                  // 9. nW0          n = r
+    for (std::int64_t k = 0; k < r; ++k) z.weight(1);  // 8. nW1          n = r
+    for (std::int64_t k = 0; k < r; ++k) z.weight(0);  // 9. nW0          n = r
 }
 
 }  // namespace

@@ -28,8 +28,11 @@ struct site {
     // The message `id` about this op: "rank 1 op 3 (F micro-batch 2 stage 1): ...", with "_half" for
     // the backward half of an FB op when the registry words that variant.
     message says(std::string id, message_args more = {}, bool has_half = true) const {
-        message_args args = {{"rank", fmt::format("{}", r)}, {"index", fmt::format("{}", i)}, {"kind", to_string(o.kind)},
-                             {"microbatch", fmt::format("{}", o.microbatch)}, {"stage", fmt::format("{}", o.stage)}};
+        message_args args = {{"rank", fmt::format("{}", r)},
+                             {"index", fmt::format("{}", i)},
+                             {"kind", to_string(o.kind)},
+                             {"microbatch", fmt::format("{}", o.microbatch)},
+                             {"stage", fmt::format("{}", o.stage)}};
         for (auto& a : more) args.push_back(std::move(a));
         return msg(b_half && has_half ? id + "_half" : id, std::move(args));
     }
@@ -67,12 +70,12 @@ struct walker {
     double arrival(double end, std::int64_t from, std::int64_t to) const { return end + (from == to ? 0.0 : c.p2p_s); }
 
     void check_slot(std::int64_t mb, std::int64_t st, std::int64_t chunk, std::int64_t r, const site& what) const {
-        if (mb < 0 || mb >= s.microbatches || st < 0 || st >= s.stages)
-            throw input_error("schedule", what.says("schedule.op_out_of_range"));
+        if (mb < 0 || mb >= s.microbatches || st < 0 || st >= s.stages) throw input_error("schedule", what.says("schedule.op_out_of_range"));
         const std::size_t at = slot(mb, st);
         if (slot_rank[at] != r || slot_chunk[at] != chunk)
-            throw input_error("schedule", what.says("schedule.op_wrong_slot", {{"slot_rank", fmt::format("{}", slot_rank[at])},
-                                                                           {"slot_chunk", fmt::format("{}", slot_chunk[at])}}));
+            throw input_error("schedule",
+                              what.says("schedule.op_wrong_slot",
+                                        {{"slot_rank", fmt::format("{}", slot_rank[at])}, {"slot_chunk", fmt::format("{}", slot_chunk[at])}}));
     }
 
     // The common case inline; a misplaced op goes to check_slot() for the exact error.
@@ -225,8 +228,7 @@ void walker::run_rank(std::int64_t r) {
     std::size_t i = next[ri];
     for (; i < n; ++i) {
         const pipeline_op& o = ops[i];
-        if (!placed(o.microbatch, o.stage, o.chunk, r) ||
-            (o.kind == op_kind::FB && !placed(o.b_microbatch, o.b_stage, o.b_chunk, r)))
+        if (!placed(o.microbatch, o.stage, o.chunk, r) || (o.kind == op_kind::FB && !placed(o.b_microbatch, o.b_stage, o.b_chunk, r)))
             next[ri] = i, misplaced(o, r, i);
         const double t = ready(o, r, i);
         if (t < 0) break;  // waits for another rank; woken when that input lands
@@ -267,10 +269,11 @@ void walker::check_complete() const {
             const std::uint8_t v = state[key(mb, st)];
             const bool ok = (v & f_done) && (v & bwd_done) && (!(v & was_split) || (v & w_done));
             if (!ok)
-                throw input_error("schedule", msg(!(v & f_done) ? "schedule.never_completes_f"
-                                                  : !(v & bwd_done) ? "schedule.never_completes_backward"
-                                                                    : "schedule.never_completes_w",
-                                                  {{"microbatch", fmt::format("{}", mb)}, {"stage", fmt::format("{}", st)}}));
+                throw input_error("schedule",
+                                  msg(!(v & f_done)         ? "schedule.never_completes_f"
+                                          : !(v & bwd_done) ? "schedule.never_completes_backward"
+                                                            : "schedule.never_completes_w",
+                                      {{"microbatch", fmt::format("{}", mb)}, {"stage", fmt::format("{}", st)}}));
         }
 }
 
@@ -283,9 +286,11 @@ void check_costs(const pipeline_costs& c) {
         if (v < 0 && std::string(path) != "costs.FB") throw input_error(path, msg("schedule.cost_negative", {{"value", fmt::format("{:g}", v)}}));
     }
     if (c.W > c.B) throw input_error("costs.W", msg("schedule.w_exceeds_b", {{"w", fmt::format("{:g}", c.W)}, {"b", fmt::format("{:g}", c.B)}}));
-    if (c.fb() > c.F + c.B) throw input_error("costs.FB", msg("schedule.fb_exceeds_sum", {{"fb", fmt::format("{:g}", c.fb())}, {"sum", fmt::format("{:g}", c.F + c.B)}}));
+    if (c.fb() > c.F + c.B)
+        throw input_error("costs.FB", msg("schedule.fb_exceeds_sum", {{"fb", fmt::format("{:g}", c.fb())}, {"sum", fmt::format("{:g}", c.F + c.B)}}));
     if (c.fb() < std::max(c.F, c.B))
-        throw input_error("costs.FB", msg("schedule.fb_below_max", {{"fb", fmt::format("{:g}", c.fb())}, {"max", fmt::format("{:g}", std::max(c.F, c.B))}}));
+        throw input_error("costs.FB",
+                          msg("schedule.fb_below_max", {{"fb", fmt::format("{:g}", c.fb())}, {"max", fmt::format("{:g}", std::max(c.F, c.B))}}));
 }
 
 void validate_schedule(const pipeline_schedule& s) {

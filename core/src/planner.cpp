@@ -79,7 +79,8 @@ plan_search::plan_search(const scenario& base, const plan_options& o, int part, 
     layout_ids_.clear();
     const std::vector<std::size_t> group = layout_groups();
     for (std::size_t i = 0; i < layouts_.size(); ++i)
-        if (static_cast<int>(group[i] % static_cast<std::size_t>(parts)) == part) mine.push_back(layouts_[i]), layout_ids_.push_back(static_cast<std::int64_t>(i));
+        if (static_cast<int>(group[i] % static_cast<std::size_t>(parts)) == part)
+            mine.push_back(layouts_[i]), layout_ids_.push_back(static_cast<std::int64_t>(i));
     layouts_ = std::move(mine);
     progress_.groups_total = static_cast<std::int64_t>(layouts_.size());
 }
@@ -94,9 +95,9 @@ plan_search::plan_search(const scenario& base, const plan_options& o) : base_(ba
     auto& t = base_.training;
     if (!t.global_batch_given && gpus_ != base.parallel.world()) t.global_batch = auto_global_batch(gpus_, t.seq_len, 1);
     const std::int64_t unit = gpus_ == base.parallel.world() ? t.micro_batch * base.parallel.dp : 1;
-    batch_rule_ = t.global_batch_given ? given_global_batch_rule_msg() : gpus_ == base.parallel.world()
-                                   ? auto_global_batch_rule_msg(gpus_, t.seq_len, unit, t.schedule, base.parallel.pp)
-                                   : auto_global_batch_rule_msg(gpus_, t.seq_len, unit);
+    batch_rule_ = t.global_batch_given   ? given_global_batch_rule_msg()
+        : gpus_ == base.parallel.world() ? auto_global_batch_rule_msg(gpus_, t.seq_len, unit, t.schedule, base.parallel.pp)
+                                         : auto_global_batch_rule_msg(gpus_, t.seq_len, unit);
     params_ = count_params(base_.model);
     tensors_ = tensor_list(base_.model);
     const bool moe = base_.model.is_moe();
@@ -205,9 +206,8 @@ void plan_search::keep(const plan_entry& e) {
     }
     // A plan with the step time and memory of a listed one tells the reader nothing new (e.g.
     // selective recompute under FlashAttention, which changes neither): the first stays.
-    const bool repeat = same != best_.end() || std::any_of(best_.begin(), best_.end(), [&](const plan_entry& b) {
-                            return b.time_s == e.time_s && b.memory_bytes == e.memory_bytes;
-                        });
+    const bool repeat = same != best_.end() ||
+        std::any_of(best_.begin(), best_.end(), [&](const plan_entry& b) { return b.time_s == e.time_s && b.memory_bytes == e.memory_bytes; });
     if (!repeat && static_cast<std::int64_t>(best_.size()) < opt_.top) {
         best_.push_back(e);
         std::push_heap(best_.begin(), best_.end(), ranks_before);
@@ -220,9 +220,9 @@ void plan_search::keep(const plan_entry& e) {
     for (const auto& f : front_)
         if (f.memory_bytes <= e.memory_bytes && f.time_s <= e.time_s) return publish_bounds(false);
     std::erase_if(front_, [&](const plan_entry& f) { return f.memory_bytes >= e.memory_bytes && f.time_s >= e.time_s; });
-    front_.insert(std::lower_bound(front_.begin(), front_.end(), e,
-                                   [](const plan_entry& a, const plan_entry& b) { return a.memory_bytes < b.memory_bytes; }),
-                  e);
+    front_.insert(
+        std::lower_bound(front_.begin(), front_.end(), e, [](const plan_entry& a, const plan_entry& b) { return a.memory_bytes < b.memory_bytes; }),
+        e);
     front_points_.clear();
     for (const auto& f : front_) front_points_.emplace_back(f.memory_bytes, f.time_s);
     publish_bounds(true);
@@ -260,7 +260,7 @@ void plan_search::read_shared_bounds() {
 // is what prunes while the list is not full: with --top 1000 on fewer fitting layouts, it never is.
 bool plan_search::top_faster_than(double lb) const {
     return lb > others_kth_s_ || lb > layout_best_s_ ||
-           (static_cast<std::int64_t>(best_.size()) >= opt_.top && !best_.empty() && lb > best_.front().time_s);
+        (static_cast<std::int64_t>(best_.size()) >= opt_.top && !best_.empty() && lb > best_.front().time_s);
 }
 
 // The time of the listed plan of the layout (dp, tp, pp, cp, ep) being searched, if any: the
@@ -298,7 +298,8 @@ bool plan_search::cannot_place(double memory_bytes, double lb) const {
     // The front is sorted by memory ascending and time descending: the last member with memory
     // ≤ the plan's is the fastest of those.
     const auto fastest_within = [&](const std::vector<std::pair<double, double>>& front) {
-        auto it = std::upper_bound(front.begin(), front.end(), memory_bytes, [](double m, const std::pair<double, double>& f) { return m < f.first; });
+        auto it =
+            std::upper_bound(front.begin(), front.end(), memory_bytes, [](double m, const std::pair<double, double>& f) { return m < f.first; });
         return it == front.begin() ? std::numeric_limits<double>::infinity() : std::prev(it)->second;
     };
     if (fastest_within(front_points_) <= lb) return true;
@@ -349,7 +350,8 @@ bool plan_search::floor_prunes(scenario& s, micro_batch_state& mbs, double memor
         f.compute = cannot_place_from(f.model->bound_compute_s);
         f.settles_from = {f.compute, f.compute};
         if (f.model->ep_cp)
-            f.settles_from = {std::min(f.compute, cannot_place_from(f.model->ep_cp->plain)), std::min(f.compute, cannot_place_from(f.model->ep_cp->dual))};
+            f.settles_from = {std::min(f.compute, cannot_place_from(f.model->ep_cp->plain)),
+                              std::min(f.compute, cannot_place_from(f.model->ep_cp->dual))};
     };
     if (f.version != search_version_) renew();
     if (memory >= f.compute) return true;
@@ -497,7 +499,8 @@ bool plan_search::may_place(scenario& s, double memory_bytes, cached_model& cm, 
 void check_plan_gpus(const scenario& s, const plan_options& o) {
     const std::int64_t gpus = o.gpus > 0 ? o.gpus : s.parallel.world();
     if (gpus > max_plan_gpus)
-        throw input_error(o.gpus > 0 ? "options.gpus" : "parallel", msg("plan.gpus_over_limit", {{"gpus", fmt::format("{}", gpus)}, {"limit", fmt::format("{}", max_plan_gpus)}}));
+        throw input_error(o.gpus > 0 ? "options.gpus" : "parallel",
+                          msg("plan.gpus_over_limit", {{"gpus", fmt::format("{}", gpus)}, {"limit", fmt::format("{}", max_plan_gpus)}}));
 }
 
 }  // namespace tslab

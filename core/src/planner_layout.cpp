@@ -30,7 +30,8 @@ std::vector<std::pair<schedule_kind, std::int64_t>> schedule_choices(std::int64_
     const std::int64_t stage = (layers + pp - 1) / pp;
     for (const schedule_desc& d : schedule_rows) {
         if (pp < d.min_pp) continue;
-        if (d.chunks != chunks_rule::vpp) out.push_back({d.kind, 1});
+        if (d.chunks != chunks_rule::vpp)
+            out.push_back({d.kind, 1});
         else
             for (std::int64_t v = 2; pp * v <= layers; ++v)  // no chunk without a layer (scenario_rules.cpp)
                 if (stage % v == 0) out.push_back({d.kind, v});
@@ -80,7 +81,8 @@ std::size_t plan_search::class_table_of(scenario& s, layout_tables& lt, const sc
     if (classes_of_ != std::pair{s.parallel.tp, s.parallel.pp}) class_cache_.clear(), classes_of_ = {s.parallel.tp, s.parallel.pp};
     const auto key = std::tuple{s.parallel.ep, s.parallel.etp, static_cast<int>(d.placement), chunks};
     auto it = class_cache_.find(key);
-    if (it == class_cache_.end()) it = class_cache_.emplace(key, detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_)).first;
+    if (it == class_cache_.end())
+        it = class_cache_.emplace(key, detail::stage_classes(s, closed_form_shape(t.kind, s.parallel.pp, t.vpp, 1), tensors_)).first;
     class_table c{.placement = d.placement, .chunks = chunks, .classes = &it->second};
     const std::size_t n = zero_stages * c.classes->size();
     c.state.resize(n), c.state_offloaded.resize(n), c.buffers.resize(n);
@@ -112,8 +114,8 @@ void plan_search::search_layout(const layout& l) {
     // options.fixed holds what the scenario says (plan_options::fixed).
     const bool tp_comm_free = l.tp > 1 && base_.training.overlap.tp == 0 && !opt_.holds(plan_knob::tp_overlap);
     s.training.overlap.tp_comm = tp_comm_free ? true : base_.training.overlap.tp_comm;
-    in_baseline_layout_ = baseline_valid_ && baseline_.dp == l.dp && baseline_.tp == l.tp && baseline_.pp == l.pp &&
-                          baseline_.cp == l.cp && baseline_.ep == l.ep;
+    in_baseline_layout_ =
+        baseline_valid_ && baseline_.dp == l.dp && baseline_.tp == l.tp && baseline_.pp == l.pp && baseline_.cp == l.cp && baseline_.ep == l.ep;
     const std::int64_t G = s.training.global_batch;
     if (G % l.dp != 0) return;  // no micro-batch size divides the batch: nothing to consider
     try {
@@ -144,8 +146,10 @@ void plan_search::search_layout(const layout& l) {
         s.training.micro_batch = micro_batches[i];
         micro_batch_state mbs{.m = G / (micro_batches[i] * l.dp), .mesh = &mesh_};
         memo_mb_ = i;
-        if (replaying_) replay_micro_batch(tables);
-        else prepare_micro_batch(s, tables, mbs.m);
+        if (replaying_)
+            replay_micro_batch(tables);
+        else
+            prepare_micro_batch(s, tables, mbs.m);
         for (std::size_t r = 0; r < std::size(recompute_modes); ++r) {
             if (stopped_) return;
             const recompute_kind rec = recompute_modes[r];
@@ -240,8 +244,10 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             s.parallel.zero = static_cast<int>(z);
             if (hbm - memory >= 0) {
                 // floor_prunes' first test, without the call (most plans end here)
-                if (floor_settles(mbs.floor[cls], memory, dual)) ++progress_.fitting;
-                else settle_fitting(s, memory, models, mbs);
+                if (floor_settles(mbs.floor[cls], memory, dual))
+                    ++progress_.fitting;
+                else
+                    settle_fitting(s, memory, models, mbs);
                 continue;
             }
             // Only where the plan misses HBM: the optimizer states offloaded to the host, which costs
@@ -251,7 +257,8 @@ void plan_search::search_recompute(scenario& s, const layout_tables& lt, micro_b
             if (!memo_.has_offloaded[slot]) {
                 assert(!replaying_);
                 const class_table& ct = lt.classes[t.classes];
-                memo_.offloaded[slot] = largest_stage_totals(ct.state_offloaded.data(), layers_.data(), other_.data(), ct.buffers.data(), ct.classes->size());
+                memo_.offloaded[slot] =
+                    largest_stage_totals(ct.state_offloaded.data(), layers_.data(), other_.data(), ct.buffers.data(), ct.classes->size());
                 memo_.has_offloaded[slot] = 1;
             }
             const double offloaded = memo_.offloaded[slot][z];
@@ -303,8 +310,10 @@ const detail::activation_terms& plan_search::activation_terms_at(const scenario&
 // A fitting plan: counted, and settled by the (layout, micro-batch)'s floor where it can be (most
 // are), else evaluated on its own model.
 void plan_search::settle_fitting(scenario& s, double memory_bytes, zero_models& models, micro_batch_state& mbs) {
-    if (floor_prunes(s, mbs, memory_bytes)) ++progress_.fitting;  // as consider() would count it
-    else evaluate_fitting(s, memory_bytes, models, mbs);
+    if (floor_prunes(s, mbs, memory_bytes))
+        ++progress_.fitting;  // as consider() would count it
+    else
+        evaluate_fitting(s, memory_bytes, models, mbs);
 }
 
 // A fitting plan: counted, then timed in full unless a bound shows it can enter neither the top K

@@ -21,9 +21,21 @@ namespace tslab {
 
 plan_choice plan_choice_of(const scenario& s) {
     const auto& q = s.parallel;
-    return {q.dp, q.tp, q.pp, q.vpp, q.ep, q.cp, s.training.micro_batch, q.zero, s.training.recompute, s.training.schedule,
-            q.etp, static_cast<std::size_t>(q.cp_method), q.sp,
-            s.training.offload.optimizer, s.training.overlap.tp_comm};
+    return {q.dp,
+            q.tp,
+            q.pp,
+            q.vpp,
+            q.ep,
+            q.cp,
+            s.training.micro_batch,
+            q.zero,
+            s.training.recompute,
+            s.training.schedule,
+            q.etp,
+            static_cast<std::size_t>(q.cp_method),
+            q.sp,
+            s.training.offload.optimizer,
+            s.training.overlap.tp_comm};
 }
 
 namespace {
@@ -62,8 +74,17 @@ void detail_entry(plan_entry& e, const scenario& base) {
 }
 
 json choice_json(const plan_choice& c) {
-    return json{{"parallel", {{"dp", c.dp}, {"tp", c.tp}, {"pp", c.pp}, {"vpp", c.vpp}, {"ep", c.ep}, {"etp", c.etp}, {"cp", c.cp},
-                              {"cp_method", cp_method_rows[c.cp_method].name}, {"sp", c.sp}, {"zero", c.zero}}},
+    return json{{"parallel",
+                 {{"dp", c.dp},
+                  {"tp", c.tp},
+                  {"pp", c.pp},
+                  {"vpp", c.vpp},
+                  {"ep", c.ep},
+                  {"etp", c.etp},
+                  {"cp", c.cp},
+                  {"cp_method", cp_method_rows[c.cp_method].name},
+                  {"sp", c.sp},
+                  {"zero", c.zero}}},
                 {"micro_batch", c.micro_batch},
                 {"recompute", to_string(c.recompute)},
                 {"schedule", to_string(c.schedule)},
@@ -80,8 +101,10 @@ void front_entry(plan_entry& e, const scenario& base, std::int64_t simulate_ops,
     e.scenario = scenario_to_json(s);
     e.search_memory_bytes = e.memory_bytes;
     if (schedule_op_estimate(scenario_schedule_request(s, s.training.microbatches(s.parallel))) <= static_cast<double>(simulate_ops)) return;
-    if (out_of_time) e.time_from_report = false;
-    else e.time_s = build_report(s, 0).step.time_s;
+    if (out_of_time)
+        e.time_from_report = false;
+    else
+        e.time_s = build_report(s, 0).step.time_s;
 }
 
 json versus_json(const versus_baseline& v) {
@@ -116,10 +139,9 @@ json entry_json(const plan_entry& e, bool detailed) {
 
 std::string describe(const plan_choice& c) {
     return fmt::format("dp {} tp {} pp {} vpp {} ep {} etp {} cp {}{} zero {} mb {} {} {}", c.dp, c.tp, c.pp, c.vpp, c.ep, c.etp, c.cp,
-                       c.cp > 1 ? std::string(" ") + cp_method_rows[c.cp_method].name : std::string(), c.zero, c.micro_batch,
-                       to_string(c.recompute), to_string(c.schedule)) +
-           (c.offload_optimizer > 0 ? fmt::format(" offload {:g}", c.offload_optimizer) : std::string()) +
-           (c.tp_comm && c.tp > 1 ? " tp-overlap" : "");
+                       c.cp > 1 ? std::string(" ") + cp_method_rows[c.cp_method].name : std::string(), c.zero, c.micro_batch, to_string(c.recompute),
+                       to_string(c.schedule)) +
+        (c.offload_optimizer > 0 ? fmt::format(" offload {:g}", c.offload_optimizer) : std::string()) + (c.tp_comm && c.tp > 1 ? " tp-overlap" : "");
 }
 
 // Which step segments make plan e faster or slower than another plan (`time_s`, `segments`), named
@@ -169,14 +191,19 @@ plan_result plan_search::result(double seconds_left) const {
     }
     baseline_result(r);
     if (progress_.capped)
-        r.say(msg("plan.capped", {{"evaluated", std::to_string(progress_.evaluated)}, {"done", std::to_string(progress_.groups_done)},
-                                  {"total", std::to_string(progress_.groups_total)}}));
+        r.say(msg("plan.capped",
+                  {{"evaluated", std::to_string(progress_.evaluated)},
+                   {"done", std::to_string(progress_.groups_done)},
+                   {"total", std::to_string(progress_.groups_total)}}));
     else if (progress_.evaluated == 0)
         r.say(msg("plan.no_valid_plan", {{"gpus", std::to_string(gpus_)}}));
     else if (progress_.fitting == 0 && r.closest)
-        r.say(msg("plan.nothing_fits", {{"closest", describe(r.closest->choice)}, {"needs", fmt::format("{:.2f}", r.closest->memory_bytes / gib_bytes)},
-                                        {"over", fmt::format("{:.2f}", -r.closest->headroom_bytes / gib_bytes)},
-                                        {"capacity", fmt::format("{:.2f}", (r.closest->memory_bytes + r.closest->headroom_bytes) / gib_bytes)}}));  // headroom = capacity − memory
+        r.say(msg("plan.nothing_fits",
+                  {{"closest", describe(r.closest->choice)},
+                   {"needs", fmt::format("{:.2f}", r.closest->memory_bytes / gib_bytes)},
+                   {"over", fmt::format("{:.2f}", -r.closest->headroom_bytes / gib_bytes)},
+                   {"capacity",
+                    fmt::format("{:.2f}", (r.closest->memory_bytes + r.closest->headroom_bytes) / gib_bytes)}}));  // headroom = capacity − memory
     r.pipeline_cache_hits = hits_;
     r.pipeline_cache_misses = misses_;
     r.elapsed_s = elapsed_s_;
@@ -270,14 +297,14 @@ json plan_to_json(const plan_result& r) {
 }
 
 json plan_progress_json(const plan_progress& p) {
-    return json{{"considered", p.considered}, {"evaluated", p.evaluated}, {"fitting", p.fitting}, {"timed", p.timed}, {"layouts_searched", p.groups_done},
-                {"layouts_total", p.groups_total}, {"done", p.done}, {"capped", p.capped}};
+    return json{{"considered", p.considered},        {"evaluated", p.evaluated},        {"fitting", p.fitting}, {"timed", p.timed},
+                {"layouts_searched", p.groups_done}, {"layouts_total", p.groups_total}, {"done", p.done},       {"capped", p.capped}};
 }
 
 std::string plan_table(const plan_result& r) {
     const auto& p = r.progress;
-    std::string out = fmt::format("plans for {} GPUs: {} evaluated, {} fit, {} timed in full, {:.3f} s\n", r.gpus, p.evaluated, p.fitting,
-                                  p.timed, r.elapsed_s);
+    std::string out =
+        fmt::format("plans for {} GPUs: {} evaluated, {} fit, {} timed in full, {:.3f} s\n", r.gpus, p.evaluated, p.fitting, p.timed, r.elapsed_s);
     out += fmt::format("ranked for a global batch of {} sequences × {} tokens{}\n", r.global_batch, r.seq_len,
                        r.global_batch_default ? " (" + r.global_batch_rule + ")" : "");
     if (!r.message.empty()) out += r.message + "\n";

@@ -20,11 +20,25 @@ constexpr double huge = std::numeric_limits<double>::max();
 
 json search_entry_json(const plan_entry& e) {
     const plan_choice& c = e.choice;
-    return json{{"dp", c.dp}, {"tp", c.tp}, {"pp", c.pp}, {"vpp", c.vpp}, {"ep", c.ep}, {"etp", c.etp}, {"cp", c.cp},
-                {"cp_method", cp_method_rows[c.cp_method].name}, {"sp", c.sp}, {"zero", c.zero}, {"micro_batch", c.micro_batch},
-                {"recompute", to_string(c.recompute)}, {"schedule", to_string(c.schedule)},
-                {"offload_optimizer", c.offload_optimizer}, {"tp_comm", c.tp_comm}, {"time_s", e.time_s},
-                {"memory_bytes", e.memory_bytes}, {"headroom_bytes", e.headroom_bytes}, {"order", e.order}};
+    return json{{"dp", c.dp},
+                {"tp", c.tp},
+                {"pp", c.pp},
+                {"vpp", c.vpp},
+                {"ep", c.ep},
+                {"etp", c.etp},
+                {"cp", c.cp},
+                {"cp_method", cp_method_rows[c.cp_method].name},
+                {"sp", c.sp},
+                {"zero", c.zero},
+                {"micro_batch", c.micro_batch},
+                {"recompute", to_string(c.recompute)},
+                {"schedule", to_string(c.schedule)},
+                {"offload_optimizer", c.offload_optimizer},
+                {"tp_comm", c.tp_comm},
+                {"time_s", e.time_s},
+                {"memory_bytes", e.memory_bytes},
+                {"headroom_bytes", e.headroom_bytes},
+                {"order", e.order}};
 }
 
 // What a plan of the search may be: its GPUs (dp·tp·pp·cp, each degree at most that), vpp at most
@@ -94,8 +108,15 @@ json plan_search::part_json() const {
                 {"gpus", gpus_},
                 {"part", part_},
                 {"parts", parts_},
-                {"progress", {{"considered", p.considered}, {"evaluated", p.evaluated}, {"fitting", p.fitting}, {"timed", p.timed},
-                              {"groups_done", p.groups_done}, {"groups_total", p.groups_total}, {"done", p.done}, {"capped", p.capped}}},
+                {"progress",
+                 {{"considered", p.considered},
+                  {"evaluated", p.evaluated},
+                  {"fitting", p.fitting},
+                  {"timed", p.timed},
+                  {"groups_done", p.groups_done},
+                  {"groups_total", p.groups_total},
+                  {"done", p.done},
+                  {"capped", p.capped}}},
                 {"pipeline_cache", {{"hits", hits_}, {"misses", misses_}}},
                 {"elapsed_s", elapsed_s_},
                 {"best", entries_json(best_)},
@@ -117,11 +138,15 @@ void plan_search::load_part(const json& j, const std::string& path) {
     field_reader q(*prog, r.path_of("progress"));
     constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
     auto& p = progress_;
-    for (auto [key, v] : {std::pair{"considered", &p.considered}, {"evaluated", &p.evaluated}, {"fitting", &p.fitting}, {"timed", &p.timed},
+    for (auto [key, v] : {std::pair{"considered", &p.considered},
+                          {"evaluated", &p.evaluated},
+                          {"fitting", &p.fitting},
+                          {"timed", &p.timed},
                           {"groups_done", &p.groups_done}})
         *v = q.integer(key, 0, 0, most);
     if (q.integer("groups_total", 0, 0, most) != p.groups_total)
-        throw input_error(q.path_of("groups_total"), msg("plan.part_mismatch", {{"what", "groups_total"}, {"expected", std::to_string(p.groups_total)}}));
+        throw input_error(q.path_of("groups_total"),
+                          msg("plan.part_mismatch", {{"what", "groups_total"}, {"expected", std::to_string(p.groups_total)}}));
     p.done = q.boolean("done", false), p.capped = q.boolean("capped", false);
     q.finish();
     if (const json* cache = r.object("pipeline_cache")) {
@@ -141,7 +166,8 @@ void plan_search::load_part(const json& j, const std::string& path) {
 plan_search plan_search::merged_from_json(const scenario& base, const plan_options& o, const json& parts) {
     if (!parts.is_array() || parts.empty()) throw input_error("parts", msg("input.must_be_non_empty_array"));
     if (parts.size() > static_cast<std::size_t>(max_plan_threads))
-        throw input_error("parts", msg("input.out_of_range", {{"value", std::to_string(parts.size())}, {"lo", "1"}, {"hi", std::to_string(max_plan_threads)}}));
+        throw input_error(
+            "parts", msg("input.out_of_range", {{"value", std::to_string(parts.size())}, {"lo", "1"}, {"hi", std::to_string(max_plan_threads)}}));
     const int n = static_cast<int>(parts.size());
     check_plan_gpus(base, o);
     std::vector<plan_search> searches;

@@ -38,8 +38,9 @@ plan_search plan_search::merged(std::vector<plan_search>&& parts) {
         out.hits_ += p.hits_, out.misses_ += p.misses_;
         out.elapsed_s_ = std::max(out.elapsed_s_, p.elapsed_s_);  // the parts ran side by side
         // The first of the plans that miss HBM by the least, as one search keeps it.
-        if (p.closest_ && (!out.closest_ || p.closest_->headroom_bytes > out.closest_->headroom_bytes ||
-                           (p.closest_->headroom_bytes == out.closest_->headroom_bytes && p.closest_->order < out.closest_->order)))
+        if (p.closest_ &&
+            (!out.closest_ || p.closest_->headroom_bytes > out.closest_->headroom_bytes ||
+             (p.closest_->headroom_bytes == out.closest_->headroom_bytes && p.closest_->order < out.closest_->order)))
             out.closest_ = p.closest_;
         if (p.baseline_best_ && (!out.baseline_best_ || ranks_before(*p.baseline_best_, *out.baseline_best_))) out.baseline_best_ = p.baseline_best_;
     }
@@ -106,7 +107,8 @@ plan_search search_in_parts(const scenario& s, const plan_options& o, int n, con
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         if (!on_progress || seconds_since(o, start) - reported < 1) continue;
         plan_progress sum;
-        for (int k = 0; k < n; ++k) sum.considered += considered[static_cast<std::size_t>(k)], sum.groups_done += layouts[static_cast<std::size_t>(k)];
+        for (int k = 0; k < n; ++k)
+            sum.considered += considered[static_cast<std::size_t>(k)], sum.groups_done += layouts[static_cast<std::size_t>(k)];
         for (const auto& p : parts) sum.groups_total += p.progress().groups_total;  // set at construction
         on_progress(sum, reported = seconds_since(o, start));
     }
@@ -131,12 +133,14 @@ plan_result run_plan(const scenario& s, const plan_options& o, const plan_progre
     r.elapsed_s = searched;
     if (!r.progress.done) {
         r.progress.capped = true;
-        r.say(msg("plan.stopped", {{"seconds", fmt::format("{:.1f}", searched)}, {"max", fmt::format("{:g}", o.max_seconds)},
-                                   {"done", std::to_string(r.progress.groups_done)}, {"total", std::to_string(r.progress.groups_total)}}));
+        r.say(msg("plan.stopped",
+                  {{"seconds", fmt::format("{:.1f}", searched)},
+                   {"max", fmt::format("{:g}", o.max_seconds)},
+                   {"done", std::to_string(r.progress.groups_done)},
+                   {"total", std::to_string(r.progress.groups_total)}}));
     }
     const auto kept = std::count_if(r.pareto.begin(), r.pareto.end(), [](const plan_entry& e) { return !e.time_from_report; });
-    if (kept > 0)
-        r.say(msg("plan.pareto_closed_form", {{"kept", std::to_string(kept)}, {"max", fmt::format("{:g}", o.max_seconds)}}));
+    if (kept > 0) r.say(msg("plan.pareto_closed_form", {{"kept", std::to_string(kept)}, {"max", fmt::format("{:g}", o.max_seconds)}}));
     return r;
 }
 

@@ -19,7 +19,9 @@ std::map<std::string, calibration_profile>& store() {
 void store_profile(const std::string& name, calibration_profile p) {
     auto& s = store();
     if (s.size() >= max_stored_profiles && s.find(name) == s.end())
-        throw input_error("cluster.calibration", msg("calibration.too_many_profiles", {{"count", fmt::format("{}", s.size())}, {"limit", fmt::format("{}", max_stored_profiles)}}));
+        throw input_error(
+            "cluster.calibration",
+            msg("calibration.too_many_profiles", {{"count", fmt::format("{}", s.size())}, {"limit", fmt::format("{}", max_stored_profiles)}}));
     s.insert_or_assign(name, std::move(p));
 }
 

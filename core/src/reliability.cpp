@@ -18,11 +18,14 @@ checkpoint_size checkpoint_bytes(const scenario& s) {
     checkpoint_size c;
     double elems = 0, states = 0;
     for (const auto& t : tensor_list(m)) {
-        const double layers = t.site != tensor_site::layer ? 1.0 : t.layers == layer_kind::moe ? moe
-                              : t.layers == layer_kind::dense ? dense : static_cast<double>(m.layers);
+        const double layers = t.site != tensor_site::layer ? 1.0
+            : t.layers == layer_kind::moe                  ? moe
+            : t.layers == layer_kind::dense                ? dense
+                                                           : static_cast<double>(m.layers);
         elems += static_cast<double>(t.elements()) * layers;
         states += optimizer_state_elems(s.training.optimizer, t.matrix() && t.site == tensor_site::layer, static_cast<double>(t.rows),
-                                        static_cast<double>(t.cols), static_cast<double>(t.copies)) * layers;
+                                        static_cast<double>(t.cols), static_cast<double>(t.copies)) *
+            layers;
     }
     c.params = elems * static_cast<double>(dtype_bytes(p.params));
     c.master = elems * static_cast<double>(dtype_bytes(p.master));

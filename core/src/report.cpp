@@ -52,8 +52,7 @@ namespace {
 
 // Bytes as an integer; parameters are capped (params.cpp), so only activations can leave int64.
 std::int64_t whole(double bytes) {
-    if (!(std::fabs(bytes) < 9e18))
-        throw input_error("training", msg("scenario.memory_out_of_range", {{"bytes", fmt::format("{:.3g}", bytes)}}));
+    if (!(std::fabs(bytes) < 9e18)) throw input_error("training", msg("scenario.memory_out_of_range", {{"bytes", fmt::format("{:.3g}", bytes)}}));
     return static_cast<std::int64_t>(std::llround(bytes));
 }
 
@@ -190,8 +189,6 @@ std::string report_text(const report& r) {
 
 json report_to_json(const report& r) { return json::parse(report_text(r)); }
 
-std::string report_json_text(const std::string& scenario_text) {
-    return report_text(build_report(parse_scenario_text(scenario_text)));
-}
+std::string report_json_text(const std::string& scenario_text) { return report_text(build_report(parse_scenario_text(scenario_text))); }
 
 }  // namespace tslab

@@ -14,8 +14,7 @@ namespace tslab {
 
 double kv_bytes_per_token(const model_spec& m, double bytes_per_elem) {
     const double layers = static_cast<double>(m.layers);
-    if (m.attention == attention_kind::mla)
-        return layers * static_cast<double>(m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * bytes_per_elem;
+    if (m.attention == attention_kind::mla) return layers * static_cast<double>(m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * bytes_per_elem;
     return 2 * layers * static_cast<double>(m.kv_heads * m.head_dim) * bytes_per_elem;
 }
 
@@ -44,8 +43,8 @@ namespace {
 struct decode_shape {
     double weights_touched_bytes = 0;  // per GPU per step at full batch
     double dense_bytes = 0, expert_bytes = 0;
-    double flops_per_token = 0;        // per GPU: 2 · active params / tp
-    double attn_flops_per_ctx = 0;     // per GPU per token per context position
+    double flops_per_token = 0;  // per GPU: 2 · active params / tp
+    double attn_flops_per_ctx = 0;  // per GPU per token per context position
     double kv_per_token_gpu = 0;
 };
 

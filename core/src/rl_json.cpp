@@ -25,10 +25,14 @@ rl_spec parse_rl(const json* v, const scenario& s) {
     o.tail_sigma = r.number("tail_sigma", o.tail_sigma, 0, 4);
     o.context_tokens = r.integer("context_tokens", o.context_tokens, 2, 100'000'000);
     if (o.context_tokens <= o.prompt_tokens)
-        throw input_error("rl.context_tokens", msg("rl.no_room_for_response", {{"context", fmt::format("{}", o.context_tokens)}, {"prompt", fmt::format("{}", o.prompt_tokens)}}));
+        throw input_error(
+            "rl.context_tokens",
+            msg("rl.no_room_for_response", {{"context", fmt::format("{}", o.context_tokens)}, {"prompt", fmt::format("{}", o.prompt_tokens)}}));
     o.inference_tp = r.integer("inference_tp", o.inference_tp, 1, 1 << 20);
     if (s.parallel.world() % o.inference_tp != 0)
-        throw input_error("rl.inference_tp", msg("rl.inference_tp_not_divide", {{"tp", fmt::format("{}", o.inference_tp)}, {"gpus", fmt::format("{}", s.parallel.world())}}));
+        throw input_error(
+            "rl.inference_tp",
+            msg("rl.inference_tp_not_divide", {{"tp", fmt::format("{}", o.inference_tp)}, {"gpus", fmt::format("{}", s.parallel.world())}}));
     o.reshard_link = r.choice("reshard_link", o.reshard_link, {"inter_node", "intra_node"});
     o.reward = r.choice("reward", o.reward, {"policy", "rule"});
     o.reward_efficiency = r.number("reward_efficiency", o.reward_efficiency, 0.01, 1);
@@ -62,13 +66,19 @@ scenario parse_inner_scenario(const json* v) {
 }
 
 json reliability_json(const reliability_report& r) {
-    return json{{"gpus", 0}, {"mtbf_s", r.mtbf_s}, {"interval_s", r.interval_s}, {"blocking_s", r.blocking_s},
-                {"goodput", r.goodput}, {"failure_loss", 1 - r.goodput}};
+    return json{{"gpus", 0},
+                {"mtbf_s", r.mtbf_s},
+                {"interval_s", r.interval_s},
+                {"blocking_s", r.blocking_s},
+                {"goodput", r.goodput},
+                {"failure_loss", 1 - r.goodput}};
 }
 
 // Each formula with its source, as the lab prints it beside the figure.
 json rl_formulas() {
-    return json{{"mtbf", "job MTBF = 1 / (per-GPU failure rate · GPUs); rate default: Llama 3, 419 interruptions in 54 days on 16,384 GPUs (arXiv 2407.21783 §3.3.4)"},
+    return json{{"mtbf",
+                 "job MTBF = 1 / (per-GPU failure rate · GPUs); rate default: Llama 3, 419 interruptions in 54 days on 16,384 GPUs (arXiv 2407.21783 "
+                 "§3.3.4)"},
                 {"young", "τ = √(2·δ·M) (Young 1974)"},
                 {"daly", "τ = √(2δM)·[1 + ⅓√(δ/2M) + δ/(18M)] − δ (Daly 2006)"},
                 {"goodput", "τ / (M·e^{R/M}·(e^{(τ+δ)/M} − 1)) (Daly 2006)"},
@@ -84,24 +94,45 @@ json checkpoint_json(const reliability_report& r, const report& rep) {
     double bubble = 0;
     for (const auto& seg : rep.step.segments)
         if (seg.id == "bubble") bubble = seg.share;
-    return json{{"checkpoint_bytes", r.checkpoint.total()}, {"snapshot_bytes_per_gpu", r.snapshot_bytes_per_gpu},
-                {"write_s", r.write_s}, {"snapshot_s", r.snapshot_s}, {"async", r.async}, {"blocking_s", r.blocking_s},
-                {"mtbf_s", r.mtbf_s}, {"young_s", r.young_s}, {"daly_s", r.daly_s}, {"interval_s", r.interval_s},
-                {"restart_s", r.restart_total_s}, {"goodput", r.goodput}, {"failure_loss", 1 - r.goodput},
-                {"step_s", rep.step.time_s}, {"step_bubble_share", bubble}};
+    return json{{"checkpoint_bytes", r.checkpoint.total()},
+                {"snapshot_bytes_per_gpu", r.snapshot_bytes_per_gpu},
+                {"write_s", r.write_s},
+                {"snapshot_s", r.snapshot_s},
+                {"async", r.async},
+                {"blocking_s", r.blocking_s},
+                {"mtbf_s", r.mtbf_s},
+                {"young_s", r.young_s},
+                {"daly_s", r.daly_s},
+                {"interval_s", r.interval_s},
+                {"restart_s", r.restart_total_s},
+                {"goodput", r.goodput},
+                {"failure_loss", 1 - r.goodput},
+                {"step_s", rep.step.time_s},
+                {"step_bubble_share", bubble}};
 }
 
 json iteration_json(const rl_result& o) {
     json phases = json::array();
     for (const auto& p : o.phases) phases.push_back({{"id", p.id}, {"time_s", p.time_s}, {"share", p.share}});
-    return json{{"kv_bytes_per_token", o.kv_bytes_per_token}, {"kv_peak_bytes_per_gpu", o.kv_peak_bytes_per_gpu},
-                {"weight_bytes_per_gpu", o.weight_bytes_per_gpu}, {"hbm_bytes", o.hbm_bytes}, {"fits", o.fits},
-                {"replicas", o.replicas}, {"trajectories_per_replica", o.trajectories_per_replica},
-                {"response_mean_tokens", o.response_mean_tokens}, {"response_max_tokens", o.response_max_tokens},
-                {"tokens", o.tokens}, {"decode_memory_bound_share", o.decode_memory_bound_share},
-                {"tail_idle_fraction", o.tail_idle_fraction}, {"reshard_bytes_per_gpu", o.reshard_bytes_per_gpu},
-                {"train_steps", o.train_steps}, {"step_s", o.step_s}, {"phases", phases},
-                {"iteration_s", o.iteration_s}, {"idle_s", o.idle_s}, {"idle_share", o.idle_share}};
+    return json{{"kv_bytes_per_token", o.kv_bytes_per_token},
+                {"kv_peak_bytes_per_gpu", o.kv_peak_bytes_per_gpu},
+                {"weight_bytes_per_gpu", o.weight_bytes_per_gpu},
+                {"hbm_bytes", o.hbm_bytes},
+                {"fits", o.fits},
+                {"replicas", o.replicas},
+                {"trajectories_per_replica", o.trajectories_per_replica},
+                {"response_mean_tokens", o.response_mean_tokens},
+                {"response_max_tokens", o.response_max_tokens},
+                {"tokens", o.tokens},
+                {"decode_memory_bound_share", o.decode_memory_bound_share},
+                {"tail_idle_fraction", o.tail_idle_fraction},
+                {"reshard_bytes_per_gpu", o.reshard_bytes_per_gpu},
+                {"train_steps", o.train_steps},
+                {"step_s", o.step_s},
+                {"phases", phases},
+                {"iteration_s", o.iteration_s},
+                {"idle_s", o.idle_s},
+                {"idle_share", o.idle_share}};
 }
 
 }  // namespace

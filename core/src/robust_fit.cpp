@@ -38,8 +38,7 @@ double rel_residual(double y, double fitted) {
 
 // Weighted least squares of y = a + b·x with a, b ≥ 0 (the constrained optimum lies on a boundary
 // when the free one leaves the feasible set).
-std::pair<double, double> weighted_ls(const std::vector<double>& x, const std::vector<double>& y,
-                                      const std::vector<double>& w) {
+std::pair<double, double> weighted_ls(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w) {
     double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
         sw += w[i], sx += w[i] * x[i], sy += w[i] * y[i];
@@ -79,8 +78,7 @@ void summarise(line_fit& f, const std::vector<double>& x, const std::vector<doub
 }
 
 // One IRLS pass family: `bisquare` selects Tukey's weights, otherwise Huber's.
-void irls(line_fit& f, const std::vector<double>& x, const std::vector<double>& y, bool bisquare,
-          std::vector<double>& robust_w) {
+void irls(line_fit& f, const std::vector<double>& x, const std::vector<double>& y, bool bisquare, std::vector<double>& robust_w) {
     const std::size_t n = x.size();
     for (int iter = 0; iter < 30; ++iter) {
         std::vector<double> r(n), absr(n);
@@ -90,14 +88,13 @@ void irls(line_fit& f, const std::vector<double>& x, const std::vector<double>& 
         std::vector<double> w(n);
         for (std::size_t i = 0; i < n; ++i) {
             const double u = absr[i] / s;
-            robust_w[i] = bisquare ? (u < 4.685 ? std::pow(1 - (u / 4.685) * (u / 4.685), 2) : 0.0)
-                                   : (u <= 1.345 ? 1.0 : 1.345 / u);
+            robust_w[i] = bisquare ? (u < 4.685 ? std::pow(1 - (u / 4.685) * (u / 4.685), 2) : 0.0) : (u <= 1.345 ? 1.0 : 1.345 / u);
             const double fitted = std::max(f.alpha + f.beta * x[i], 1e-300);
             w[i] = robust_w[i] / (fitted * fitted);  // relative residuals: weight 1/ŷ²
         }
         const auto [a, b] = weighted_ls(x, y, w);
-        const bool settled = std::abs(a - f.alpha) <= 1e-10 * std::max(std::abs(a), 1e-300) &&
-                             std::abs(b - f.beta) <= 1e-10 * std::max(std::abs(b), 1e-300);
+        const bool settled =
+            std::abs(a - f.alpha) <= 1e-10 * std::max(std::abs(a), 1e-300) && std::abs(b - f.beta) <= 1e-10 * std::max(std::abs(b), 1e-300);
         f.alpha = a, f.beta = b;
         if (settled) break;
     }

@@ -33,7 +33,8 @@ attention_kind parse_attention(field_reader& r, std::int64_t heads, std::int64_t
     const attention_kind def = kv_heads == heads ? attention_kind::mha : attention_kind::gqa;
     const attention_kind a = find_row(attention_rows, r.choice("attention", describe(def).name, names))->kind;
     if (a == attention_kind::mha && kv_heads != heads)
-        throw input_error(r.path_of("kv_heads"), msg("scenario.kv_heads_not_mha", {{"kv_heads", fmt::format("{}", kv_heads)}, {"heads", fmt::format("{}", heads)}}));
+        throw input_error(r.path_of("kv_heads"),
+                          msg("scenario.kv_heads_not_mha", {{"kv_heads", fmt::format("{}", kv_heads)}, {"heads", fmt::format("{}", heads)}}));
     return a;
 }
 
@@ -56,8 +57,10 @@ void check_route_groups(const moe_spec& m, const std::string& path) {
     if (m.experts % m.groups != 0)
         throw input_error(path + ".groups", msg("scenario.groups_split", {{"groups", num_text(m.groups)}, {"experts", num_text(m.experts)}}));
     if (m.top_k > m.topk_groups * (m.experts / m.groups))
-        throw input_error(path + ".topk_groups", msg("scenario.topk_groups_small", {{"topk_groups", num_text(m.topk_groups)},
-                                                                                   {"per_group", num_text(m.experts / m.groups)}, {"top_k", num_text(m.top_k)}}));
+        throw input_error(
+            path + ".topk_groups",
+            msg("scenario.topk_groups_small",
+                {{"topk_groups", num_text(m.topk_groups)}, {"per_group", num_text(m.experts / m.groups)}, {"top_k", num_text(m.top_k)}}));
 }
 
 moe_spec parse_moe(const json* obj, const std::string& path, std::int64_t layers, std::int64_t ffn) {
@@ -74,10 +77,12 @@ moe_spec parse_moe(const json* obj, const std::string& path, std::int64_t layers
     m.topk_groups = r.integer("topk_groups", m.groups, 1, 1 << 16);  // ≥ groups: every group stays
     r.finish();
     if (m.experts > 0 && (m.top_k < 1 || m.top_k > m.experts))
-        throw input_error(path + ".top_k", msg("scenario.top_k_range", {{"top_k", fmt::format("{}", m.top_k)}, {"experts", fmt::format("{}", m.experts)}}));
+        throw input_error(path + ".top_k",
+                          msg("scenario.top_k_range", {{"top_k", fmt::format("{}", m.top_k)}, {"experts", fmt::format("{}", m.experts)}}));
     check_route_groups(m, path);
     if (m.experts > 0 && m.dense_layers >= layers)
-        throw input_error(path + ".dense_layers", msg("scenario.no_moe_layer", {{"dense_layers", fmt::format("{}", m.dense_layers)}, {"layers", fmt::format("{}", layers)}}));
+        throw input_error(path + ".dense_layers",
+                          msg("scenario.no_moe_layer", {{"dense_layers", fmt::format("{}", m.dense_layers)}, {"layers", fmt::format("{}", layers)}}));
     return m;
 }
 
@@ -92,7 +97,9 @@ model_spec parse_model(const json& part) {
     m.heads = r.integer("heads", 16, 1, 1 << 16);
     m.kv_heads = r.integer("kv_heads", m.heads, 1, m.heads);
     if (m.heads % m.kv_heads != 0)
-        throw input_error("model.kv_heads", msg("input.does_not_divide", {{"value", fmt::format("{}", m.kv_heads)}, {"what", "model.heads"}, {"n", fmt::format("{}", m.heads)}}));
+        throw input_error(
+            "model.kv_heads",
+            msg("input.does_not_divide", {{"value", fmt::format("{}", m.kv_heads)}, {"what", "model.heads"}, {"n", fmt::format("{}", m.heads)}}));
     m.head_dim = r.integer("head_dim", m.hidden / m.heads, 1, 1 << 16);
     static const std::vector<std::string> ffns = row_names(ffn_rows), norms = row_names(norm_rows);
     m.ffn = find_row(ffn_rows, r.choice("ffn_type", ffns.front(), ffns))->kind;
@@ -247,8 +254,7 @@ void check_cross_rules(scenario& s);
 scenario parse_scenario(const json& doc) {
     field_reader r(doc, "");
     const std::string schema = r.text("schema", "tslab/scenario@1");
-    if (schema != "tslab/scenario@1")
-        throw input_error("schema", msg("scenario.schema_unsupported", {{"schema", schema}}));
+    if (schema != "tslab/scenario@1") throw input_error("schema", msg("scenario.schema_unsupported", {{"schema", schema}}));
     scenario s;
     const json empty = json::object();
     const json* m = r.raw("model");
@@ -267,9 +273,7 @@ scenario parse_scenario(const json& doc) {
     return s;
 }
 
-scenario parse_scenario_text(const std::string& text) {
-    return parse_scenario(parse_json(text));
-}
+scenario parse_scenario_text(const std::string& text) { return parse_scenario(parse_json(text)); }
 
 double gpu_spec::peak_flops(dtype t) const {
     switch (t) {
@@ -282,9 +286,7 @@ double gpu_spec::peak_flops(dtype t) const {
     return flops_bf16;
 }
 
-const gemm_efficiency_spec& gpu_spec::gemm_curve_of(dtype t) const {
-    return t == dtype::fp8 && gemm.fp8.max > 0 ? gemm.fp8 : gemm.bf16;
-}
+const gemm_efficiency_spec& gpu_spec::gemm_curve_of(dtype t) const { return t == dtype::fp8 && gemm.fp8.max > 0 ? gemm.fp8 : gemm.bf16; }
 
 const gemm_curve* gpu_spec::measured_curve(dtype t) const {
     for (const auto& c : gemm_curves)

@@ -18,21 +18,29 @@ json cluster_json(const scenario& s) {
 }
 
 json parallel_json(const parallel_spec& p) {
-    return json{{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"vpp", p.vpp}, {"ep", p.ep}, {"etp", p.etp}, {"cp", p.cp},
-                {"cp_method", to_string(p.cp_method)}, {"sp", p.sp}, {"zero", p.zero}, {"order", p.order}};
+    return json{{"dp", p.dp}, {"tp", p.tp},     {"pp", p.pp},      {"vpp", p.vpp},
+                {"ep", p.ep}, {"etp", p.etp},   {"cp", p.cp},      {"cp_method", to_string(p.cp_method)},
+                {"sp", p.sp}, {"zero", p.zero}, {"order", p.order}};
 }
 
 json precision_json(const precision_spec& p) {
-    return json{{"recipe", p.recipe}, {"params", to_string(p.params)}, {"grads", to_string(p.grads)}, {"master", to_string(p.master)},
-                {"optimizer", to_string(p.optimizer)}, {"activations", to_string(p.activations)}, {"gemm", to_string(p.gemm)},
+    return json{{"recipe", p.recipe},
+                {"params", to_string(p.params)},
+                {"grads", to_string(p.grads)},
+                {"master", to_string(p.master)},
+                {"optimizer", to_string(p.optimizer)},
+                {"activations", to_string(p.activations)},
+                {"gemm", to_string(p.gemm)},
                 {"reduce", to_string(p.reduce)}};
 }
 
 // The parser takes a failure rate or a job MTBF, not both: the MTBF when one was set.
 json reliability_json(const reliability_spec& r) {
     json j = json::object();
-    if (r.job_mtbf_s > 0) j["job_mtbf_s"] = r.job_mtbf_s;
-    else j["gpu_failure_rate_per_hour"] = r.gpu_failure_rate_per_hour;
+    if (r.job_mtbf_s > 0)
+        j["job_mtbf_s"] = r.job_mtbf_s;
+    else
+        j["gpu_failure_rate_per_hour"] = r.gpu_failure_rate_per_hour;
     j["checkpoint_storage_Bps"] = r.checkpoint_storage_Bps;
     j["restart_s"] = r.restart_s;
     j["checkpoint_interval_s"] = r.checkpoint_interval_s;
@@ -43,26 +51,38 @@ json reliability_json(const reliability_spec& r) {
 json moe_json(const moe_training_spec& m) {
     json routing = {{"kind", m.routing.kind}, {"skew", m.routing.skew}};
     if (!m.routing.histogram.empty()) routing["histogram"] = m.routing.histogram;
-    return json{{"imbalance", m.imbalance}, {"redundant_experts", m.redundant_experts}, {"comm_sms", m.comm_sms},
-                {"node_limit", m.node_limit}, {"routing", std::move(routing)}};
+    return json{{"imbalance", m.imbalance},
+                {"redundant_experts", m.redundant_experts},
+                {"comm_sms", m.comm_sms},
+                {"node_limit", m.node_limit},
+                {"routing", std::move(routing)}};
 }
 
 json training_json(const training_spec& t) {
     const auto& o = t.overlap;
-    return json{{"seq_len", t.seq_len},
-                {"micro_batch", t.micro_batch},
-                {"global_batch", t.global_batch},
-                {"recompute", to_string(t.recompute)},
-                {"flash_attention", t.flash_attention},
-                {"precision", precision_json(t.precision)},
-                {"optimizer", to_string(t.optimizer)},
-                {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}, {"delayed_update", t.offload.delayed_update}}},
-                {"schedule", to_string(t.schedule)},
-                {"overlap", {{"dp", o.dp}, {"tp", o.tp}, {"pp", o.pp}, {"ep", o.ep}, {"cp", o.cp}, {"grad_reduce", o.grad_reduce},
-                             {"param_gather", o.param_gather}, {"bucket_elems", o.bucket_elems}, {"tp_comm", o.tp_comm}}},
-                {"moe", moe_json(t.moe)},
-                {"mtp_depth", t.mtp_depth},
-                {"reliability", reliability_json(t.reliability)}};
+    return json{
+        {"seq_len", t.seq_len},
+        {"micro_batch", t.micro_batch},
+        {"global_batch", t.global_batch},
+        {"recompute", to_string(t.recompute)},
+        {"flash_attention", t.flash_attention},
+        {"precision", precision_json(t.precision)},
+        {"optimizer", to_string(t.optimizer)},
+        {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}, {"delayed_update", t.offload.delayed_update}}},
+        {"schedule", to_string(t.schedule)},
+        {"overlap",
+         {{"dp", o.dp},
+          {"tp", o.tp},
+          {"pp", o.pp},
+          {"ep", o.ep},
+          {"cp", o.cp},
+          {"grad_reduce", o.grad_reduce},
+          {"param_gather", o.param_gather},
+          {"bucket_elems", o.bucket_elems},
+          {"tp_comm", o.tp_comm}}},
+        {"moe", moe_json(t.moe)},
+        {"mtp_depth", t.mtp_depth},
+        {"reliability", reliability_json(t.reliability)}};
 }
 
 }  // namespace

@@ -37,8 +37,7 @@ bool tensor_parallel_ok(const scenario& s, const sink& k) {
         return k.fail("parallel.tp", [&] { return msg("scenario.tp_vs_kv_heads", {{"tp", num_text(p.tp)}, {"kv_heads", num_text(m.kv_heads)}}); });
     if (!k.divides(p.tp, m.ffn_hidden, "parallel.tp", "model.ffn_hidden")) return false;
     // TransformerEngine's userbuffers overlap splits the SP collectives (NeMo refuses tp_comm_overlap without SP).
-    if (s.training.overlap.tp_comm && p.tp > 1 && !p.sp)
-        return k.fail("training.overlap.tp_comm", [] { return msg("scenario.tp_comm_needs_sp"); });
+    if (s.training.overlap.tp_comm && p.tp > 1 && !p.sp) return k.fail("training.overlap.tp_comm", [] { return msg("scenario.tp_comm_needs_sp"); });
     return true;
 }
 
@@ -62,8 +61,9 @@ bool experts_ok(const scenario& s, const sink& k) {
             return msg("expert.redundant_not_multiple", {{"redundant", num_text(t.redundant_experts)}, {"ep", num_text(p.ep)}});
         });
     if (t.redundant_experts > m.moe.experts)
-        return k.fail("training.moe.redundant_experts",
-                      [&] { return msg("scenario.redundant_exceeds", {{"redundant", num_text(t.redundant_experts)}, {"experts", num_text(m.moe.experts)}}); });
+        return k.fail("training.moe.redundant_experts", [&] {
+            return msg("scenario.redundant_exceeds", {{"redundant", num_text(t.redundant_experts)}, {"experts", num_text(m.moe.experts)}});
+        });
     if (t.routing.kind == "histogram" && static_cast<std::int64_t>(t.routing.histogram.size()) != m.moe.experts)
         return k.fail("training.moe.routing.histogram", [&] {
             return msg("scenario.histogram_size", {{"loads", fmt::format("{}", t.routing.histogram.size())}, {"experts", num_text(m.moe.experts)}});
@@ -99,7 +99,9 @@ bool pipeline_ok(const scenario& s, const sink& k) {
     }
     const std::int64_t chunks = path_stages(describe(sched), p.pp, p.vpp);  // the model is cut into the stages of the path
     if (chunks > s.model.layers)
-        return k.fail("parallel.pp", [&] { return msg("scenario.pp_chunks_exceed_layers", {{"chunks", num_text(chunks)}, {"layers", num_text(s.model.layers)}}); });
+        return k.fail("parallel.pp", [&] {
+            return msg("scenario.pp_chunks_exceed_layers", {{"chunks", num_text(chunks)}, {"layers", num_text(s.model.layers)}});
+        });
     return true;
 }
 
@@ -120,14 +122,16 @@ void check_world(scenario& s) {
         return;
     }
     if (world != c.nodes * c.gpus_per_node)
-        throw input_error("parallel", msg("scenario.world_mismatch", {{"dp", fmt::format("{}", s.parallel.dp)},
-                                                                {"tp", fmt::format("{}", s.parallel.tp)},
-                                                                {"pp", fmt::format("{}", s.parallel.pp)},
-                                                                {"cp", fmt::format("{}", s.parallel.cp)},
-                                                                {"world", fmt::format("{}", world)},
-                                                                {"size", fmt::format("{}", c.nodes * c.gpus_per_node)},
-                                                                {"nodes", fmt::format("{}", c.nodes)},
-                                                                {"per_node", fmt::format("{}", c.gpus_per_node)}}));
+        throw input_error("parallel",
+                          msg("scenario.world_mismatch",
+                              {{"dp", fmt::format("{}", s.parallel.dp)},
+                               {"tp", fmt::format("{}", s.parallel.tp)},
+                               {"pp", fmt::format("{}", s.parallel.pp)},
+                               {"cp", fmt::format("{}", s.parallel.cp)},
+                               {"world", fmt::format("{}", world)},
+                               {"size", fmt::format("{}", c.nodes * c.gpus_per_node)},
+                               {"nodes", fmt::format("{}", c.nodes)},
+                               {"per_node", fmt::format("{}", c.gpus_per_node)}}));
 }
 
 }  // namespace

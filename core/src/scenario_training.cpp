@@ -9,7 +9,6 @@ namespace tslab {
 
 namespace {
 
-
 std::vector<std::string> allowed_dtypes(const precision_field_desc& f) {
     std::vector<std::string> out;
     for (const auto& d : dtype_rows)
@@ -60,11 +59,9 @@ overlap_spec parse_overlap(const json* v) {
     o.bucket_elems = r.number("bucket_elems", o.bucket_elems, 0, 1e13);
     o.tp_comm = r.boolean("tp_comm", o.tp_comm);
     r.finish();
-    if (o.tp_comm && o.tp > 0)
-        throw input_error(r.path_of("tp"), msg("scenario.tp_overlap_with_tp_comm"));
+    if (o.tp_comm && o.tp > 0) throw input_error(r.path_of("tp"), msg("scenario.tp_overlap_with_tp_comm"));
     // The bucket model sets the DP overlap itself; a fixed fraction on top would count it twice.
-    if (o.dp > 0 && (o.grad_reduce || o.param_gather))
-        throw input_error(r.path_of("dp"), msg("scenario.dp_overlap_with_buckets"));
+    if (o.dp > 0 && (o.grad_reduce || o.param_gather)) throw input_error(r.path_of("dp"), msg("scenario.dp_overlap_with_buckets"));
     if (o.bucket_elems > 0 && !o.grad_reduce && !o.param_gather)
         throw input_error(r.path_of("bucket_elems"), msg("scenario.bucket_elems_without_buckets"));
     return o;
@@ -78,8 +75,7 @@ offload_spec parse_offload(const json* v) {
     o.activations = r.number("activations", o.activations, 0, 1);
     o.delayed_update = r.boolean("delayed_update", o.delayed_update);
     r.finish();
-    if (o.delayed_update && o.optimizer <= 0)
-        throw input_error(r.path_of("delayed_update"), msg("scenario.delayed_update_without_offload"));
+    if (o.delayed_update && o.optimizer <= 0) throw input_error(r.path_of("delayed_update"), msg("scenario.delayed_update_without_offload"));
     return o;
 }
 
@@ -136,8 +132,7 @@ reliability_spec parse_reliability(const json* v) {
     if (!v) return o;
     field_reader r(*v, "training.reliability");
     const bool rate = r.has("gpu_failure_rate_per_hour"), mtbf = r.has("job_mtbf_s");
-    if (rate && mtbf)
-        throw input_error("training.reliability.job_mtbf_s", msg("scenario.mtbf_both"));
+    if (rate && mtbf) throw input_error("training.reliability.job_mtbf_s", msg("scenario.mtbf_both"));
     o.gpu_failure_rate_per_hour = r.number("gpu_failure_rate_per_hour", o.gpu_failure_rate_per_hour, 1e-12, 1);
     o.job_mtbf_s = r.number("job_mtbf_s", o.job_mtbf_s, 1, 1e12);
     o.checkpoint_storage_Bps = r.number("checkpoint_storage_Bps", o.checkpoint_storage_Bps, 1e6, 1e16);
@@ -168,7 +163,8 @@ parallel_spec parse_parallel(const json& part) {
     p.order = r.text("order", p.order);
     r.finish();
     if (p.world() > max_parallel_degree)
-        throw input_error("parallel", msg("input.world_over_limit", {{"world", fmt::format("{}", p.world())}, {"limit", fmt::format("{}", max_parallel_degree)}}));
+        throw input_error(
+            "parallel", msg("input.world_over_limit", {{"world", fmt::format("{}", p.world())}, {"limit", fmt::format("{}", max_parallel_degree)}}));
     return p;
 }
 
@@ -180,8 +176,7 @@ training_spec parse_training(const json& part, const parallel_spec& p) {
     // Default: the auto rule (global_batch.hpp), shared with the planner.
     t.global_batch_given = part.is_object() && part.contains("global_batch");
     t.schedule = *schedule_from_name(r.choice("schedule", to_string(t.schedule), schedule_names()));
-    t.global_batch = r.integer("global_batch", auto_global_batch(p.world(), t.seq_len, t.micro_batch * p.dp, t.schedule, p.pp),
-                               1, 1'000'000'000);
+    t.global_batch = r.integer("global_batch", auto_global_batch(p.world(), t.seq_len, t.micro_batch * p.dp, t.schedule, p.pp), 1, 1'000'000'000);
     static const std::vector<std::string> recomputes = row_names(recompute_rows), optimizers = row_names(optimizer_rows);
     t.recompute = find_row(recompute_rows, r.choice("recompute", to_string(t.recompute), recomputes))->kind;
     t.flash_attention = r.boolean("flash_attention", t.flash_attention);

@@ -10,9 +10,7 @@ namespace tslab {
 
 namespace {
 
-json parse_text(const std::string& text) {
-    return parse_json(text);
-}
+json parse_text(const std::string& text) { return parse_json(text); }
 
 pipeline_costs parse_costs(field_reader& top) {
     pipeline_costs c;
@@ -35,9 +33,14 @@ void check_listed_ops(const schedule_request& q, const char* path, const char* i
     check_schedule_request(q);
     const double ops = schedule_op_estimate(q);
     if (ops > static_cast<double>(max_listed_ops))
-        throw input_error(path, msg(id, {{"schedule", to_string(q.kind)}, {"ranks", fmt::format("{}", q.ranks)},
-                                         {"m", fmt::format("{}", q.microbatches)}, {"vpp", fmt::format("{}", q.vpp)},
-                                         {"ops", fmt::format("{:.4g}", ops)}, {"cap", fmt::format("{}", max_listed_ops)}}));
+        throw input_error(path,
+                          msg(id,
+                              {{"schedule", to_string(q.kind)},
+                               {"ranks", fmt::format("{}", q.ranks)},
+                               {"m", fmt::format("{}", q.microbatches)},
+                               {"vpp", fmt::format("{}", q.vpp)},
+                               {"ops", fmt::format("{:.4g}", ops)},
+                               {"cap", fmt::format("{}", max_listed_ops)}}));
 }
 
 }  // namespace
@@ -91,8 +94,7 @@ json schedule_to_json(const schedule_run& run) {
     const auto& t = run.timeline;
     json ranks = json::array();
     for (std::size_t r = 0; r < t.ranks.size(); ++r)
-        ranks.push_back({{"rank", r}, {"span_s", t.ranks[r].span_s}, {"busy_s", t.ranks[r].busy_s},
-                         {"peak_inflight", t.ranks[r].peak_inflight}});
+        ranks.push_back({{"rank", r}, {"span_s", t.ranks[r].span_s}, {"busy_s", t.ranks[r].busy_s}, {"peak_inflight", t.ranks[r].peak_inflight}});
     json out{{"schema", "tslab/schedule@1"},
              {"schedule", to_string(run.schedule.kind)},
              {"microbatches", run.schedule.microbatches},
@@ -107,8 +109,7 @@ json schedule_to_json(const schedule_run& run) {
     if (!run.spec.timeline) return out;
     json ops = json::array();
     for (std::size_t r = 0; r < run.schedule.rank_ops.size(); ++r)
-        for (std::size_t i = 0; i < run.schedule.rank_ops[r].size(); ++i)
-            ops.push_back(op_json(run.schedule.rank_ops[r][i], r, t.times[r][i]));
+        for (std::size_t i = 0; i < run.schedule.rank_ops[r].size(); ++i) ops.push_back(op_json(run.schedule.rank_ops[r][i], r, t.times[r][i]));
     out["ops"] = std::move(ops);
     return out;
 }
@@ -122,8 +123,12 @@ json schedule_to_trace(const schedule_run& run) {
             const pipeline_op& o = run.schedule.rank_ops[r][i];
             const op_time& t = run.timeline.times[r][i];
             events.push_back({{"name", fmt::format("{} mb {} · chunk {}", to_string(o.kind), o.microbatch, o.chunk)},
-                              {"cat", to_string(o.kind)}, {"ph", "X"}, {"pid", 0}, {"tid", r},
-                              {"ts", t.start_s * 1e6}, {"dur", (t.end_s - t.start_s) * 1e6},
+                              {"cat", to_string(o.kind)},
+                              {"ph", "X"},
+                              {"pid", 0},
+                              {"tid", r},
+                              {"ts", t.start_s * 1e6},
+                              {"dur", (t.end_s - t.start_s) * 1e6},
                               {"args", op_json(o, r, t)}});
         }
     return json{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};
@@ -131,14 +136,13 @@ json schedule_to_trace(const schedule_run& run) {
 
 std::string schedule_table(const schedule_run& run) {
     const auto& t = run.timeline;
-    std::string out = fmt::format("schedule {}  ranks {}  m {}  vpp {}  stages {}\n", to_string(run.schedule.kind),
-                                  run.schedule.ranks, run.schedule.microbatches, run.schedule.vpp, run.schedule.stages);
-    out += fmt::format("makespan {:.6g} s  bubble {:.2f} %  parameter copies {:g}\n\n", t.makespan_s,
-                       100 * t.bubble_fraction, t.param_copies);
+    std::string out = fmt::format("schedule {}  ranks {}  m {}  vpp {}  stages {}\n", to_string(run.schedule.kind), run.schedule.ranks,
+                                  run.schedule.microbatches, run.schedule.vpp, run.schedule.stages);
+    out += fmt::format("makespan {:.6g} s  bubble {:.2f} %  parameter copies {:g}\n\n", t.makespan_s, 100 * t.bubble_fraction, t.param_copies);
     out += fmt::format("{:>6} {:>14} {:>14} {:>14} {:>14}\n", "rank", "span_s", "busy_s", "idle_s", "peak_inflight");
     for (std::size_t r = 0; r < t.ranks.size(); ++r)
-        out += fmt::format("{:>6} {:>14.6g} {:>14.6g} {:>14.6g} {:>14}\n", r, t.ranks[r].span_s, t.ranks[r].busy_s,
-                           t.makespan_s - t.ranks[r].busy_s, t.ranks[r].peak_inflight);
+        out += fmt::format("{:>6} {:>14.6g} {:>14.6g} {:>14.6g} {:>14}\n", r, t.ranks[r].span_s, t.ranks[r].busy_s, t.makespan_s - t.ranks[r].busy_s,
+                           t.ranks[r].peak_inflight);
     return out;
 }
 
@@ -164,8 +168,6 @@ std::string schedule_work_text(const std::string& spec_text) {
                 {"work_ops_cap", max_schedule_ops}}
         .dump(2);
 }
-std::string schedule_table_text(const std::string& spec_text) {
-    return schedule_table(run_schedule(parse_schedule_spec(parse_text(spec_text))));
-}
+std::string schedule_table_text(const std::string& spec_text) { return schedule_table(run_schedule(parse_schedule_spec(parse_text(spec_text)))); }
 
 }  // namespace tslab

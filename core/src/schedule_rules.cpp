@@ -40,8 +40,8 @@ schedule_rule broken_schedule_rule(schedule_kind k, std::int64_t ranks, std::int
     return schedule_rule::ok;
 }
 
-schedule_rule_text explain_schedule_rule(schedule_rule rule, schedule_kind k, std::int64_t ranks, std::int64_t m,
-                                         std::int64_t vpp, const schedule_paths& at) {
+schedule_rule_text explain_schedule_rule(schedule_rule rule, schedule_kind k, std::int64_t ranks, std::int64_t m, std::int64_t vpp,
+                                         const schedule_paths& at) {
     const schedule_desc& d = describe(k);
     const auto num = [](std::int64_t v) { return fmt::format("{}", v); };
     const auto said = [](const char* path, message why) { return schedule_rule_text{path, english(why), std::move(why)}; };
@@ -51,26 +51,36 @@ schedule_rule_text explain_schedule_rule(schedule_rule rule, schedule_kind k, st
         case schedule_rule::microbatches_min: return said(at.microbatches, msg("schedule.at_least_one", {{"value", num(m)}}));
         case schedule_rule::vpp_min: return said(at.vpp, msg("schedule.at_least_one", {{"value", num(vpp)}}));
         case schedule_rule::one_stage:
-            return said(at.schedule, msg("schedule.one_stage", {{"schedule", d.name}, {"ranks_field", at.ranks}, {"min_pp", num(d.min_pp)},
-                                                                {"fallback", describe(schedule_kind::one_f_one_b).name}}));
+            return said(at.schedule,
+                        msg("schedule.one_stage",
+                            {{"schedule", d.name},
+                             {"ranks_field", at.ranks},
+                             {"min_pp", num(d.min_pp)},
+                             {"fallback", describe(schedule_kind::one_f_one_b).name}}));
         case schedule_rule::vpp_unused:
-            return said(at.vpp, msg("schedule.vpp_unused",
-                                    {{"vpp", num(vpp)}, {"schedule_field", at.schedule}, {"schedules", vpp_schedules()}, {"schedule", d.name}}));
+            return said(at.vpp,
+                        msg("schedule.vpp_unused",
+                            {{"vpp", num(vpp)}, {"schedule_field", at.schedule}, {"schedules", vpp_schedules()}, {"schedule", d.name}}));
         case schedule_rule::vpp_needed: return said(at.vpp, msg("schedule.vpp_needed", {{"label", d.label}}));
         case schedule_rule::vpp_max: return said(at.vpp, msg("schedule.vpp_max", {{"max", num(max_chunks_per_rank)}, {"vpp", num(vpp)}}));
         case schedule_rule::ranks_multiple:
-            return said(at.ranks, d.pp_multiple == 2 ? msg("schedule.ranks_even", {{"label", d.label}, {"ranks", num(ranks)}})
-                                                     : msg("schedule.ranks_multiple",
-                                                           {{"label", d.label}, {"multiple", num(d.pp_multiple)}, {"ranks", num(ranks)}}));
+            return said(at.ranks,
+                        d.pp_multiple == 2
+                            ? msg("schedule.ranks_even", {{"label", d.label}, {"ranks", num(ranks)}})
+                            : msg("schedule.ranks_multiple", {{"label", d.label}, {"multiple", num(d.pp_multiple)}, {"ranks", num(ranks)}}));
         case schedule_rule::microbatches_multiple:
-            return said(at.microbatches, msg("schedule.microbatches_multiple",
-                                             {{"label", d.label}, {"m", num(m)}, {"ranks_name", at.ranks_name}, {"ranks", num(ranks)}}));
-        case schedule_rule::microbatches_even:
-            return said(at.microbatches, msg("schedule.microbatches_even", {{"label", d.label}, {"m", num(m)}}));
+            return said(
+                at.microbatches,
+                msg("schedule.microbatches_multiple", {{"label", d.label}, {"m", num(m)}, {"ranks_name", at.ranks_name}, {"ranks", num(ranks)}}));
+        case schedule_rule::microbatches_even: return said(at.microbatches, msg("schedule.microbatches_even", {{"label", d.label}, {"m", num(m)}}));
         case schedule_rule::microbatches_per_rank:
-            return said(at.microbatches, msg("schedule.microbatches_too_few", {{"schedule", d.name}, {"per_rank", num(d.m_per_rank)},
-                                                                               {"ranks_name", at.ranks_name},
-                                                                               {"needed", num(d.m_per_rank * ranks)}, {"m", num(m)}}));
+            return said(at.microbatches,
+                        msg("schedule.microbatches_too_few",
+                            {{"schedule", d.name},
+                             {"per_rank", num(d.m_per_rank)},
+                             {"ranks_name", at.ranks_name},
+                             {"needed", num(d.m_per_rank * ranks)},
+                             {"m", num(m)}}));
     }
     return {"", "", {}};
 }

@@ -8,8 +8,7 @@ namespace tslab {
 
 void shared_bounds::lower(std::atomic<double>& a, double v) {
     double seen = a.load(std::memory_order_relaxed);
-    while (v < seen && !a.compare_exchange_weak(seen, v, std::memory_order_relaxed)) {
-    }
+    while (v < seen && !a.compare_exchange_weak(seen, v, std::memory_order_relaxed)) {}
 }
 
 void shared_bounds::publish_front(int part, const front& f) {

@@ -12,7 +12,6 @@ namespace tslab {
 
 namespace {
 
-
 double model_state(const memory_report& m) { return model_state_bytes_of(m); }
 double activations(const memory_report& m) { return activation_bytes_of(m); }
 
@@ -32,7 +31,8 @@ std::string f1(double v) { return fmt::format("{:.1f}", v); }
 // (the head and MTP modules on top of its layers, compute.hpp last_rank_load), that it sets the pace.
 std::vector<message> l3_notes(const scenario& s, const compute_estimate& c) {
     std::vector<message> out{
-        msg("step.note.compute", {{"recompute", g3(c.recompute_step_s)}, {"optimizer", g3(c.optimizer_s)}, {"fp8", fmt::format("{:.2f}", c.fp8_speedup)}})};
+        msg("step.note.compute",
+            {{"recompute", g3(c.recompute_step_s)}, {"optimizer", g3(c.optimizer_s)}, {"fp8", fmt::format("{:.2f}", c.fp8_speedup)}})};
     if (c.last_rank_load < 1.05) return out;
     const std::string ratio = fmt::format("{:.2f}", c.last_rank_load);
     if (s.training.mtp_depth > 0)
@@ -73,7 +73,8 @@ std::vector<message> l6_notes(const step_inputs& in, double exposed_s) {
     std::vector<message> out{msg("step.note.expert", {{"imbalance", fmt::format("{:.3f}", in.expert.imbalance_used)}, {"exposed", g3(exposed_s)}})};
     const auto& o = in.ep_overlap;
     if (o.pairs > 0)
-        out.push_back(msg("step.note.expert_overlap", {{"hidden", g3(o.hidden_s)}, {"pairs", fmt::format("{:g}", o.pairs)}, {"sm", f0(100 * o.sm_share)}}));
+        out.push_back(
+            msg("step.note.expert_overlap", {{"hidden", g3(o.hidden_s)}, {"pairs", fmt::format("{:g}", o.pairs)}, {"sm", f0(100 * o.sm_share)}}));
     return out;
 }
 
@@ -84,8 +85,12 @@ std::vector<message> l8_notes(const numerics_report& n, double cast_s) {
 }
 
 message l9_note(const reliability_report& rel) {
-    return msg("step.note.reliability", {{"mode", rel.async ? "async" : "sync"}, {"interval", g3(rel.interval_s)}, {"stall", g3(rel.blocking_s)},
-                                         {"mtbf", g3(rel.mtbf_s)}, {"goodput", fmt::format("{:.3f}", rel.goodput)}});
+    return msg("step.note.reliability",
+               {{"mode", rel.async ? "async" : "sync"},
+                {"interval", g3(rel.interval_s)},
+                {"stall", g3(rel.blocking_s)},
+                {"mtbf", g3(rel.mtbf_s)},
+                {"goodput", fmt::format("{:.3f}", rel.goodput)}});
 }
 
 // One ledger row; its English notes are its clauses joined (messages.hpp english).
@@ -113,15 +118,17 @@ std::vector<step_ledger> ledgers_of(const scenario& s, const step_inputs& in) {
     return {
         ledger("L1", "model state", c.offload_optimizer_s, c.offload_optimizer_s, model_state(in.memory),
                offload_note(msg("step.note.model_state"), s.training.offload.optimizer, optimizer_offload_clause(s, c))),
-        ledger("L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
-               offload_note(msg("step.note.activation", {{"recompute", to_string(s.training.recompute)}}), s.training.offload.activations,
-                            msg("step.note.offload", {{"percent", f0(100 * s.training.offload.activations)}, {"time", g3(c.offload_activations_s)}}))),
+        ledger(
+            "L2", "activation", c.offload_activations_s, c.offload_activations_s, activations(in.memory),
+            offload_note(msg("step.note.activation", {{"recompute", to_string(s.training.recompute)}}), s.training.offload.activations,
+                         msg("step.note.offload", {{"percent", f0(100 * s.training.offload.activations)}, {"time", g3(c.offload_activations_s)}}))),
         ledger("L3", "compute", c.step_compute_s - not_l3_s(c), c.step_compute_s - not_l3_s(c), 0, l3_notes(s, c)),
         ledger("L4", "pipeline", in.bubble_s + in.p2p_exposed_s, in.bubble_s + in.p2p_exposed_s, pp.bytes,
                {msg("step.note.pipeline", {{"bubble", g3(in.bubble_s)}, {"p2p", g3(in.p2p_exposed_s)}})}),
         ledger("L5", "collective", l5.time_s + slow_s, l5.exposed_s + slow_s, l5.bytes, l5_notes(in.comm, slow_s)),
         ledger("L6", "expert", ep.time_s + imbalance_s, ep.exposed_s + imbalance_s, ep.bytes, l6_notes(in, ep.exposed_s)),
-        ledger("L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes, {msg("step.note.context", {{"method", in.context.method}})}),
+        ledger("L7", "context", cp.time_s, cp.exposed_s, cp.bytes > 0 ? cp.bytes : cp_bytes,
+               {msg("step.note.context", {{"method", in.context.method}})}),
         // L8 time: the FP8 cast kernels, bytes / HBM bandwidth (numerics.hpp fp8_cast_of); the step's fp8_cast segment.
         ledger("L8", "numerics", c.fp8_cast_step_s, c.fp8_cast_step_s, in.numerics.weight_scale_bytes, l8_notes(in.numerics, c.fp8_cast_step_s)),
         ledger("L9", "reliability", rel.write_s, 0, rel.checkpoint.total(), {l9_note(rel)}),
@@ -162,23 +169,28 @@ std::vector<trade> trades_of(const scenario& s, const step_inputs& in, const ste
         scenario plain = s;
         plain.parallel.zero = 0;
         const double saved = model_state(memory_ledger(plain, shape)) - model_state(in.memory);
-        out.push_back({"L5", msg("step.trade.zero", {{"stage", std::to_string(s.parallel.zero)}, {"saved", f1(saved / gib_bytes)},
-                                                     {"exposed", g3(r.ledgers[4].exposed_s)}})});
+        out.push_back({"L5",
+                       msg("step.trade.zero",
+                           {{"stage", std::to_string(s.parallel.zero)}, {"saved", f1(saved / gib_bytes)}, {"exposed", g3(r.ledgers[4].exposed_s)}})});
     }
     if (s.parallel.pp > 1)
-        out.push_back({"L4", msg("step.trade.pp", {{"ways", std::to_string(s.parallel.pp)}, {"share", f0(100 * r.ledgers[3].exposed_s / r.time_s)}})});
+        out.push_back(
+            {"L4", msg("step.trade.pp", {{"ways", std::to_string(s.parallel.pp)}, {"share", f0(100 * r.ledgers[3].exposed_s / r.time_s)}})});
     if (s.parallel.ep > 1)
-        out.push_back({"L6", msg("step.trade.ep", {{"ranks", std::to_string(s.parallel.ep)}, {"share", f0(100 * r.ledgers[5].exposed_s / r.time_s)}})});
+        out.push_back(
+            {"L6", msg("step.trade.ep", {{"ranks", std::to_string(s.parallel.ep)}, {"share", f0(100 * r.ledgers[5].exposed_s / r.time_s)}})});
     if (s.parallel.cp > 1)
-        out.push_back({"L7", msg("step.trade.cp", {{"ways", std::to_string(s.parallel.cp)}, {"method", to_string(s.parallel.cp_method)},
-                                                   {"share", f0(100 * r.ledgers[6].exposed_s / r.time_s)}})});
-    if (s.parallel.tp > 1)
-        out.push_back({"L5", msg("step.trade.tp", {{"ways", std::to_string(s.parallel.tp)}})});
+        out.push_back({"L7",
+                       msg("step.trade.cp",
+                           {{"ways", std::to_string(s.parallel.cp)},
+                            {"method", to_string(s.parallel.cp_method)},
+                            {"share", f0(100 * r.ledgers[6].exposed_s / r.time_s)}})});
+    if (s.parallel.tp > 1) out.push_back({"L5", msg("step.trade.tp", {{"ways", std::to_string(s.parallel.tp)}})});
     const double offloaded = offloaded_bytes_of(in.memory);
     if (offloaded > 0)  // offload.hpp: the bytes leave HBM and come back over the host link
         out.push_back({t.offload.optimizer > 0 ? "L1" : "L2",
-                       msg("step.trade.offload", {{"host", f1(offloaded / gib_bytes)},
-                                                  {"time", g3(in.compute.offload_optimizer_s + in.compute.offload_activations_s)}})});
+                       msg("step.trade.offload",
+                           {{"host", f1(offloaded / gib_bytes)}, {"time", g3(in.compute.offload_optimizer_s + in.compute.offload_activations_s)}})});
     return out;
 }
 
@@ -190,8 +202,9 @@ std::vector<message> bottleneck_sentence(const scenario& s, const step_inputs& i
     if (!in.memory.fits) {
         const bool state = model_state(in.memory) >= activations(in.memory);
         binding = state ? "L1" : "L2";
-        out.push_back(msg("step.binds_memory", {{"ledger", binding}, {"name", state ? "model state" : "activation"},
-                                                {"over", f1(-in.memory.headroom_bytes / gib_bytes)}}));
+        out.push_back(
+            msg("step.binds_memory",
+                {{"ledger", binding}, {"name", state ? "model state" : "activation"}, {"over", f1(-in.memory.headroom_bytes / gib_bytes)}}));
     } else {
         const step_ledger* top = &r.ledgers[2];
         for (std::size_t i = 3; i <= 6; ++i)
@@ -211,16 +224,15 @@ std::vector<message> bottleneck_sentence(const scenario& s, const step_inputs& i
     return out;
 }
 
-double step_time_of(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm,
-                    double imbalance_used) {
+double step_time_of(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm, double imbalance_used) {
     double t = c.step_compute_s + bubble_s + p2p_exposed_s + c.expert_step_s * (imbalance_used - 1);
     for (const auto& a : comm)
         if (a.axis != "pp") t += a.exposed_s;
     return t;
 }
 
-std::vector<step_segment> step_segments(const compute_estimate& c, double bubble_s, double p2p_exposed_s,
-                                        const std::vector<axis_comm>& comm, double imbalance_used, double time_s) {
+std::vector<step_segment> step_segments(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm,
+                                        double imbalance_used, double time_s) {
     std::vector<step_segment> out;
     auto add = [&](const char* id, const char* ledger, double t) { out.push_back({id, ledger, t, time_s > 0 ? t / time_s : 0}); };
     // The slowest GPU's delay (sync.hpp) is waiting at the step's collectives: its own L5 segment.

@@ -33,9 +33,7 @@ void take_ep_hidden(std::vector<axis_comm>& axes, double ep_hidden_s) {
         if (a.axis == "ep") a.exposed_s = std::max(0.0, a.exposed_s - ep_hidden_s);
 }
 
-double ep_sm_share(const scenario& s) {
-    return std::min(1.0, static_cast<double>(s.training.moe.comm_sms) / static_cast<double>(s.cluster.gpu.sms));
-}
+double ep_sm_share(const scenario& s) { return std::min(1.0, static_cast<double>(s.training.moe.comm_sms) / static_cast<double>(s.cluster.gpu.sms)); }
 
 stage_comm stage_comm_per_microbatch(const comm_inventory& c, std::int64_t microbatches, double sm_share) {
     stage_comm out;
@@ -61,8 +59,8 @@ ep_overlap_report ep_overlap_of(const schedule_request& q, const pipeline_costs&
     return r;
 }
 
-step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c,
-                       std::int64_t microbatches, bool item_text) {
+step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c, std::int64_t microbatches,
+                       bool item_text) {
     step_comm out{build_comm_inventory(s, mesh, pc, item_text), {}};
     apply_cp_overlap(out.inventory, s, c);
     apply_tp_overlap(out.inventory, s, c);
@@ -78,8 +76,8 @@ std::vector<axis_comm> ep_cp_axes_of(const scenario& s, const mesh_layout& mesh,
     return axis_totals(inv);
 }
 
-step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,
-                               const memory_report& m, const comm_inventory& comm, const ep_overlap_report& ep) {
+step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing, const memory_report& m,
+                               const comm_inventory& comm, const ep_overlap_report& ep) {
     step_inputs in;
     in.compute = c;
     in.bubble_s = timing.bubble_s;

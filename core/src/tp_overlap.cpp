@@ -13,7 +13,7 @@ void apply_tp_overlap(comm_inventory& inv, const scenario& s, const compute_esti
         // Userbuffers map the peers' buffers over NVLink (CUDA IPC), so only a TP group inside one
         // NVLink domain overlaps; across nodes the collectives stay where they are.
         const bool sp = it.axis == "tp" && it.call.link == link_class::intra &&
-                        (it.call.op == collective_op::allgather || it.call.op == collective_op::reducescatter);
+            (it.call.op == collective_op::allgather || it.call.op == collective_op::reducescatter);
         if (sp && it.call.time_s > 0) it.overlap = 1 - std::max(0.0, it.call.time_s - gemm) / it.call.time_s;
     }
     inv.sum_items();

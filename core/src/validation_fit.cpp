@@ -30,8 +30,10 @@ step_model_fit best_in_step(const std::vector<validation_case>& cases, double cv
     double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
     double f1 = evaluate_step_model(cases, x1, cv).worst_log_error, f2 = evaluate_step_model(cases, x2, cv).worst_log_error;
     while (hi - lo > 2e-4) {
-        if (f1 < f2) hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = evaluate_step_model(cases, x1, cv).worst_log_error;
-        else lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = evaluate_step_model(cases, x2, cv).worst_log_error;
+        if (f1 < f2)
+            hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = evaluate_step_model(cases, x1, cv).worst_log_error;
+        else
+            lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = evaluate_step_model(cases, x2, cv).worst_log_error;
     }
     return evaluate_step_model(cases, std::round(0.5 * (lo + hi) * 1000) / 1000, cv);
 }

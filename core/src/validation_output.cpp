@@ -92,12 +92,13 @@ std::string bound_text(const std::vector<std::string>& names) {
 }
 
 std::string families_markdown(const accuracy_report& r) {
-    std::string out = "| family | runs | in the fit | mean / max error | without it: mean / max | refit without it (in_step, gpu_speed_cv) | at a bound |\n";
+    std::string out =
+        "| family | runs | in the fit | mean / max error | without it: mean / max | refit without it (in_step, gpu_speed_cv) | at a bound |\n";
     out += "|---|---:|---|---:|---:|---|---|\n";
     for (const auto& f : r.families) {
         const std::string refit = f.fitted ? fmt::format("{:.3f}, {:.4f}", f.in_step, f.gpu_speed_cv) : "—";
-        out += fmt::format("| {} | {} | {} | {:.1f}% / {:.1f}% | {} | {} | {} |\n", f.family, f.runs, f.fitted ? "yes" : "no",
-                           100 * f.mean_abs_error, 100 * f.max_abs_error,
+        out += fmt::format("| {} | {} | {} | {:.1f}% / {:.1f}% | {} | {} | {} |\n", f.family, f.runs, f.fitted ? "yes" : "no", 100 * f.mean_abs_error,
+                           100 * f.max_abs_error,
                            f.fitted ? fmt::format("{:.1f}% / {:.1f}%", 100 * f.cv_mean_abs_error, 100 * f.cv_max_abs_error) : "held out", refit,
                            f.fitted ? bound_text(f.at_bound) : "—");
     }
@@ -118,8 +119,9 @@ std::string accuracy_markdown(const accuracy_report& r) {
     }
     out += fmt::format("\n{} runs from {} ({} counted); mean |error| {:.1f}%, max |error| {:.1f}% ({}).", r.rows.size(), r.source, r.counted,
                        100 * r.mean_abs_error, 100 * r.max_abs_error, r.max_row);
-    out += fmt::format(" Cross-validated (each family predicted by the constants fitted without it; held-out runs as they are): mean {:.1f}%, max {:.1f}% ({}).\n",
-                       100 * r.cv_mean_abs_error, 100 * r.cv_max_abs_error, r.cv_max_row);
+    out += fmt::format(
+        " Cross-validated (each family predicted by the constants fitted without it; held-out runs as they are): mean {:.1f}%, max {:.1f}% ({}).\n",
+        100 * r.cv_mean_abs_error, 100 * r.cv_max_abs_error, r.cv_max_row);
     if (!outside.empty()) out += fmt::format("\n\\* listed, not counted: {}\n", outside);
     const double in_step = gemm_rates{}.in_step, cv = cluster_spec{}.gpu_speed_cv;
     out += fmt::format("\nFitted on the training set: in_step {:.3f} in [{}, {}], gpu_speed_cv {:.4f} in [0, {}]; at a bound: {}.\n\n", in_step,

@@ -82,7 +82,8 @@ validation_case parse_row(const json& row, const std::string& path) {
     a.metric = text_of(pub, "metric", path + ".published");
     const auto metrics = accuracy_metrics();
     if (std::find(metrics.begin(), metrics.end(), a.metric) == metrics.end())
-        throw input_error(path + ".published.metric", msg("validation.unknown_metric", {{"metric", a.metric}, {"metrics", fmt::format("{}", fmt::join(metrics, ", "))}}));
+        throw input_error(path + ".published.metric",
+                          msg("validation.unknown_metric", {{"metric", a.metric}, {"metrics", fmt::format("{}", fmt::join(metrics, ", "))}}));
     const json& v = member(pub, "value", path + ".published");
     if (!v.is_number() || !(v.get<double>() > 0)) throw input_error(path + ".published.value", msg("input.must_be_positive_number"));
     a.published = v.get<double>();
@@ -103,14 +104,11 @@ validation_case parse_row(const json& row, const std::string& path) {
 std::string dtype_class_of(const scenario& s) { return fp8_casts_active(s) ? "fp8" : "bf16"; }
 std::string context_class_of(const scenario& s) { return s.training.seq_len >= 32768 ? "long" : "short"; }
 
-double predict_case(const validation_case& c, const scenario& s) {
-    return metric_of(build_report(s, 0), c.row.metric);
-}
+double predict_case(const validation_case& c, const scenario& s) { return metric_of(build_report(s, 0), c.row.metric); }
 
 std::vector<validation_case> parse_validation_cases(const json& doc) {
     if (!doc.is_object()) throw input_error("(root)", msg("validation.not_object"));
-    if (doc.value("schema", std::string()) != "tslab/validation@1")
-        throw input_error("schema", msg("validation.schema"));
+    if (doc.value("schema", std::string()) != "tslab/validation@1") throw input_error("schema", msg("validation.schema"));
     const json& rows = member(doc, "rows", "");
     if (!rows.is_array() || rows.empty()) throw input_error("rows", msg("input.must_be_non_empty_array"));
     std::vector<validation_case> out;
@@ -118,9 +116,7 @@ std::vector<validation_case> parse_validation_cases(const json& doc) {
     return out;
 }
 
-std::vector<std::string> accuracy_metrics() {
-    return {"tflops_per_gpu", "iteration_s", "mfu", "tokens_per_s", "tokens_per_s_per_gpu", "memory_gib"};
-}
+std::vector<std::string> accuracy_metrics() { return {"tflops_per_gpu", "iteration_s", "mfu", "tokens_per_s", "tokens_per_s_per_gpu", "memory_gib"}; }
 
 double time_ratio_of(const accuracy_row& r, double error) {
     if (r.metric == "memory_gib") return 0;

@@ -45,16 +45,26 @@ json schedule_json(const schedule_desc& d) {
 }
 
 json recipe_json(const recipe_desc& d) {
-    return json{{"name", d.name},          {"label", d.label},         {"params", to_string(d.params)},
-                {"grads", to_string(d.grads)}, {"master", to_string(d.master)}, {"optimizer", to_string(d.optimizer)},
-                {"activations", to_string(d.activations)}, {"gemm", to_string(d.gemm)}, {"source", d.source}};
+    return json{{"name", d.name},
+                {"label", d.label},
+                {"params", to_string(d.params)},
+                {"grads", to_string(d.grads)},
+                {"master", to_string(d.master)},
+                {"optimizer", to_string(d.optimizer)},
+                {"activations", to_string(d.activations)},
+                {"gemm", to_string(d.gemm)},
+                {"source", d.source}};
 }
 
 json optimizer_json(const optimizer_desc& d) {
     // Bytes at an fp32 optimizer dtype on a dense matrix; the recipe's optimizer dtype scales it.
-    return json{{"name", d.name},           {"label", d.label},         {"moments", d.moments},
-                {"factored", d.factored},   {"state_bytes_per_param", 4 * d.moments},
-                {"state_rule", d.state_rule}, {"source", d.source}};
+    return json{{"name", d.name},
+                {"label", d.label},
+                {"moments", d.moments},
+                {"factored", d.factored},
+                {"state_bytes_per_param", 4 * d.moments},
+                {"state_rule", d.state_rule},
+                {"source", d.source}};
 }
 
 json precision_fields_json() {
@@ -86,27 +96,49 @@ json vocabulary_json() {
                 {"precision_recipes", rows_json(recipe_rows, recipe_json)},
                 {"precision_fields", precision_fields_json()},
                 // whole_layer: the mode that keeps only each layer's input (what saves the most activations).
-                {"recompute_modes", rows_json(recompute_rows, [&](const recompute_desc& d) {
-                     json j = label_row(d);
-                     j["whole_layer"] = d.kind == recompute_kind::full;
-                     return j;
-                 })},
-                {"dtypes", rows_json(dtype_rows, [](const dtype_desc& d) { return json{{"name", d.name}, {"bytes", d.bytes}}; })},
+                {"recompute_modes",
+                 rows_json(recompute_rows,
+                           [&](const recompute_desc& d) {
+                               json j = label_row(d);
+                               j["whole_layer"] = d.kind == recompute_kind::full;
+                               return j;
+                           })},
+                {"dtypes",
+                 rows_json(dtype_rows,
+                           [](const dtype_desc& d) {
+                               return json{{"name", d.name}, {"bytes", d.bytes}};
+                           })},
                 {"cp_methods", rows_json(cp_method_rows, label_row)},
                 {"attention_types", rows_json(attention_rows, label_row)},
                 {"ffn_types", rows_json(ffn_rows, label_row)},
                 {"norms", rows_json(norm_rows, label_row)},
-                {"routing_kinds", rows_json(routing_rows, [&](const routing_desc& d) {
-                     json j = label_row(d);
-                     j["reads"] = d.reads;
-                     return j;
-                 })},
-                {"scaling_recipes", rows_json(scaling_rows, [](const scaling_desc& d) { return json{{"name", d.name}, {"label", d.label}, {"source", d.source}}; })},
-                {"zero_stages", rows_json(zero_stage_rows, [](const zero_stage_desc& d) {
-                     return json{{"stage", d.stage}, {"label", d.label}, {"shards", d.shards}, {"source", d.source}};
-                 })},
-                {"collectives", rows_json(collective_table(), [](const collective_desc& d) { return json{{"name", d.name}}; })},
-                {"mesh_axes", rows_json(mesh_axis_rows, [](const mesh_axis_desc& d) { return json{{"name", d.name}, {"label", d.label}}; })},
+                {"routing_kinds",
+                 rows_json(routing_rows,
+                           [&](const routing_desc& d) {
+                               json j = label_row(d);
+                               j["reads"] = d.reads;
+                               return j;
+                           })},
+                {"scaling_recipes",
+                 rows_json(scaling_rows,
+                           [](const scaling_desc& d) {
+                               return json{{"name", d.name}, {"label", d.label}, {"source", d.source}};
+                           })},
+                {"zero_stages",
+                 rows_json(zero_stage_rows,
+                           [](const zero_stage_desc& d) {
+                               return json{{"stage", d.stage}, {"label", d.label}, {"shards", d.shards}, {"source", d.source}};
+                           })},
+                {"collectives",
+                 rows_json(collective_table(),
+                           [](const collective_desc& d) {
+                               return json{{"name", d.name}};
+                           })},
+                {"mesh_axes",
+                 rows_json(mesh_axis_rows,
+                           [](const mesh_axis_desc& d) {
+                               return json{{"name", d.name}, {"label", d.label}};
+                           })},
                 {"recommended_order", recommended_order},
                 // Limits the lab's controls check as the reader types (the core's errors stay the truth).
                 {"limits", json{{"plan_gpus", max_plan_gpus}}},
@@ -117,21 +149,30 @@ namespace {
 
 json training_defaults(const training_spec& t) {
     const auto& r = t.reliability;
-    return json{{"seq_len", t.seq_len},
-                {"micro_batch", t.micro_batch},
-                {"recompute", to_string(t.recompute)},
-                {"flash_attention", t.flash_attention},
-                {"precision", t.precision.recipe},
-                {"optimizer", to_string(t.optimizer)},
-                {"schedule", to_string(t.schedule)},
-                {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}, {"delayed_update", t.offload.delayed_update}}},
-                {"overlap", {{"dp", t.overlap.dp}, {"tp", t.overlap.tp}, {"pp", t.overlap.pp}, {"ep", t.overlap.ep}, {"cp", t.overlap.cp}}},
-                {"moe", {{"imbalance", t.moe.imbalance}, {"redundant_experts", t.moe.redundant_experts}, {"comm_sms", t.moe.comm_sms},
-                         {"routing", {{"kind", t.moe.routing.kind}, {"skew", t.moe.routing.skew}}}, {"node_limit", t.moe.node_limit}}},
-                {"mtp_depth", t.mtp_depth},
-                {"reliability", {{"gpu_failure_rate_per_hour", r.gpu_failure_rate_per_hour}, {"job_mtbf_s", r.job_mtbf_s},
-                                 {"checkpoint_storage_Bps", r.checkpoint_storage_Bps}, {"restart_s", r.restart_s},
-                                 {"checkpoint_interval_s", r.checkpoint_interval_s}, {"async_checkpoint", r.async_checkpoint}}}};
+    return json{
+        {"seq_len", t.seq_len},
+        {"micro_batch", t.micro_batch},
+        {"recompute", to_string(t.recompute)},
+        {"flash_attention", t.flash_attention},
+        {"precision", t.precision.recipe},
+        {"optimizer", to_string(t.optimizer)},
+        {"schedule", to_string(t.schedule)},
+        {"offload", {{"optimizer", t.offload.optimizer}, {"activations", t.offload.activations}, {"delayed_update", t.offload.delayed_update}}},
+        {"overlap", {{"dp", t.overlap.dp}, {"tp", t.overlap.tp}, {"pp", t.overlap.pp}, {"ep", t.overlap.ep}, {"cp", t.overlap.cp}}},
+        {"moe",
+         {{"imbalance", t.moe.imbalance},
+          {"redundant_experts", t.moe.redundant_experts},
+          {"comm_sms", t.moe.comm_sms},
+          {"routing", {{"kind", t.moe.routing.kind}, {"skew", t.moe.routing.skew}}},
+          {"node_limit", t.moe.node_limit}}},
+        {"mtp_depth", t.mtp_depth},
+        {"reliability",
+         {{"gpu_failure_rate_per_hour", r.gpu_failure_rate_per_hour},
+          {"job_mtbf_s", r.job_mtbf_s},
+          {"checkpoint_storage_Bps", r.checkpoint_storage_Bps},
+          {"restart_s", r.restart_s},
+          {"checkpoint_interval_s", r.checkpoint_interval_s},
+          {"async_checkpoint", r.async_checkpoint}}}};
 }
 
 json defaults_json() {
@@ -139,8 +180,18 @@ json defaults_json() {
     return json{{"model", default_model_preset},
                 {"cluster", default_cluster_preset},
                 {"training", training_defaults(training_spec{})},
-                {"parallel", {{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"vpp", p.vpp}, {"ep", p.ep}, {"etp", p.etp}, {"cp", p.cp},
-                              {"cp_method", to_string(p.cp_method)}, {"sp", p.sp}, {"zero", p.zero}, {"order", p.order}}}};
+                {"parallel",
+                 {{"dp", p.dp},
+                  {"tp", p.tp},
+                  {"pp", p.pp},
+                  {"vpp", p.vpp},
+                  {"ep", p.ep},
+                  {"etp", p.etp},
+                  {"cp", p.cp},
+                  {"cp_method", to_string(p.cp_method)},
+                  {"sp", p.sp},
+                  {"zero", p.zero},
+                  {"order", p.order}}}};
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ std::string write_file_atomically(const std::string& path, const std::string& te
 }
 
 std::string check_writable(const std::string& path) {
-    struct stat st{};
+    struct stat st {};
     if (::stat(path.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) return fmt::format("{}: is a directory", path);
         if (::access(path.c_str(), W_OK) != 0) return os_error(path, "cannot overwrite");

@@ -14,9 +14,7 @@ namespace tslab::calibrate {
 
 namespace {
 
-bool reduces(collective_op op) {
-    return op == collective_op::allreduce || op == collective_op::reducescatter || op == collective_op::reduce;
-}
+bool reduces(collective_op op) { return op == collective_op::allreduce || op == collective_op::reducescatter || op == collective_op::reduce; }
 bool rooted(collective_op op) { return op == collective_op::broadcast || op == collective_op::reduce; }
 
 // The footer's inputs: nccl-tests averages busbw over every row, out-of-place and in-place alike.
@@ -26,8 +24,8 @@ struct table_totals {
 };
 
 // One placement of one point: check (-c times), warm up, time. `stopped` when the ranks agreed to stop.
-placement_result one_placement(world& w, collective_runner& r, const options& o, collective_op op, const group& g,
-                               std::int64_t count, bool in_place, bool& stopped) {
+placement_result one_placement(world& w, collective_runner& r, const options& o, collective_op op, const group& g, std::int64_t count, bool in_place,
+                               bool& stopped) {
     placement_result res;
     res.checked = o.check_iters > 0;
     for (int c = 0; c < o.check_iters && res.wrong == 0; ++c) res.wrong = w.sum(r.check(op, g, count, in_place));
@@ -42,8 +40,8 @@ placement_result one_placement(world& w, collective_runner& r, const options& o,
 }
 
 // One point of the sweep; returns false when the ranks agreed to stop.
-bool one_point(world& w, collective_runner& r, const options& o, collective_op op, const group& g, std::int64_t bytes,
-               recorder& rec, table_totals& totals) {
+bool one_point(world& w, collective_runner& r, const options& o, collective_op op, const group& g, std::int64_t bytes, recorder& rec,
+               table_totals& totals) {
     if (stopper().agreed(w)) return false;
     const std::int64_t count = count_for(op, g.size, bytes);
     if (count == 0) return true;  // fewer elements than ranks × 16 bytes
@@ -59,8 +57,10 @@ bool one_point(world& w, collective_runner& r, const options& o, collective_op o
     totals.busbw_sum += out.busbw_Bps + in.busbw_Bps, totals.results += 2;
     totals.rows_with_errors += (out.wrong || in.wrong) ? 1 : 0;
     if (w.rank == 0) {
-        std::fputs(table_row(count * 4, count_column(op, g.size, count), "float", reduces(op) ? o.redop.c_str() : "none",
-                             rooted(op) ? p.root : -1, out, in).c_str(), stdout);
+        std::fputs(
+            table_row(count * 4, count_column(op, g.size, count), "float", reduces(op) ? o.redop.c_str() : "none", rooted(op) ? p.root : -1, out, in)
+                .c_str(),
+            stdout);
         std::fflush(stdout);
         // A result that failed its check is printed (as nccl-tests does) but never recorded.
         if (out.wrong == 0)
@@ -71,14 +71,15 @@ bool one_point(world& w, collective_runner& r, const options& o, collective_op o
 
 }  // namespace
 
-bool sweep_collectives(world& w, collective_runner& r, const options& o, const std::vector<std::int64_t>& sizes,
-                       recorder& rec, progress& bar) {
+bool sweep_collectives(world& w, collective_runner& r, const options& o, const std::vector<std::int64_t>& sizes, recorder& rec, progress& bar) {
     for (const auto& g : w.partitions())
         for (collective_op op : o.ops) {
             if (w.rank == 0) {
                 const std::string how = op == collective_op::alltoall ? ", " + r.alltoall_impl() : "";
-                std::fputs(table_header(fmt::format("{}: {}, timer {}, time across ranks -a {}{}", describe(op).name, g.label(),
-                                                    r.timer(), o.average, how)).c_str(), stdout);
+                std::fputs(
+                    table_header(fmt::format("{}: {}, timer {}, time across ranks -a {}{}", describe(op).name, g.label(), r.timer(), o.average, how))
+                        .c_str(),
+                    stdout);
             }
             table_totals totals;
             for (std::int64_t bytes : sizes) {

@@ -15,7 +15,7 @@ namespace tslab::calibrate {
 class collective_runner {
 public:
     virtual ~collective_runner() = default;
-    virtual const char* timer() const = 0;              // "steady_clock" or "cuda_events"
+    virtual const char* timer() const = 0;  // "steady_clock" or "cuda_events"
     virtual bool in_place(collective_op op) const = 0;  // whether the out-of-place run is one buffer anyway
     // How all-to-all is done: "MPI_Alltoall", "ncclAlltoAll" or "grouped send/recv" (the fallback).
     virtual std::string alltoall_impl() const = 0;
@@ -30,8 +30,7 @@ public:
 };
 
 // Sweeps every op in `o.ops` over `sizes` on every group partition. Returns false when stopped.
-bool sweep_collectives(world& w, collective_runner& r, const options& o, const std::vector<std::int64_t>& sizes,
-                       recorder& rec, progress& bar);
+bool sweep_collectives(world& w, collective_runner& r, const options& o, const std::vector<std::int64_t>& sizes, recorder& rec, progress& bar);
 
 // The CPU backend: MPI collectives between processes (probe_collectives_mpi.cpp). With
 // `grouped_alltoall` all-to-all is n-1 paired MPI_Isend/MPI_Irecv, the CPU equivalent of the

@@ -182,8 +182,10 @@ void run_control::watch() {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         poll_once();
         if (stopper().signal_number() && stopper().signal_rank() < 0) on_stop_request();
-        if (!stopper().local()) stop_seen = {};
-        else if (stop_seen == clock_type::time_point{}) stop_seen = clock_type::now();
+        if (!stopper().local())
+            stop_seen = {};
+        else if (stop_seen == clock_type::time_point{})
+            stop_seen = clock_type::now();
         else if (seconds_since(stop_seen) > grace_s && !done_) {
             say_err(fmt::format("{}: a collective did not return {:.0f} s after the stop; exiting", rank_prefix(w_), grace_s));
             write_partial(stopper().signal_number() ? "a signal" : "--timeout");
@@ -193,8 +195,7 @@ void run_control::watch() {
         std::string late;
         {
             std::lock_guard lock(points.m);
-            if (points.running && o_.op_timeout_s > 0 && seconds_since(points.start) > o_.op_timeout_s)
-                late = points.what, points.running = false;
+            if (points.running && o_.op_timeout_s > 0 && seconds_since(points.start) > o_.op_timeout_s) late = points.what, points.running = false;
         }
         if (!late.empty()) fail(native::exit_internal, fmt::format("{} did not finish within -T {:g} s", late, o_.op_timeout_s));
     }

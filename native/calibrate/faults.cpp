@@ -29,8 +29,7 @@ fault parse_fault(const std::string& text) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
         const std::string item = text.substr(start, comma - start);
         const std::size_t eq = item.find('=');
-        if (eq == std::string::npos)
-            throw input_error("TSLAB_CALIBRATE_FAULT", msg("calibrate.fault_spec", {{"text", text}}));
+        if (eq == std::string::npos) throw input_error("TSLAB_CALIBRATE_FAULT", msg("calibrate.fault_spec", {{"text", text}}));
         kv[item.substr(0, eq)] = item.substr(eq + 1);
         start = comma + 1;
     }

@@ -38,8 +38,8 @@ timing measure(const world& w, int repeats, int average, const std::function<dou
 void stop_control::arm(double timeout_s) {
     timeout_s_ = timeout_s;
     has_deadline_ = timeout_s > 0;
-    deadline_ = std::chrono::steady_clock::now() +
-                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s));
+    deadline_ =
+        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s));
 }
 
 bool stop_control::deadline_passed() const { return has_deadline_ && std::chrono::steady_clock::now() >= deadline_; }
@@ -77,8 +77,7 @@ void recorder::set_identity(const calibration_profile& id) {
     p_.collectives = std::move(cols), p_.gemm = std::move(gemm), p_.memory = std::move(mem);
 }
 
-void recorder::add_collective(collective_op op, const group& g, bool in_place, const std::string& timer,
-                              const collective_sample& s) {
+void recorder::add_collective(collective_op op, const group& g, bool in_place, const std::string& timer, const collective_sample& s) {
     std::lock_guard lock(m_);
     for (auto& c : p_.collectives)
         if (c.op == op && c.ranks == g.size && c.scope == g.scope) {
@@ -110,7 +109,10 @@ void derive_memory_figures(memory_figures& m) {
             if (s.probe == probe && (!best || s.bytes > best->bytes)) best = &s;
         return best;
     };
-    auto rate = [&](const char* probe) { const auto* s = largest(probe); return s ? s->Bps : 0.0; };
+    auto rate = [&](const char* probe) {
+        const auto* s = largest(probe);
+        return s ? s->Bps : 0.0;
+    };
     m.device_copy_Bps = rate("d2d");
     m.host_to_device_Bps = rate("h2d");
     m.device_to_host_Bps = rate("d2h");
@@ -148,8 +150,8 @@ void progress::step(const std::string& what) {
     if (!enabled_) return;
     const int width = 30, fill = static_cast<int>(width * std::min(done_, total_) / total_);
     std::fprintf(stderr, "\r[%s%s] %3lld/%lld %-40.40s", std::string(static_cast<std::size_t>(fill), '#').c_str(),
-                 std::string(static_cast<std::size_t>(width - fill), ' ').c_str(), static_cast<long long>(done_),
-                 static_cast<long long>(total_), what.c_str());
+                 std::string(static_cast<std::size_t>(width - fill), ' ').c_str(), static_cast<long long>(done_), static_cast<long long>(total_),
+                 what.c_str());
     std::fflush(stderr);
 }
 
@@ -167,47 +169,46 @@ std::string nccl_float(double v, int width) {
 
 std::string table_header(const std::string& title) {
     // Column widths as nccl-tests' writeResultHeader (src/util.cu), with a title line above.
-    return fmt::format("#\n# {}\n#\n"
-                       "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}           out-of-place                       in-place          \n"
-                       "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n"
-                       "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n",
-                       title, "", "", "", "", "", "size", "count", "type", "redop", "root", "time", "algbw", "busbw",
-                       "#wrong", "time", "algbw", "busbw", "#wrong", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)",
-                       "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+    return fmt::format(
+        "#\n# {}\n#\n"
+        "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}           out-of-place                       in-place          \n"
+        "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n"
+        "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n",
+        title, "", "", "", "", "", "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong",
+        "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
 }
 
 namespace {
 std::string placement_cells(const placement_result& r) {
     const std::string wrong = r.checked ? fmt::format("{:>6}", r.wrong) : "   N/A";
-    return fmt::format("  {}  {}  {}  {}", nccl_float(r.time_s * 1e6, 7), nccl_float(r.algbw_Bps / 1e9, 6),
-                       nccl_float(r.busbw_Bps / 1e9, 6), wrong);
+    return fmt::format("  {}  {}  {}  {}", nccl_float(r.time_s * 1e6, 7), nccl_float(r.algbw_Bps / 1e9, 6), nccl_float(r.busbw_Bps / 1e9, 6), wrong);
 }
 }  // namespace
 
-std::string table_row(std::int64_t bytes, std::int64_t count, const char* type, const char* redop, int root,
-                      const placement_result& out_of_place, const placement_result& in_place) {
-    return fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}{}{}\n", bytes, count, type, redop, root,
-                       placement_cells(out_of_place), placement_cells(in_place));
+std::string table_row(std::int64_t bytes, std::int64_t count, const char* type, const char* redop, int root, const placement_result& out_of_place,
+                      const placement_result& in_place) {
+    return fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}{}{}\n", bytes, count, type, redop, root, placement_cells(out_of_place),
+                       placement_cells(in_place));
 }
 
 std::string table_footer(std::int64_t rows_with_errors, double avg_busbw_Bps) {
     // writeResultFooter: "# %-20s : %d %s" and "# %-20s : %g".
-    return fmt::format("# {:<20} : {} {}\n# {:<20} : {:g} \n#\n", "Out of bounds values", rows_with_errors,
-                       rows_with_errors ? "FAILED" : "OK", "Avg bus bandwidth", avg_busbw_Bps / 1e9);
+    return fmt::format("# {:<20} : {} {}\n# {:<20} : {:g} \n#\n", "Out of bounds values", rows_with_errors, rows_with_errors ? "FAILED" : "OK",
+                       "Avg bus bandwidth", avg_busbw_Bps / 1e9);
 }
 
-double available_host_bytes() {
-    return static_cast<double>(::sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
-}
+double available_host_bytes() { return static_cast<double>(::sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE)); }
 
 void check_fits(std::int64_t need, int ranks_on_node, double available, const char* where) {
     const double total = static_cast<double>(need) * ranks_on_node;
     if (total <= 0.8 * available) return;
-    throw input_error("-e", msg("calibrate.host_memory", {{"what", where},
-                                                          {"need", fmt::format("{:.3g}", static_cast<double>(need) / 1e9)},
-                                                          {"ranks", std::to_string(ranks_on_node)},
-                                                          {"total", fmt::format("{:.3g}", total / 1e9)},
-                                                          {"available", fmt::format("{:.3g}", available / 1e9)}}));
+    throw input_error("-e",
+                      msg("calibrate.host_memory",
+                          {{"what", where},
+                           {"need", fmt::format("{:.3g}", static_cast<double>(need) / 1e9)},
+                           {"ranks", std::to_string(ranks_on_node)},
+                           {"total", fmt::format("{:.3g}", total / 1e9)},
+                           {"available", fmt::format("{:.3g}", available / 1e9)}}));
 }
 
 int rotations_for(std::int64_t bytes) {

@@ -59,8 +59,7 @@ stop_control& stopper();
 class recorder {
 public:
     void set_identity(const calibration_profile& id);
-    void add_collective(collective_op op, const group& g, bool in_place, const std::string& timer,
-                        const collective_sample& s);
+    void add_collective(collective_op op, const group& g, bool in_place, const std::string& timer, const collective_sample& s);
     void add_gemm(const gemm_sample& s);
     void add_memory(const memory_sample& s);
     // Fits and writes the profile atomically (atomic_file.hpp); returns "" or the OS error.
@@ -94,8 +93,8 @@ struct placement_result {
     bool checked = true;  // false with -c 0: #wrong prints N/A
 };
 std::string table_header(const std::string& title);
-std::string table_row(std::int64_t bytes, std::int64_t count, const char* type, const char* redop, int root,
-                      const placement_result& out_of_place, const placement_result& in_place);
+std::string table_row(std::int64_t bytes, std::int64_t count, const char* type, const char* redop, int root, const placement_result& out_of_place,
+                      const placement_result& in_place);
 std::string table_footer(std::int64_t rows_with_errors, double avg_busbw_Bps);
 // nccl-tests' getFloatStr: the widest of %.2f, %.1f, %.0f, %.1e that fits `width`.
 std::string nccl_float(double v, int width);

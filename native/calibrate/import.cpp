@@ -40,14 +40,16 @@ void add_table(const nccl_tests_table& t, const import_options& o, recorder& rec
     for (const auto& r : t.rows) {
         if (r.wrong || r.bytes <= 0 || r.time_us <= 0) continue;  // as a live run: failed checks are not recorded
         const double time_s = r.time_us * 1e-6, algbw = static_cast<double>(r.bytes) / time_s;
-        rec.add_collective(shape.op, g, false, "steady_clock", {r.bytes, time_s, algbw, algbw * describe(shape.op).busbw_factor(static_cast<double>(n)), time_s, time_s});
+        rec.add_collective(shape.op, g, false, "steady_clock",
+                           {r.bytes, time_s, algbw, algbw * describe(shape.op).busbw_factor(static_cast<double>(n)), time_s, time_s});
         ++used;
     }
-    std::printf("# %s:%d: %s, %lld ranks on %lld node(s) (%s), %zu of %zu rows\n", t.file.c_str(), t.line, name.c_str(),
-                static_cast<long long>(n), static_cast<long long>(nodes), to_string(g.scope), used, t.rows.size());
+    std::printf("# %s:%d: %s, %lld ranks on %lld node(s) (%s), %zu of %zu rows\n", t.file.c_str(), t.line, name.c_str(), static_cast<long long>(n),
+                static_cast<long long>(nodes), to_string(g.scope), used, t.rows.size());
     id.ranks = std::max(id.ranks, n), id.nodes = std::max(id.nodes, nodes);
     if (!t.device.empty() && !id.devices.empty() && id.devices.front().name != t.device)
-        throw input_error(fmt::format("{}:{}", t.file, t.line), msg("calibrate.mixed_gpus", {{"first", id.devices.front().name}, {"second", t.device}}));
+        throw input_error(fmt::format("{}:{}", t.file, t.line),
+                          msg("calibrate.mixed_gpus", {{"first", id.devices.front().name}, {"second", t.device}}));
     if (!t.device.empty()) id.devices = {{t.device, 0, id.ranks}};
     auto set_software = [&](const char* key, const std::string& v) {
         if (v.empty()) return;
@@ -89,8 +91,10 @@ calibration_profile import_profile(const import_options& o) {
 
 int import_main(int argc, char** argv) {
     import_options o;
-    CLI::App app("tslab-calibrate import: a tslab/calibration@1 profile from nccl-tests logs (text or -J JSON), fitted "
-                 "per op, group size and scope as a live run", "tslab-calibrate import");
+    CLI::App app(
+        "tslab-calibrate import: a tslab/calibration@1 profile from nccl-tests logs (text or -J JSON), fitted "
+        "per op, group size and scope as a live run",
+        "tslab-calibrate import");
     app.add_option("LOG", o.logs, "nccl-tests output files")->required()->type_name("LOG...");
     app.add_option("--out", o.out, "profile path, written atomically (default tslab-calibration.json)")->type_name("FILE");
     app.add_option("--op", o.op, "op of logs that do not name their test (allreduce, allgather, ...)")->type_name("OP");

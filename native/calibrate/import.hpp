@@ -22,8 +22,8 @@ struct nccl_tests_row {
 // One results table with what the log says about it.
 struct nccl_tests_table {
     std::string file, program;  // program: "all_reduce_perf" when the log names it
-    std::string op;             // tslab op name; "" when the log does not say
-    std::int64_t ranks = 0;     // "#  Rank N ..." lines; 0 when the log has none
+    std::string op;  // tslab op name; "" when the log does not say
+    std::int64_t ranks = 0;  // "#  Rank N ..." lines; 0 when the log has none
     std::vector<std::string> hosts;
     std::string device, nccl_version, tests_version;
     std::vector<nccl_tests_row> rows;

@@ -24,10 +24,11 @@ void check_factor(const nccl_tests_table& t, collective_op op, std::int64_t n) {
     for (const auto& r : t.rows)
         if (r.algbw_GBps >= 1.0 && std::abs(r.busbw_GBps / r.algbw_GBps - want) > 0.02 * want + 0.01 / r.algbw_GBps)
             throw input_error(fmt::format("{}:{}", t.file, r.line),
-                              msg("calibrate.busbw_factor", {{"ratio", fmt::format("{:.3f}", r.busbw_GBps / r.algbw_GBps)},
-                                                             {"op", std::string(describe(op).name)},
-                                                             {"ranks", std::to_string(n)},
-                                                             {"factor", fmt::format("{:.3f}", want)}}));
+                              msg("calibrate.busbw_factor",
+                                  {{"ratio", fmt::format("{:.3f}", r.busbw_GBps / r.algbw_GBps)},
+                                   {"op", std::string(describe(op).name)},
+                                   {"ranks", std::to_string(n)},
+                                   {"factor", fmt::format("{:.3f}", want)}}));
 }
 
 // The log's rank list, else --ranks, else the ops that split the buffer print count = size/4/n
@@ -59,8 +60,9 @@ table_shape resolve_table(const nccl_tests_table& t, const import_options& o) {
     s.ranks = ranks_of(t, s.op, o), s.nodes = nodes_of(t, o);
     for (const auto& [value, what] : {std::pair{s.ranks, "ranks"}, std::pair{s.nodes, "nodes"}})
         if (value > max_ranks)
-            throw input_error(where(t), msg("calibrate.table_out_of_range", {{"what", what}, {"value", std::to_string(value)},
-                                                                             {"max", std::to_string(max_ranks)}}));
+            throw input_error(
+                where(t),
+                msg("calibrate.table_out_of_range", {{"what", what}, {"value", std::to_string(value)}, {"max", std::to_string(max_ranks)}}));
     check_factor(t, s.op, s.ranks);
     return s;
 }

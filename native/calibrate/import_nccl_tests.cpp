@@ -20,8 +20,8 @@ namespace tslab::calibrate {
 std::string op_from_program(const std::string& program) {
     // Longest names first: "reduce_scatter" and "all_reduce" contain "reduce".
     static const std::pair<const char*, const char*> names[] = {
-        {"reduce_scatter_perf", "reducescatter"}, {"all_reduce_perf", "allreduce"}, {"all_gather_perf", "allgather"},
-        {"alltoall_perf", "alltoall"}, {"broadcast_perf", "broadcast"}, {"sendrecv_perf", "sendrecv"}, {"reduce_perf", "reduce"}};
+        {"reduce_scatter_perf", "reducescatter"}, {"all_reduce_perf", "allreduce"}, {"all_gather_perf", "allgather"}, {"alltoall_perf", "alltoall"},
+        {"broadcast_perf", "broadcast"},          {"sendrecv_perf", "sendrecv"},    {"reduce_perf", "reduce"}};
     for (const auto& [p, op] : names)
         if (program.find(p) != std::string::npos) return op;
     return "";
@@ -119,7 +119,7 @@ std::vector<nccl_tests_table> parse_nccl_tests_text(const std::string& text, con
         const auto t = tokens(line);
         // The column header, or its units row when a log excerpt starts there.
         const bool header = (t.size() > 4 && t[0] == "#" && t[1] == "size" && t[2] == "count") ||
-                            (!s.in_table && t.size() > 2 && t[0] == "#" && t[1] == "(B)" && t[2] == "(elements)");
+            (!s.in_table && t.size() > 2 && t[0] == "#" && t[1] == "(B)" && t[2] == "(elements)");
         if (header) {
             out.push_back(start_table(s, file, lineno));
             s.in_table = true;

@@ -39,8 +39,10 @@ std::string hex(std::uint64_t v) { return fmt::format("{:016x}", v); }
 std::vector<std::string> split_tabs(const std::string& s) {
     std::vector<std::string> out(1);
     for (char c : s)
-        if (c == '\t') out.emplace_back();
-        else out.back().push_back(c);
+        if (c == '\t')
+            out.emplace_back();
+        else
+            out.back().push_back(c);
     out.resize(std::max<std::size_t>(out.size(), 5));
     return out;
 }
@@ -58,17 +60,18 @@ std::string common_prefix(const std::vector<std::string>& hosts) {
 std::string launch_problem_before_mpi() {
     const long long n = slurm_tasks();
     if (env("SLURM_PROCID") && n > 1 && !has_pmi())
-        return fmt::format("srun started {} tasks without a PMI (no PMI_SIZE, PMIX_RANK or OMPI_COMM_WORLD_SIZE): each would be "
-                           "its own one-rank MPI world and write --out alone; {}", n, fix);
+        return fmt::format(
+            "srun started {} tasks without a PMI (no PMI_SIZE, PMIX_RANK or OMPI_COMM_WORLD_SIZE): each would be "
+            "its own one-rank MPI world and write --out alone; {}",
+            n, fix);
     return "";
 }
 
 std::string launch_problem(const world& w) {
-    const std::pair<const char*, long long> sources[] = {
-        {"OMPI_COMM_WORLD_SIZE", env_int("OMPI_COMM_WORLD_SIZE")},
-        {"PMI_SIZE", env_int("PMI_SIZE")},
-        {env("SLURM_STEP_NUM_TASKS") ? "SLURM_STEP_NUM_TASKS" : "SLURM_NTASKS",
-         env("SLURM_PROCID") && !env("OMPI_COMM_WORLD_SIZE") ? slurm_tasks() : -1}};
+    const std::pair<const char*, long long> sources[] = {{"OMPI_COMM_WORLD_SIZE", env_int("OMPI_COMM_WORLD_SIZE")},
+                                                         {"PMI_SIZE", env_int("PMI_SIZE")},
+                                                         {env("SLURM_STEP_NUM_TASKS") ? "SLURM_STEP_NUM_TASKS" : "SLURM_NTASKS",
+                                                          env("SLURM_PROCID") && !env("OMPI_COMM_WORLD_SIZE") ? slurm_tasks() : -1}};
     for (const auto& [name, n] : sources)
         if (n > 0 && n != w.size)
             return fmt::format("{}={} but MPI sees {} rank(s){}: the launcher and MPI disagree; {}", name, n, w.size,
@@ -78,14 +81,15 @@ std::string launch_problem(const world& w) {
 
 std::string launcher_name() {
     if (env("SLURM_JOB_ID") && env("SLURM_PROCID") && !env("OMPI_COMM_WORLD_SIZE")) return fmt::format("srun (Slurm job {})", env("SLURM_JOB_ID"));
-    if (env("OMPI_COMM_WORLD_SIZE")) return env("SLURM_JOB_ID") ? fmt::format("mpirun (Open MPI) in Slurm job {}", env("SLURM_JOB_ID")) : "mpirun (Open MPI)";
+    if (env("OMPI_COMM_WORLD_SIZE"))
+        return env("SLURM_JOB_ID") ? fmt::format("mpirun (Open MPI) in Slurm job {}", env("SLURM_JOB_ID")) : "mpirun (Open MPI)";
     if (env("PMI_SIZE") || env("PMIX_RANK")) return "PMI";
     return "none";
 }
 
 void describe_ranks(const world& w, const rank_device& d, const std::string& cluster_name, provenance_info& p) {
-    const std::string line = fmt::format("#  Rank {:>2} Pid {:>6} on {:>10} local rank {:>2} device {:>2} [{}] {}", w.rank, ::getpid(),
-                                         w.host, w.local_rank, d.index, d.bus_id.empty() ? "-" : d.bus_id, d.name);
+    const std::string line = fmt::format("#  Rank {:>2} Pid {:>6} on {:>10} local rank {:>2} device {:>2} [{}] {}", w.rank, ::getpid(), w.host,
+                                         w.local_rank, d.index, d.bus_id.empty() ? "-" : d.bus_id, d.name);
     const std::string facts = fmt::format("{}\t{}\t{}\t{}\t{}", w.host, d.uuid, d.sm_clock_mhz, d.max_sm_clock_mhz, d.power_limit_w);
     const auto lines = w.gather(line), all = w.gather(facts);
     if (w.rank != 0) return;

@@ -41,14 +41,15 @@ calibration_profile identity(const world& w, const options& o, const device_iden
     p.host = w.host;
     p.backend = o.backend;
     p.ranks = w.size, p.nodes = w.nodes;
-    if (o.backend == "cuda") p.devices.push_back({d.name, d.memory_bytes, w.size});
-    else p.devices.push_back({cpu_model(), static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE), w.size});
+    if (o.backend == "cuda")
+        p.devices.push_back({d.name, d.memory_bytes, w.size});
+    else
+        p.devices.push_back({cpu_model(), static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE), w.size});
     p.software = d.software;
     p.software.emplace_back("mpi", w.mpi ? w.mpi_version : "none");
     p.software.emplace_back("compiler", __VERSION__);
     p.software.emplace_back("tslab", native::project_version());
-    rank_device mine{d.index, d.bus_id, o.backend == "cuda" ? d.name : cpu_model(), d.uuid, d.sm_clock_mhz, d.max_sm_clock_mhz,
-                     d.power_limit_w};
+    rank_device mine{d.index, d.bus_id, o.backend == "cuda" ? d.name : cpu_model(), d.uuid, d.sm_clock_mhz, d.max_sm_clock_mhz, d.power_limit_w};
     describe_ranks(w, mine, o.cluster_name, p.provenance);
     return p;
 }
@@ -74,8 +75,10 @@ void run_probes(world& w, const run_plan& plan, recorder& rec) {
     if (o.gemm && o.backend == "cuda") probe_cuda_gemm(w, o, plan.device, plan.wl.gemms, rec);
 #endif
     if (o.ops.empty() || stopper().local()) return;
-    if (!runner) return say(w, w.size > 1 ? "collectives skipped: this build has no " + o.backend + " collective backend"
-                                          : "collectives skipped: one rank has nobody to talk to");
+    if (!runner)
+        return say(w,
+                   w.size > 1 ? "collectives skipped: this build has no " + o.backend + " collective backend"
+                              : "collectives skipped: one rank has nobody to talk to");
     const auto points = static_cast<std::int64_t>(w.partitions().size() * o.ops.size() * plan.sizes.size());
     progress bar(w.rank == 0, points);
     sweep_collectives(w, *runner, o, plan.sizes, rec, bar);
@@ -89,9 +92,10 @@ int measure_and_write(world& w, const run_plan& plan) {
 #ifdef TSLAB_HAVE_CUDA
     if (o.backend == "cuda") say(w, nccl_versions());
 #endif
-    say(w, fmt::format("backend {}, ranks {}, nodes {}, sizes {}..{} ×{}, iters {} warm-up {} repeats {}, -a {}{}", o.backend,
-                       w.size, w.nodes, format_size(o.min_bytes), format_size(o.max_bytes), o.step_factor, o.iters, o.warmup,
-                       o.repeats, o.average, o.timeout_s > 0 ? fmt::format(", timeout {} s", o.timeout_s) : ""));
+    say(w,
+        fmt::format("backend {}, ranks {}, nodes {}, sizes {}..{} ×{}, iters {} warm-up {} repeats {}, -a {}{}", o.backend, w.size, w.nodes,
+                    format_size(o.min_bytes), format_size(o.max_bytes), o.step_factor, o.iters, o.warmup, o.repeats, o.average,
+                    o.timeout_s > 0 ? fmt::format(", timeout {} s", o.timeout_s) : ""));
     stopper().arm(o.timeout_s);
     bool complete = true;
     {

@@ -41,14 +41,18 @@ void parse_ops(options& o, const std::string& list) {
         const std::string name = list.substr(start, comma - start);
         start = comma + 1;
         if (name.empty()) continue;
-        if (name == "gemm") o.gemm = true;
-        else if (name == "memory") o.memory = true;
-        else if (auto op = collective_from_name(name)) o.ops.push_back(*op);
+        if (name == "gemm")
+            o.gemm = true;
+        else if (name == "memory")
+            o.memory = true;
+        else if (auto op = collective_from_name(name))
+            o.ops.push_back(*op);
         else {
             const std::string near = closest_name(name, names);
             const std::string list = fmt::format("{}", fmt::join(names, ","));
-            throw input_error("--ops", near.empty() ? msg("calibrate.unknown_op_list", {{"name", name}, {"names", list}})
-                                                    : msg("calibrate.unknown_op_list_near", {{"name", name}, {"names", list}, {"near", near}}));
+            throw input_error("--ops",
+                              near.empty() ? msg("calibrate.unknown_op_list", {{"name", name}, {"names", list}})
+                                           : msg("calibrate.unknown_op_list_near", {{"name", name}, {"names", list}, {"near", near}}));
         }
     }
 }
@@ -104,54 +108,66 @@ const char* const footer =
 void define_nccl_tests_flags(CLI::App& app, options& o, flag_values& v) {
     app.add_option("-g,--ngpus", v.ngpus, "GPUs per rank: 1 (launch one rank per GPU)")->check(native::whole_number(1, 1))->type_name("1");
     app.add_option("-a,--average", o.average, "time across ranks: 0 rank 0, 1 mean (default, as nccl-tests), 2 min, 3 max")
-        ->check(native::whole_number(0, 3))->type_name("0-3");
+        ->check(native::whole_number(0, 3))
+        ->type_name("0-3");
     app.add_option("-c,--check", o.check_iters, "check iterations before timing (default 1; 0: no check, #wrong N/A)")
-        ->check(native::whole_number(0, 100))->type_name("N");
+        ->check(native::whole_number(0, 100))
+        ->type_name("N");
     app.add_option("-d,--datatype", v.datatype, "element type: float")->check(native::one_of({"float"}))->type_name("float");
     app.add_option("-o,--op", o.redop, "reduction: sum (default), min, max")->check(native::one_of({"sum", "min", "max"}))->type_name("OP");
     app.add_option("-r,--root", o.root, "root rank of broadcast and reduce (default 0)")->check(native::whole_number(0, 1 << 20))->type_name("ROOT");
     app.add_option("-R,--local_register", o.local_register, "cuda: register buffers with NCCL (0 no, 1 local, 2 symmetric)")
-        ->check(native::whole_number(0, 2))->type_name("0-2");
+        ->check(native::whole_number(0, 2))
+        ->type_name("0-2");
     app.add_option("-T,--op-timeout", v.op_timeout_s, "a point not finished after S seconds fails every rank (default 300; 0 none)")
-        ->check(native::whole_number(0, 7 * 86400))->type_name("S");
+        ->check(native::whole_number(0, 7 * 86400))
+        ->type_name("S");
     app.add_flag("--alltoall-sendrecv", o.alltoall_sendrecv, "all-to-all as grouped send/recv")->group("");  // tests the fallback
     app.add_option("--cluster-name", o.cluster_name, "recorded in the profile (default: the hosts' common name prefix)")->type_name("NAME");
 }
 
 void define_flags(CLI::App& app, options& o, flag_values& v) {
     app.name("tslab-calibrate");
-    app.description("tslab-calibrate: measures collectives, GEMMs and memory copies on this machine and writes a\n"
-                    "tslab/calibration@1 profile. Flags as nccl-tests where the meaning is the same (-b -e -f -g -n -w -c -d -o\n"
-                    "-r -a -R -T); repeats are -k. `tslab-calibrate import LOG... --out P` reads nccl-tests logs instead.");
+    app.description(
+        "tslab-calibrate: measures collectives, GEMMs and memory copies on this machine and writes a\n"
+        "tslab/calibration@1 profile. Flags as nccl-tests where the meaning is the same (-b -e -f -g -n -w -c -d -o\n"
+        "-r -a -R -T); repeats are -k. `tslab-calibrate import LOG... --out P` reads nccl-tests logs instead.");
     app.footer(footer);
     app.set_version_flag("--version", native::version_line("tslab-calibrate"), "print the version and git revision, then exit");
     app.add_option("--backend", o.backend, "cuda where a GPU is found, else cpu")->check(native::one_of({"cuda", "cpu"}))->type_name("cuda|cpu");
     app.add_option("-b,--minbytes", v.min_bytes, "smallest message: 8, 64K, 32M, 1G (default 8)")->check(size_value())->type_name("SIZE");
     app.add_option("-e,--maxbytes", v.max_bytes, "largest message (default 32M, --quick 1M)")->check(size_value())->type_name("SIZE");
     app.add_option("-f,--stepfactor", v.step_factor, "size multiplier between steps (default 2, --quick 4)")
-        ->check(native::whole_number(2, 1024))->type_name("FACTOR");
+        ->check(native::whole_number(2, 1024))
+        ->type_name("FACTOR");
     app.add_option("-n,--iters", v.iters, "timed iterations per repeat (default 20, --quick 5)")
-        ->check(native::whole_number(1, 1'000'000))->type_name("ITERS");
+        ->check(native::whole_number(1, 1'000'000))
+        ->type_name("ITERS");
     app.add_option("-w,--warmup_iters", v.warmup, "warm-up iterations (default 5, --quick 2)")
-        ->check(native::whole_number(0, 1'000'000))->type_name("WARMUP");
+        ->check(native::whole_number(0, 1'000'000))
+        ->type_name("WARMUP");
     app.add_option("-k,--repeats", v.repeats, "repeats of -n iterations, the median kept (default 5, --quick 3; nccl-tests has none)")
-        ->check(native::whole_number(1, 1000))->type_name("REPEATS");
+        ->check(native::whole_number(1, 1000))
+        ->type_name("REPEATS");
     define_nccl_tests_flags(app, o, v);
-    app.add_option("--ops", v.ops, "comma list of " + fmt::format("{}", fmt::join(op_names(), ",")) +
-                                       " (default: all but reduce, and gemm on cuda)")->type_name("LIST");
+    app.add_option("--ops", v.ops, "comma list of " + fmt::format("{}", fmt::join(op_names(), ",")) + " (default: all but reduce, and gemm on cuda)")
+        ->type_name("LIST");
     app.add_flag("--quick", o.quick, "a short sweep for whatever is not given (8 .. 1M, ×4, 5/2/3 iterations)");
     app.add_option("--scenario", o.scenario, "also measure a tslab/scenario@1's per-rank GEMM shapes and message sizes")->type_name("FILE");
     app.add_option("--timeout", v.timeout_s, "stop after S seconds and keep what was measured (\"complete\": false)")
-        ->check(native::whole_number(0, 7 * 86400))->type_name("S");
+        ->check(native::whole_number(0, 7 * 86400))
+        ->type_name("S");
     app.add_option("--out", o.out, "profile path, written atomically (default tslab-calibration.json)")->type_name("FILE");
 }
 
 void fill_in(options& o, const flag_values& v, const CLI::App& app) {
     const auto given = [&](const char* flag) { return app.count(flag) > 0; };
     o.ops_given = given("--ops");
-    if (o.ops_given) parse_ops(o, v.ops);
-    else o.ops = {collective_op::allreduce, collective_op::reducescatter, collective_op::allgather,
-                  collective_op::alltoall, collective_op::broadcast, collective_op::sendrecv};
+    if (o.ops_given)
+        parse_ops(o, v.ops);
+    else
+        o.ops = {collective_op::allreduce, collective_op::reducescatter, collective_op::allgather,
+                 collective_op::alltoall,  collective_op::broadcast,     collective_op::sendrecv};
     if (o.ops.empty() && !o.gemm && !o.memory) throw input_error("--ops", msg("calibrate.nothing_selected"));
     o.min_bytes = parse_size("-b", v.min_bytes);
     o.max_bytes = given("-e") ? parse_size("-e", v.max_bytes) : o.quick ? 1 << 20 : 32 << 20;

@@ -19,7 +19,7 @@ struct options {
     int average = 1, check_iters = 1, root = 0, local_register = 0;
     std::string redop = "sum";
     double op_timeout_s = 300;  // -T: a point that has not finished by then fails every rank (0: none)
-    std::string cluster_name;   // --cluster-name; default: the hostnames' common prefix
+    std::string cluster_name;  // --cluster-name; default: the hostnames' common prefix
     std::vector<collective_op> ops;  // collectives to sweep
     bool gemm = true, memory = true;  // the non-collective probes
     bool quick = false;
@@ -27,9 +27,9 @@ struct options {
     std::string out = "tslab-calibration.json";
     std::string scenario;  // measure this scenario's GEMM shapes and message sizes too
     double timeout_s = 0;  // 0: none
-    std::string backend;   // "cuda" or "cpu"; empty until resolved
+    std::string backend;  // "cuda" or "cpu"; empty until resolved
     bool alltoall_sendrecv = false;  // hidden --alltoall-sendrecv: all-to-all as grouped send/recv (the NCCL < 2.28 path)
-    bool help = false;     // --help: print usage() and exit
+    bool help = false;  // --help: print usage() and exit
     bool version = false;  // --version
 };
 

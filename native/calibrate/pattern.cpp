@@ -4,9 +4,7 @@
 namespace tslab::calibrate {
 
 namespace {
-bool splits(collective_op op) {
-    return op == collective_op::reducescatter || op == collective_op::allgather || op == collective_op::alltoall;
-}
+bool splits(collective_op op) { return op == collective_op::reducescatter || op == collective_op::allgather || op == collective_op::alltoall; }
 // pattern_value grows with the rank, so min is rank 0's value and max rank n-1's.
 float reduced(int n, std::int64_t i, const std::string& redop) {
     if (redop == "min") return pattern_value(0, i);
@@ -26,13 +24,9 @@ std::int64_t count_for(collective_op op, int n, std::int64_t bytes) {
 
 std::int64_t count_column(collective_op op, int n, std::int64_t count) { return splits(op) ? count / n : count; }
 
-std::int64_t send_count(collective_op op, int n, std::int64_t count) {
-    return op == collective_op::allgather ? count / n : count;
-}
+std::int64_t send_count(collective_op op, int n, std::int64_t count) { return op == collective_op::allgather ? count / n : count; }
 
-std::int64_t recv_count(collective_op op, int n, std::int64_t count) {
-    return op == collective_op::reducescatter ? count / n : count;
-}
+std::int64_t recv_count(collective_op op, int n, std::int64_t count) { return op == collective_op::reducescatter ? count / n : count; }
 
 void fill_send(collective_op, int rank, std::int64_t count_send, float* send) {
     for (std::int64_t i = 0; i < count_send; ++i) send[i] = pattern_value(rank, i);
@@ -42,7 +36,8 @@ void fill_in_place(collective_op op, int rank, int n, std::int64_t count, float*
     const std::int64_t block = count / n;
     if (op == collective_op::allgather)
         for (std::int64_t j = 0; j < block; ++j) recv[rank * block + j] = pattern_value(rank, j);
-    else fill_send(op, rank, count, recv);
+    else
+        fill_send(op, rank, count, recv);
 }
 
 std::int64_t count_wrong(collective_op op, int rank, int n, std::int64_t count, const float* recv, const check_params& p) {

@@ -22,7 +22,7 @@ std::int64_t send_count(collective_op op, int n, std::int64_t count);
 std::int64_t recv_count(collective_op op, int n, std::int64_t count);
 
 struct check_params {
-    int root = 0;             // broadcast and reduce
+    int root = 0;  // broadcast and reduce
     std::string redop = "sum";  // sum, min or max
 };
 

@@ -82,17 +82,20 @@ private:
             case collective_op::reducescatter: MPI_Reduce_scatter_block(in, r, block, MPI_FLOAT, mpi_op(p_.redop), c); break;
             case collective_op::allgather: MPI_Allgather(in, block, MPI_FLOAT, r, block, MPI_FLOAT, c); break;
             case collective_op::alltoall:
-                if (grouped_) grouped_alltoall(ip ? r : s, r, block, n, g.rank, c);
-                else MPI_Alltoall(in, block, MPI_FLOAT, r, block, MPI_FLOAT, c);
+                if (grouped_)
+                    grouped_alltoall(ip ? r : s, r, block, n, g.rank, c);
+                else
+                    MPI_Alltoall(in, block, MPI_FLOAT, r, block, MPI_FLOAT, c);
                 break;
             case collective_op::broadcast: MPI_Bcast(r, cnt, MPI_FLOAT, root, c); break;
             case collective_op::reduce:
                 MPI_Reduce(ip && g.rank == root ? MPI_IN_PLACE : (ip ? r : s), r, cnt, MPI_FLOAT, mpi_op(p_.redop), root, c);
                 break;
             case collective_op::sendrecv:
-                if (ip) MPI_Sendrecv_replace(r, cnt, MPI_FLOAT, (g.rank + 1) % n, 0, (g.rank + n - 1) % n, 0, c, MPI_STATUS_IGNORE);
-                else MPI_Sendrecv(s, cnt, MPI_FLOAT, (g.rank + 1) % n, 0, r, cnt, MPI_FLOAT, (g.rank + n - 1) % n, 0, c,
-                                  MPI_STATUS_IGNORE);
+                if (ip)
+                    MPI_Sendrecv_replace(r, cnt, MPI_FLOAT, (g.rank + 1) % n, 0, (g.rank + n - 1) % n, 0, c, MPI_STATUS_IGNORE);
+                else
+                    MPI_Sendrecv(s, cnt, MPI_FLOAT, (g.rank + 1) % n, 0, r, cnt, MPI_FLOAT, (g.rank + n - 1) % n, 0, c, MPI_STATUS_IGNORE);
                 break;
         }
     }

@@ -46,8 +46,9 @@ int runtime_version() {
     return v;
 }
 
-std::string nccl_version_text(int v) { return v >= 10000 ? fmt::format("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100)
-                                              : fmt::format("{}.{}.{}", v / 1000, (v / 100) % 10, v % 100); }
+std::string nccl_version_text(int v) {
+    return v >= 10000 ? fmt::format("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100) : fmt::format("{}.{}.{}", v / 1000, (v / 100) % 10, v % 100);
+}
 
 ncclRedOp_t nccl_op(const std::string& r) { return r == "min" ? ncclMin : r == "max" ? ncclMax : ncclSum; }
 
@@ -83,8 +84,9 @@ public:
         double t = 0;
         guarded([&] {
             w_.barrier(g);
-            t = time_on_stream(stream_, iters, [&](int i) { once(op, g, count, static_cast<std::size_t>(i) % send_.size(), in_place); },
-                               timeout_s_, [&] { poll_async(g); });
+            t = time_on_stream(
+                stream_, iters, [&](int i) { once(op, g, count, static_cast<std::size_t>(i) % send_.size(), in_place); }, timeout_s_,
+                [&] { poll_async(g); });
         });
         return t;
     }
@@ -133,9 +135,11 @@ private:
         std::size_t free = 0, total = 0;
         cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
         if ((sb + rb) * static_cast<std::size_t>(rotations) > free * 8 / 10)
-            throw input_error("-e", msg("calibrate.gpu_memory", {{"bytes", std::to_string(count * 4)},
-                                                                 {"need", fmt::format("{:.3g}", static_cast<double>((sb + rb) * rotations) / 1e9)},
-                                                                 {"free", fmt::format("{:.3g}", free / 1e9)}}));
+            throw input_error("-e",
+                              msg("calibrate.gpu_memory",
+                                  {{"bytes", std::to_string(count * 4)},
+                                   {"need", fmt::format("{:.3g}", static_cast<double>((sb + rb) * rotations) / 1e9)},
+                                   {"free", fmt::format("{:.3g}", free / 1e9)}}));
         for (int i = 0; i < rotations; ++i) {
             send_.emplace_back(std::max<std::size_t>(sb, 16));
             recv_.emplace_back(std::max<std::size_t>(rb, 16));
@@ -154,8 +158,10 @@ private:
 
     void upload(void* dst, collective_op op, const group& g, std::size_t elems, bool in_place_layout) {
         std::vector<float> host(elems, 0.0f);
-        if (in_place_layout) fill_in_place(op, g.rank, g.size, static_cast<std::int64_t>(elems), host.data());
-        else fill_send(op, g.rank, static_cast<std::int64_t>(elems), host.data());
+        if (in_place_layout)
+            fill_in_place(op, g.rank, g.size, static_cast<std::int64_t>(elems), host.data());
+        else
+            fill_send(op, g.rank, static_cast<std::int64_t>(elems), host.data());
         cuda_check(cudaMemcpy(dst, host.data(), elems * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
     }
 
@@ -225,7 +231,9 @@ void nccl_runner::once(collective_op op, const group& g, std::int64_t count, std
     const float* s = !ip ? static_cast<const float*>(send_[slot].get()) : op == collective_op::allgather ? r + g.rank * block : r;
     switch (op) {
         case collective_op::allreduce: nccl_check(ncclAllReduce(s, r, cnt, ncclFloat, nccl_op(p_.redop), c, stream_), "ncclAllReduce"); break;
-        case collective_op::reducescatter: nccl_check(ncclReduceScatter(s, ip ? r + g.rank * block : r, block, ncclFloat, nccl_op(p_.redop), c, stream_), "ncclReduceScatter"); break;
+        case collective_op::reducescatter:
+            nccl_check(ncclReduceScatter(s, ip ? r + g.rank * block : r, block, ncclFloat, nccl_op(p_.redop), c, stream_), "ncclReduceScatter");
+            break;
         case collective_op::allgather: nccl_check(ncclAllGather(s, r, block, ncclFloat, c, stream_), "ncclAllGather"); break;
         case collective_op::alltoall:
 #ifdef TSLAB_NCCL_HAS_ALLTOALL
@@ -251,7 +259,8 @@ void nccl_runner::once(collective_op op, const group& g, std::int64_t count, std
 
 std::string nccl_versions() {
     const int rt = runtime_version();
-    std::string s = fmt::format("NCCL header {} ({}), library {} ({})", nccl_version_text(NCCL_VERSION_CODE), NCCL_VERSION_CODE, nccl_version_text(rt), rt);
+    std::string s =
+        fmt::format("NCCL header {} ({}), library {} ({})", nccl_version_text(NCCL_VERSION_CODE), NCCL_VERSION_CODE, nccl_version_text(rt), rt);
     if (rt < NCCL_VERSION(2, 28, 0)) s += "; all-to-all uses grouped send/recv (ncclAlltoAll needs 2.28)";
     return s;
 }

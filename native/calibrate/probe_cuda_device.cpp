@@ -25,8 +25,7 @@ void wait_event(cudaEvent_t e, double timeout_s, const std::function<void()>& po
         if (q != cudaErrorNotReady) cuda_check(q, "cudaEventQuery");
         if (poll) poll();
         const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (timeout_s > 0 && waited > timeout_s)
-            throw std::runtime_error(fmt::format("GPU work did not finish within -T {:g} s", timeout_s));
+        if (timeout_s > 0 && waited > timeout_s) throw std::runtime_error(fmt::format("GPU work did not finish within -T {:g} s", timeout_s));
         std::this_thread::sleep_for(std::chrono::microseconds(waited < 0.01 ? 20 : 1000));
     }
 }

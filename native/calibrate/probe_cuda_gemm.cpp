@@ -30,8 +30,8 @@ constexpr int max_algos = 8;
 
 struct gemm_kind {
     cudaDataType_t in;
-    const char* dtype;   // recorded
-    const char* label;   // printed
+    const char* dtype;  // recorded
+    const char* label;  // printed
     bool fast_accum;
 };
 
@@ -85,7 +85,8 @@ int operand_sets(const gemm_shape& s, cudaDataType_t in) {
     const int want = static_cast<int>(std::ceil(3.0 * l2 / set));
     const int fits = static_cast<int>(0.4 * static_cast<double>(free) / set);
     if (fits < 1)
-        throw input_error("--scenario", msg("calibrate.gemm_too_large", {{"m", std::to_string(s.m)}, {"n", std::to_string(s.n)}, {"k", std::to_string(s.k)}}));
+        throw input_error("--scenario",
+                          msg("calibrate.gemm_too_large", {{"m", std::to_string(s.m)}, {"n", std::to_string(s.n)}, {"k", std::to_string(s.k)}}));
     return std::min({std::max(want, 2), 32, std::max(fits, 1)});
 }
 
@@ -120,8 +121,9 @@ int best_algo(const gemm_context& cx, lt_gemm& g, operands& ops, int sets, const
     for (std::size_t i = 0; i < g.algos.size(); ++i) {
         auto body = [&](int it) {
             const auto j = static_cast<std::size_t>(it % sets);
-            lt_check(cublasLtMatmul(cx.h, g.op, &alpha, ops.A[j].get(), g.a, ops.B[j].get(), g.b, &beta, ops.C[j].get(), g.c,
-                                    ops.C[j].get(), g.c, &g.algos[i].algo, cx.ws, workspace_bytes, cx.s), "cublasLtMatmul");
+            lt_check(cublasLtMatmul(cx.h, g.op, &alpha, ops.A[j].get(), g.a, ops.B[j].get(), g.b, &beta, ops.C[j].get(), g.c, ops.C[j].get(), g.c,
+                                    &g.algos[i].algo, cx.ws, workspace_bytes, cx.s),
+                     "cublasLtMatmul");
         };
         try {
             time_on_stream(cx.s, 1, body, o.op_timeout_s);
@@ -142,18 +144,23 @@ void one_shape(world& w, const options& o, const gemm_context& cx, const gemm_sh
     operands ops(shape, k.in, sets, w.rank, cx.s);
     const int algo = g.algos.empty() ? -1 : best_algo(cx, g, ops, sets, o);
     if (w.any(algo < 0)) {  // every rank skips together
-        if (w.rank == 0) std::printf("# %s %lldx%lldx%lld: no cuBLASLt algorithm ran, skipped\n", k.label, static_cast<long long>(shape.m),
-                                     static_cast<long long>(shape.n), static_cast<long long>(shape.k));
+        if (w.rank == 0)
+            std::printf("# %s %lldx%lldx%lld: no cuBLASLt algorithm ran, skipped\n", k.label, static_cast<long long>(shape.m),
+                        static_cast<long long>(shape.n), static_cast<long long>(shape.k));
         return point_end();
     }
     const float alpha = 1, beta = 0;
     auto body = [&](int i) {
         const auto j = static_cast<std::size_t>(i % sets);
-        lt_check(cublasLtMatmul(cx.h, g.op, &alpha, ops.A[j].get(), g.a, ops.B[j].get(), g.b, &beta, ops.C[j].get(), g.c, ops.C[j].get(),
-                                g.c, &g.algos[static_cast<std::size_t>(algo)].algo, cx.ws, workspace_bytes, cx.s), "cublasLtMatmul");
+        lt_check(cublasLtMatmul(cx.h, g.op, &alpha, ops.A[j].get(), g.a, ops.B[j].get(), g.b, &beta, ops.C[j].get(), g.c, ops.C[j].get(), g.c,
+                                &g.algos[static_cast<std::size_t>(algo)].algo, cx.ws, workspace_bytes, cx.s),
+                 "cublasLtMatmul");
     };
     if (o.warmup > 0) time_on_stream(cx.s, o.warmup, body, o.op_timeout_s);
-    const timing t = measure(w, o.repeats, 3, [&] { w.barrier(); return time_on_stream(cx.s, o.iters, body, o.op_timeout_s); });
+    const timing t = measure(w, o.repeats, 3, [&] {
+        w.barrier();
+        return time_on_stream(cx.s, o.iters, body, o.op_timeout_s);
+    });
     point_end();
     if (t.stopped) return;
     int dev = 0;
@@ -188,8 +195,12 @@ void probe_cuda_gemm(world& w, const options& o, const device_identity& d, const
     }
     for (const auto& k : kinds) {
         if (w.rank == 0)
-            std::fputs(gemm_header(fmt::format("gemm {}: cuBLASLt TN, fp32 accumulate{}, random operands, best of the heuristics, "
-                                               "timer cuda_events", k.label, k.in == CUDA_R_8F_E4M3 ? (k.fast_accum ? ", fast accumulation" : ", no fast accumulation") : "")).c_str(), stdout);
+            std::fputs(
+                gemm_header(fmt::format("gemm {}: cuBLASLt TN, fp32 accumulate{}, random operands, best of the heuristics, "
+                                        "timer cuda_events",
+                                        k.label, k.in == CUDA_R_8F_E4M3 ? (k.fast_accum ? ", fast accumulation" : ", no fast accumulation") : ""))
+                    .c_str(),
+                stdout);
         for (const auto& shape : shapes) {
             if (stopper().agreed(w)) break;
             one_shape(w, o, cx, shape, k, rec);

@@ -10,8 +10,7 @@ namespace tslab::calibrate {
 namespace {
 
 // One copy probe over rotated buffer pairs; `kind` picks the direction.
-void copy_probe(world& w, const options& o, recorder& rec, const char* probe, cudaMemcpyKind kind, std::int64_t bytes,
-                cudaStream_t s) {
+void copy_probe(world& w, const options& o, recorder& rec, const char* probe, cudaMemcpyKind kind, std::int64_t bytes, cudaStream_t s) {
     const int k = rotations_for(bytes);
     const bool src_host = kind == cudaMemcpyHostToDevice, dst_host = kind == cudaMemcpyDeviceToHost;
     std::vector<device_buffer> src, dst;
@@ -24,7 +23,10 @@ void copy_probe(world& w, const options& o, recorder& rec, const char* probe, cu
         cuda_check(cudaMemcpyAsync(dst[j].get(), src[j].get(), static_cast<std::size_t>(bytes), kind, s), "cudaMemcpyAsync");
     };
     if (o.warmup > 0) time_on_stream(s, o.warmup, body);
-    const timing t = measure(w, o.repeats, 3, [&] { w.barrier(); return time_on_stream(s, o.iters, body); });
+    const timing t = measure(w, o.repeats, 3, [&] {
+        w.barrier();
+        return time_on_stream(s, o.iters, body);
+    });
     const double bps = static_cast<double>(bytes) / t.median_s;
     if (w.rank == 0) {
         std::fputs(probe_row(probe, bytes, t, bps).c_str(), stdout);
@@ -37,10 +39,10 @@ void copy_probe(world& w, const options& o, recorder& rec, const char* probe, cu
 void probe_cuda_memory(world& w, const options& o, recorder& rec) {
     cudaStream_t s;
     cuda_check(cudaStreamCreate(&s), "cudaStreamCreate");
-    const std::vector<std::int64_t> d2d = o.quick ? std::vector<std::int64_t>{64LL << 20, 256LL << 20}
-                                                  : std::vector<std::int64_t>{1LL << 20, 16LL << 20, 256LL << 20, 1LL << 30};
-    const std::vector<std::int64_t> host = o.quick ? std::vector<std::int64_t>{16LL << 20, 64LL << 20}
-                                                   : std::vector<std::int64_t>{1LL << 20, 16LL << 20, 64LL << 20, 256LL << 20};
+    const std::vector<std::int64_t> d2d =
+        o.quick ? std::vector<std::int64_t>{64LL << 20, 256LL << 20} : std::vector<std::int64_t>{1LL << 20, 16LL << 20, 256LL << 20, 1LL << 30};
+    const std::vector<std::int64_t> host =
+        o.quick ? std::vector<std::int64_t>{16LL << 20, 64LL << 20} : std::vector<std::int64_t>{1LL << 20, 16LL << 20, 64LL << 20, 256LL << 20};
     if (w.rank == 0) std::fputs(probe_header("memory: copies timed with CUDA events, all ranks at once").c_str(), stdout);
     for (auto b : d2d)
         if (!stopper().agreed(w)) copy_probe(w, o, rec, "d2d", cudaMemcpyDeviceToDevice, b, s);

@@ -46,8 +46,7 @@ struct device_identity {
 device_identity cuda_select_device(int local_rank);
 void read_limits(int device, device_identity& d);  // NVML max SM clock, power limit, driver (gpu_monitor.cpp)
 void probe_cuda_memory(world& w, const options& o, recorder& rec);
-void probe_cuda_gemm(world& w, const options& o, const device_identity& d, const std::vector<gemm_shape>& extra,
-                     recorder& rec);
+void probe_cuda_gemm(world& w, const options& o, const device_identity& d, const std::vector<gemm_shape>& extra, recorder& rec);
 // NCCL (probe_collectives_nccl.cpp); nullptr without MPI. All-to-all falls back to grouped
 // ncclSend/ncclRecv when the header or the library predates ncclAlltoAll (2.28), or when asked.
 std::unique_ptr<collective_runner> make_nccl_runner(world& w, bool grouped_alltoall, int local_register, double op_timeout_s);

@@ -45,23 +45,22 @@ workload scenario_workload(const std::string& path) {
 }
 
 std::string probe_header(const std::string& title) {
-    return fmt::format("#\n# {}\n#\n# {:>10} {:>12} {:>10} {:>10} {:>10} {:>9}\n# {:>10} {:>12} {:>10} {:>10} {:>10} {:>9}\n",
-                       title, "probe", "size", "time", "min", "max", "bw", "", "(B)", "(us)", "(us)", "(us)", "(GB/s)");
+    return fmt::format("#\n# {}\n#\n# {:>10} {:>12} {:>10} {:>10} {:>10} {:>9}\n# {:>10} {:>12} {:>10} {:>10} {:>10} {:>9}\n", title, "probe", "size",
+                       "time", "min", "max", "bw", "", "(B)", "(us)", "(us)", "(us)", "(GB/s)");
 }
 
 std::string probe_row(const char* probe, std::int64_t bytes, const timing& t, double Bps) {
-    return fmt::format("  {:>10} {:>12} {:>10.2f} {:>10.2f} {:>10.2f} {:>9.2f}\n", probe, bytes, t.median_s * 1e6,
-                       t.min_s * 1e6, t.max_s * 1e6, Bps / 1e9);
+    return fmt::format("  {:>10} {:>12} {:>10.2f} {:>10.2f} {:>10.2f} {:>9.2f}\n", probe, bytes, t.median_s * 1e6, t.min_s * 1e6, t.max_s * 1e6,
+                       Bps / 1e9);
 }
 
 std::string gemm_header(const std::string& title) {
-    return fmt::format("#\n# {}\n#\n# {:>8} {:>8} {:>8} {:>6} {:>10} {:>12} {:>10}\n# {:>8} {:>8} {:>8} {:>6} {:>10} {:>12} {:>10}\n",
-                       title, "m", "n", "k", "dtype", "shape", "time", "rate", "", "", "", "", "", "(us)", "(TFLOP/s)");
+    return fmt::format("#\n# {}\n#\n# {:>8} {:>8} {:>8} {:>6} {:>10} {:>12} {:>10}\n# {:>8} {:>8} {:>8} {:>6} {:>10} {:>12} {:>10}\n", title, "m",
+                       "n", "k", "dtype", "shape", "time", "rate", "", "", "", "", "", "(us)", "(TFLOP/s)");
 }
 
 std::string gemm_row(const gemm_shape& s, const char* dtype, const timing& t, double flops_per_s) {
-    return fmt::format("  {:>8} {:>8} {:>8} {:>6} {:>10} {:>12.2f} {:>10.2f}\n", s.m, s.n, s.k, dtype, s.what,
-                       t.median_s * 1e6, flops_per_s / 1e12);
+    return fmt::format("  {:>8} {:>8} {:>8} {:>6} {:>10} {:>12.2f} {:>10.2f}\n", s.m, s.n, s.k, dtype, s.what, t.median_s * 1e6, flops_per_s / 1e12);
 }
 
 }  // namespace tslab::calibrate

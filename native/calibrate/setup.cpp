@@ -40,8 +40,8 @@ void resolve_backend(options& o, device_identity& d, const world& w) {
 // Everything the ranks must agree on that is derived from the flags and files.
 std::uint64_t derived_hash(const run_plan& p) {
     const options& o = p.o;
-    std::string s = fmt::format("{} {} {} {} {} {} {} {} {} {}|", o.backend, o.iters, o.warmup, o.repeats, o.average,
-                                o.check_iters, o.root, o.redop, o.gemm, o.memory);
+    std::string s = fmt::format("{} {} {} {} {} {} {} {} {} {}|", o.backend, o.iters, o.warmup, o.repeats, o.average, o.check_iters, o.root, o.redop,
+                                o.gemm, o.memory);
     for (auto op : o.ops) s += describe(op).name, s += ',';
     for (auto b : p.sizes) s += fmt::format("{},", b);
     for (const auto& g : p.wl.gemms) s += fmt::format("{}x{}x{},", g.m, g.n, g.k);
@@ -64,7 +64,8 @@ int agree_on_errors(const world& w, int code, const std::string& error) {
     if (code) std::fputs(fmt::format("{}: {}: {}\n", rank_prefix(w), code == native::exit_input ? "error" : "internal error", error).c_str(), stderr);
     long long worst = code;
     w.max_ints(&worst, 1);
-    if (worst && !code && w.rank == 0) std::fputs(fmt::format("{}: stopping: another rank failed (its message is above)\n", rank_prefix(w)).c_str(), stderr);
+    if (worst && !code && w.rank == 0)
+        std::fputs(fmt::format("{}: stopping: another rank failed (its message is above)\n", rank_prefix(w)).c_str(), stderr);
     return static_cast<int>(worst);
 }
 
@@ -73,11 +74,17 @@ int agree_on_plan(const world& w, const run_plan& p) {
     const bool scen_same = w.same_everywhere(scen), derived_same = w.same_everywhere(derived);
     if (scen_same && derived_same) return 0;
     std::fputs(fmt::format("{}: scenario {} content hash {:016x}, derived sizes and shapes hash {:016x}\n", rank_prefix(w),
-                           p.o.scenario.empty() ? "(none)" : p.o.scenario, scen, derived).c_str(), stderr);
+                           p.o.scenario.empty() ? "(none)" : p.o.scenario, scen, derived)
+                   .c_str(),
+               stderr);
     if (w.rank == 0)
         std::fputs(fmt::format("error: ranks disagree on {}; every rank must measure the same thing (is --scenario on a shared "
-                               "file system?)\n", !scen_same ? "the scenario file's content" : "the sizes and shapes derived from "
-                               "their flags and files").c_str(), stderr);
+                               "file system?)\n",
+                               !scen_same ? "the scenario file's content"
+                                          : "the sizes and shapes derived from "
+                                            "their flags and files")
+                       .c_str(),
+                   stderr);
     return native::exit_input;
 }
 

@@ -98,8 +98,10 @@ bool world::any(bool v) const { return sum(v ? 1 : 0) > 0; }
 double world::reduce_time(double t, int mode) const {
     if (!mpi) return t;
     double out = t;
-    if (mode == 0) MPI_Bcast(&out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    else MPI_Allreduce(&t, &out, 1, MPI_DOUBLE, mode == 2 ? MPI_MIN : mode == 3 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
+    if (mode == 0)
+        MPI_Bcast(&out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    else
+        MPI_Allreduce(&t, &out, 1, MPI_DOUBLE, mode == 2 ? MPI_MIN : mode == 3 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
     return mode == 1 ? out / size : out;
 }
 
@@ -164,8 +166,7 @@ std::vector<group> world::partitions() {
     const bool uniform = size == nodes * local_size;
     for (int g = 2; uniform && g <= local_size; g *= 2)
         if (local_size % g == 0) out.push_back(split(node_index * (local_size / g) + local_rank / g, rank, link_scope::intra));
-    if (uniform && local_size > 1 && (local_size & (local_size - 1)) != 0)
-        out.push_back(split(node_index, rank, link_scope::intra));
+    if (uniform && local_size > 1 && (local_size & (local_size - 1)) != 0) out.push_back(split(node_index, rank, link_scope::intra));
     if (nodes > 1) {
         if (uniform && local_size > 1) out.push_back(split(local_rank, rank, link_scope::inter));
         out.push_back(split(0, rank, link_scope::inter));

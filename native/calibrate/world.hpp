@@ -47,7 +47,7 @@ public:
     std::vector<std::string> gather(const std::string& line) const;
     void* control_comm() const { return ctl_; }  // MPI_Comm* reserved for stop/failure notices
 
-    double max(double v) const;           // across all ranks
+    double max(double v) const;  // across all ranks
     std::int64_t sum(std::int64_t v) const;
     bool any(bool v) const;
     bool same_everywhere(std::uint64_t v) const;

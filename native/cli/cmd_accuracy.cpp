@@ -22,8 +22,7 @@ struct accuracy_args : file_and_format {
 command_action define_accuracy(CLI::App& sub) {
     auto a = std::make_shared<accuracy_args>();
     sub.add_option("VALIDATION.json", a->path,
-                   std::string("a tslab/validation@1 file, or - for standard input (default: the embedded ") +
-                       embedded_validation_path + ")")
+                   std::string("a tslab/validation@1 file, or - for standard input (default: the embedded ") + embedded_validation_path + ")")
         ->type_name("");
     sub.add_option("--scenario", a->scenario,
                    "a tslab/scenario@1 file: print the error on the published runs closest to its class (dense/MoE, GPU generation)")
@@ -40,20 +39,22 @@ command_action define_accuracy(CLI::App& sub) {
         }
         if (a->published && !a->path.empty()) throw input_error("--published", msg("cli.published_with_file"));
         const std::string text = a->path.empty() ? (a->published ? embedded_published_runs() : embedded_validation_set()) : read_input(a->path);
-        const std::string source = a->path.empty() ? (a->published ? embedded_published_path : embedded_validation_path)
-                                                   : (a->path == "-" ? "(stdin)" : a->path);
+        const std::string source =
+            a->path.empty() ? (a->published ? embedded_published_path : embedded_validation_path) : (a->path == "-" ? "(stdin)" : a->path);
         if (a->refit) {
             std::cout << refit_json_text(text, source) << "\n";
             return;
         }
         const accuracy_report r = predict_validation_text(text, source);
-        if (a->format == "table") std::cout << accuracy_markdown(r);
-        else std::cout << accuracy_json_text(r) << "\n";
+        if (a->format == "table")
+            std::cout << accuracy_markdown(r);
+        else
+            std::cout << accuracy_json_text(r) << "\n";
     };
 }
 
-const bool accuracy_registered = register_command(
-    {"accuracy", "published training runs vs the step model: signed error, mean and max (json|table)", define_accuracy});
+const bool accuracy_registered =
+    register_command({"accuracy", "published training runs vs the step model: signed error, mean and max (json|table)", define_accuracy});
 
 }  // namespace
 }  // namespace tslab::cli

@@ -17,8 +17,10 @@ command_action define_collective(CLI::App& sub) {
     add_format(sub, o->format, {"json", "table"});
     return [o] {
         const std::string text = read_input(o->path);
-        if (o->format == "table") std::cout << collective_table_text(text);
-        else std::cout << collective_json_text(text) << "\n";
+        if (o->format == "table")
+            std::cout << collective_table_text(text);
+        else
+            std::cout << collective_json_text(text) << "\n";
     };
 }
 

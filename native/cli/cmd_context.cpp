@@ -18,8 +18,8 @@ command_action define_context(CLI::App& sub) {
     return [o] { std::cout << context_json_text(read_input(o->path)) << "\n"; };
 }
 
-const bool context_registered = register_command(
-    {"context", "L7: SP, Ulysses, Ring, USP and all-gather CP side by side, with the causal balance (json)", define_context});
+const bool context_registered =
+    register_command({"context", "L7: SP, Ulysses, Ring, USP and all-gather CP side by side, with the causal balance (json)", define_context});
 
 }  // namespace
 }  // namespace tslab::cli

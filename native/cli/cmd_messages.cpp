@@ -14,7 +14,8 @@ command_action define_messages(CLI::App&) {
     return [] { std::cout << message_catalog_json_text() << "\n"; };
 }
 
-const bool messages_registered = register_command({"messages", "print every core message id with its English template (tslab/messages@1)", define_messages});
+const bool messages_registered =
+    register_command({"messages", "print every core message id with its English template (tslab/messages@1)", define_messages});
 
 }  // namespace
 }  // namespace tslab::cli

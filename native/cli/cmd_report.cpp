@@ -21,10 +21,11 @@ command_action define_report(CLI::App& sub) {
         const std::string text = load_calibration_path(read_input(o->path), o->path);
         const scenario s = parse_scenario_text(text);
         if (s.cluster.profile)
-            for (const auto& w : calibration_warnings(*s.cluster.profile, &s.cluster, s.parallel.world()))
-                std::cerr << "warning: " << w << "\n";
-        if (o->format == "table") std::cout << report_table(build_report(parse_scenario_text(text)));
-        else std::cout << report_json_text(text) << "\n";
+            for (const auto& w : calibration_warnings(*s.cluster.profile, &s.cluster, s.parallel.world())) std::cerr << "warning: " << w << "\n";
+        if (o->format == "table")
+            std::cout << report_table(build_report(parse_scenario_text(text)));
+        else
+            std::cout << report_json_text(text) << "\n";
     };
 }
 
@@ -42,8 +43,10 @@ command_action define_presets(CLI::App& sub) {
     auto format = std::make_shared<std::string>("json");
     add_format(sub, *format, {"json", "table"});
     return [format] {
-        if (*format == "table") print_preset_names();
-        else std::cout << presets_json_text() << "\n";
+        if (*format == "table")
+            print_preset_names();
+        else
+            std::cout << presets_json_text() << "\n";
     };
 }
 

@@ -18,8 +18,8 @@ command_action define_rl(CLI::App& sub) {
     return [o] { std::cout << rl_json_text(read_input(o->path)) << "\n"; };
 }
 
-const bool rl_registered = register_command(
-    {"rl", "L9: checkpoint goodput against GPU count and one RL iteration, train/reshard/rollout/reward (json)", define_rl});
+const bool rl_registered =
+    register_command({"rl", "L9: checkpoint goodput against GPU count and one RL iteration, train/reshard/rollout/reward (json)", define_rl});
 
 }  // namespace
 }  // namespace tslab::cli

@@ -16,14 +16,17 @@ command_action define_schedule(CLI::App& sub) {
     add_format(sub, o->format, {"json", "table", "trace"});
     return [o] {
         const std::string text = read_input(o->path);
-        if (o->format == "table") std::cout << schedule_table_text(text);
-        else if (o->format == "trace") std::cout << schedule_trace_text(text) << "\n";
-        else std::cout << schedule_json_text(text) << "\n";
+        if (o->format == "table")
+            std::cout << schedule_table_text(text);
+        else if (o->format == "trace")
+            std::cout << schedule_trace_text(text) << "\n";
+        else
+            std::cout << schedule_json_text(text) << "\n";
     };
 }
 
-const bool schedule_registered = register_command(
-    {"schedule", "simulate a pipeline schedule (json|table|trace; trace opens in Perfetto)", define_schedule});
+const bool schedule_registered =
+    register_command({"schedule", "simulate a pipeline schedule (json|table|trace; trace opens in Perfetto)", define_schedule});
 
 }  // namespace
 }  // namespace tslab::cli

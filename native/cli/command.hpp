@@ -17,7 +17,7 @@ using command_action = std::function<void()>;
 
 struct command_info {
     const char* name;
-    const char* summary;                      // its line in `tslab --help`
+    const char* summary;  // its line in `tslab --help`
     command_action (*define)(CLI::App& sub);  // adds its arguments; returns the action bound to them
 };
 

@@ -38,9 +38,7 @@ void add_input(CLI::App& sub, std::string& path, const char* name, const char* w
 void add_format(CLI::App& sub, std::string& format, const std::vector<std::string>& allowed) {
     std::string names;
     for (const auto& a : allowed) names += (names.empty() ? "" : "|") + a;
-    sub.add_option("-f,--format", format, "output format (default " + allowed.front() + ")")
-        ->check(native::one_of(allowed))
-        ->type_name(names);
+    sub.add_option("-f,--format", format, "output format (default " + allowed.front() + ")")->check(native::one_of(allowed))->type_name(names);
 }
 
 namespace {
@@ -53,8 +51,7 @@ std::string read_bounded(std::istream& in, const std::string& path) {
         in.read(buf, sizeof buf);
         text.append(buf, static_cast<std::size_t>(in.gcount()));
     }
-    if (text.size() > limit)
-        throw input_error(path, msg("cli.input_too_large", {{"limit", fmt::format("{}", limit)}}));
+    if (text.size() > limit) throw input_error(path, msg("cli.input_too_large", {{"limit", fmt::format("{}", limit)}}));
     return text;
 }
 }  // namespace
@@ -96,7 +93,8 @@ std::unique_ptr<command_line> build_command_line() {
         sub->set_version_flag("--version", version, "print the version and git revision, then exit");
         sub->add_option("--max-input-bytes", input_limits().max_bytes,
                         "largest JSON input read, in bytes (default 4194304); nesting depth 64 and 1024 fields per object are fixed")
-            ->check(CLI::Range(std::size_t{2}, std::size_t{1} << 30))->type_name("N");
+            ->check(CLI::Range(std::size_t{2}, std::size_t{1} << 30))
+            ->type_name("N");
         cl->actions.emplace_back(sub, c.define(*sub));
     }
     return cl;

@@ -25,8 +25,7 @@ std::vector<const CLI::App*> all_subcommands(const CLI::App& root) {
 // "a", "a or b", "a, b or c".
 std::string alternatives(const std::vector<std::string>& words) {
     std::string out;
-    for (std::size_t i = 0; i < words.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+    for (std::size_t i = 0; i < words.size(); ++i) out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
     return out;
 }
 
@@ -101,8 +100,7 @@ CLI::Validator whole_number(std::int64_t lo, std::int64_t hi) {
             return failed(msg("cli.out_of_range", {{"value", std::move(value)}, {"lo", fmt::format("{}", lo)}, {"hi", fmt::format("{}", hi)}}));
         };
         if (ec == std::errc::result_out_of_range) return out_of_range(v);
-        if (ec != std::errc() || end != v.data() + v.size() || v.empty())
-            return failed(msg("cli.expected_whole_number", {{"value", v}}));
+        if (ec != std::errc() || end != v.data() + v.size() || v.empty()) return failed(msg("cli.expected_whole_number", {{"value", v}}));
         if (x < lo || x > hi) return out_of_range(fmt::format("{}", x));
         return {};
     };
@@ -123,8 +121,7 @@ input_error parse_error(const CLI::App& root, const CLI::ParseError& e) {
     // ArgumentMismatch reads "--format: 1 required json|table missing".
     if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && colon != std::string::npos && what[0] == '-')
         return input_error(what.substr(0, colon), msg("cli.needs_value", {{"full", full_name(app)}}));
-    if (&app == &root && dynamic_cast<const CLI::RequiredError*>(&e) && !all_subcommands(root).empty())
-        return command_error(root);
+    if (&app == &root && dynamic_cast<const CLI::RequiredError*>(&e) && !all_subcommands(root).empty()) return command_error(root);
     return input_error(app.get_name(), msg("cli.parse_error", {{"detail", what}, {"full", full_name(app)}}));
 }
 

@@ -6,7 +6,7 @@
 namespace tslab::native {
 
 const char* project_version();  // "0.1.0", CMake's PROJECT_VERSION
-const char* git_revision();     // `git describe --always --dirty` at configure time, or "unknown"
+const char* git_revision();  // `git describe --always --dirty` at configure time, or "unknown"
 // What --version prints: "tslab 0.1.0 (git a29f1ee-dirty)".
 std::string version_line(const std::string& program);
 

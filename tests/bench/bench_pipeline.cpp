@@ -23,16 +23,14 @@ void run(benchmark::State& state, tslab::schedule_kind k, std::int64_t p, std::i
     }
     state.counters["ops"] = static_cast<double>(ops);
     state.counters["pmv"] = static_cast<double>(p * m * v);
-    state.counters["ns_per_op"] = benchmark::Counter(static_cast<double>(ops), benchmark::Counter::kIsIterationInvariantRate |
-                                                                                   benchmark::Counter::kInvert);
+    state.counters["ns_per_op"] =
+        benchmark::Counter(static_cast<double>(ops), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 void BM_dualpipev_64x512(benchmark::State& s) { run(s, tslab::schedule_kind::dualpipev, 64, 512, 1); }
 void BM_zbv_64x512(benchmark::State& s) { run(s, tslab::schedule_kind::zbv, 64, 512, 1); }
 void BM_interleaved_64x512_v4(benchmark::State& s) { run(s, tslab::schedule_kind::interleaved, 64, 512, 4); }
-void BM_interleaved_sweep(benchmark::State& s) {
-    run(s, tslab::schedule_kind::interleaved, s.range(0), s.range(1), s.range(2));
-}
+void BM_interleaved_sweep(benchmark::State& s) { run(s, tslab::schedule_kind::interleaved, s.range(0), s.range(1), s.range(2)); }
 void BM_dualpipev_sweep(benchmark::State& s) { run(s, tslab::schedule_kind::dualpipev, s.range(0), s.range(1), 1); }
 
 }  // namespace
@@ -41,6 +39,11 @@ BENCHMARK(BM_dualpipev_64x512)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_zbv_64x512)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_interleaved_64x512_v4)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_interleaved_sweep)
-    ->Args({8, 64, 2})->Args({16, 128, 2})->Args({32, 256, 2})->Args({64, 512, 2})->Args({64, 512, 8})->Args({128, 1024, 4})
+    ->Args({8, 64, 2})
+    ->Args({16, 128, 2})
+    ->Args({32, 256, 2})
+    ->Args({64, 512, 2})
+    ->Args({64, 512, 8})
+    ->Args({128, 1024, 4})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_dualpipev_sweep)->Args({8, 64})->Args({16, 128})->Args({32, 256})->Args({64, 1024})->Unit(benchmark::kMillisecond);

@@ -30,8 +30,8 @@ void run(benchmark::State& st, std::int64_t cap) {
     }
     st.counters["candidates"] = static_cast<double>(evaluated);
     st.counters["timed"] = static_cast<double>(timed);
-    st.counters["candidates/s"] = benchmark::Counter(static_cast<double>(evaluated) * static_cast<double>(st.iterations()),
-                                                     benchmark::Counter::kIsRate);
+    st.counters["candidates/s"] =
+        benchmark::Counter(static_cast<double>(evaluated) * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
 }
 
 // Exhaustive: every valid plan of N GPUs (one iteration each; the 4096-GPU case is the speed goal).

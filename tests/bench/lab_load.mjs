@@ -8,10 +8,12 @@ import { chromium } from "playwright-core";
 
 const dist = "site/dist/_astro";
 const port = Number(process.env.TSLAB_BENCH_PORT ?? 4391);
-const size = (p) => (statSync(p, { throwIfNoEntry: false })?.size ?? NaN);
+const size = (p) => statSync(p, { throwIfNoEntry: false })?.size ?? NaN;
 
 console.log("asset                                   raw       gzip     brotli");
-for (const name of readdirSync(dist).filter((n) => !/\.(gz|br)$/.test(n)).sort()) {
+for (const name of readdirSync(dist)
+  .filter((n) => !/\.(gz|br)$/.test(n))
+  .sort()) {
   const p = join(dist, name);
   const cols = [size(p), size(`${p}.gz`), size(`${p}.br`)].map((b) => String(b).padStart(9));
   console.log(`${name.slice(0, 36).padEnd(36)} ${cols.join(" ")}`);
@@ -30,7 +32,10 @@ async function firstResult(throttle) {
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
   if (throttle) {
     await cdp.send("Network.emulateNetworkConditions", {
-      offline: false, latency: 150, downloadThroughput: (1.6e6 / 8) * 0.9, uploadThroughput: (750e3 / 8) * 0.9,
+      offline: false,
+      latency: 150,
+      downloadThroughput: (1.6e6 / 8) * 0.9,
+      uploadThroughput: (750e3 / 8) * 0.9,
     });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   }
@@ -53,11 +58,16 @@ async function firstResult(throttle) {
 }
 
 try {
-  for (const [label, throttle] of [["fast (no throttling)", false], ["slow 4G + CPU 4x", true]]) {
+  for (const [label, throttle] of [
+    ["fast (no throttling)", false],
+    ["slow 4G + CPU 4x", true],
+  ]) {
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(await firstResult(throttle));
     const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
-    console.log(`${label}: first result ${ms.map((m) => m.toFixed(0)).join(" / ")} ms (median ${ms[1].toFixed(0)}), ${runs[0].wire} bytes on the wire`);
+    console.log(
+      `${label}: first result ${ms.map((m) => m.toFixed(0)).join(" / ")} ms (median ${ms[1].toFixed(0)}), ${runs[0].wire} bytes on the wire`,
+    );
   }
 } finally {
   await browser.close();

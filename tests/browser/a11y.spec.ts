@@ -64,7 +64,8 @@ function smallText(page: Page, min: number) {
     };
     const check = (e: Element, text: string, pseudo?: string) => {
       const px = rendered(e, parseFloat(getComputedStyle(e, pseudo).fontSize));
-      if (px < floor - 0.01) bad.push(`${e.tagName.toLowerCase()}.${e.getAttribute("class") ?? ""}${pseudo ?? ""} ${px.toFixed(1)}px "${text.slice(0, 30)}"`);
+      if (px < floor - 0.01)
+        bad.push(`${e.tagName.toLowerCase()}.${e.getAttribute("class") ?? ""}${pseudo ?? ""} ${px.toFixed(1)}px "${text.slice(0, 30)}"`);
     };
     const seen = new Set<Element>();
     const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -86,17 +87,27 @@ function smallText(page: Page, min: number) {
 
 /** axe's serious and critical findings inside the lab; the name-in-label rule (WCAG 2.5.3) is switched on. */
 async function axeFindings(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).include(lab)
-    .options({ rules: { "label-content-name-mismatch": { enabled: true } } }).analyze();
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | ")}`);
+  const result = await new AxeBuilder({ page })
+    .include(lab)
+    .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 4)
+          .map((n) => n.target.join(" "))
+          .join(" | ")}`,
+    );
 }
 
 /** The phone layout of the open panel: one-row tab bar with the active tab in it, no sideways page scroll, the summary beside the controls. */
 async function phoneLayout(page: Page, id: string): Promise<string[]> {
   return page.locator(`${lab} [data-panel="${id}"]`).evaluate((body) => {
     const out: string[] = [];
-    const vw = window.innerWidth, vh = window.innerHeight;
+    const vw = window.innerWidth,
+      vh = window.innerHeight;
     const bar = document.querySelector<HTMLElement>("#lab [data-tsl-tabs]")!;
     const b = bar.getBoundingClientRect();
     if (b.height >= 60) out.push(`tab bar ${b.height.toFixed(0)} px high`);
@@ -107,7 +118,8 @@ async function phoneLayout(page: Page, id: string): Promise<string[]> {
     form.scrollIntoView({ block: "start", behavior: "instant" });
     const top = form.getBoundingClientRect().top;
     const s = body.querySelector<HTMLElement>(".tsl-summary")!.getBoundingClientRect();
-    if (s.top - top > vh || s.bottom > vh + 1 || s.height === 0) out.push(`summary ${(s.top - top).toFixed(0)} px below the controls' top (bottom at ${s.bottom.toFixed(0)} of ${vh})`);
+    if (s.top - top > vh || s.bottom > vh + 1 || s.height === 0)
+      out.push(`summary ${(s.top - top).toFixed(0)} px below the controls' top (bottom at ${s.bottom.toFixed(0)} of ${vh})`);
     return out;
   });
 }
@@ -122,9 +134,9 @@ for (const vp of viewports) {
       const findings: Record<string, string[]> = {};
       for (const id of ids) {
         await openPanel(page, id);
-        const problems = [...await axeFindings(page), ...(await smallText(page, minPx)).map((s) => `small text: ${s}`)];
+        const problems = [...(await axeFindings(page)), ...(await smallText(page, minPx)).map((s) => `small text: ${s}`)];
         if (vp.name === "phone") {
-          problems.push(...await phoneLayout(page, id));
+          problems.push(...(await phoneLayout(page, id)));
           // What a phone reader sees at the controls: the form's top and the summary at the bottom.
           await page.screenshot({ path: `${shots}/a11y-${id}-phone-${lang}-view.png` });
           await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
@@ -146,8 +158,9 @@ test("tab bar keys: Home and End go to the first and last tab, the arrows still 
     await expect(tab(i)).toHaveAttribute("aria-selected", "true");
     await expect(page.locator(`${lab} [data-panel="${ids[i]}"]`)).toBeVisible();
     // Roving tabindex: the selected tab is the bar's only tab stop.
-    expect(await page.locator(`${lab} [role="tab"]`).evaluateAll((ts) => ts.map((t) => (t as HTMLElement).tabIndex)))
-      .toEqual(ids.map((_, k) => (k === i ? 0 : -1)));
+    expect(await page.locator(`${lab} [role="tab"]`).evaluateAll((ts) => ts.map((t) => (t as HTMLElement).tabIndex))).toEqual(
+      ids.map((_, k) => (k === i ? 0 : -1)),
+    );
   };
   await tab(0).focus();
   await page.keyboard.press("End");
@@ -171,7 +184,8 @@ test("phone: End scrolls the one-row tab bar to the last tab", async ({ page }) 
   await page.locator(`#tsl-tab-${ids[0]}`).focus();
   await page.keyboard.press("End");
   const inView = await bar.evaluate((b) => {
-    const r = b.querySelector('[aria-selected="true"]')!.getBoundingClientRect(), o = b.getBoundingClientRect();
+    const r = b.querySelector('[aria-selected="true"]')!.getBoundingClientRect(),
+      o = b.getBoundingClientRect();
     return r.left >= o.left - 1 && r.right <= o.right + 1;
   });
   expect(inView).toBe(true);
@@ -201,7 +215,9 @@ test("each panel's headline is in one polite live region after its controls, and
   await expect(summary).toContainText(await time());
 });
 
-test("phone: every table and the Pareto scatter sit in named, focusable frames; a frame scrolls by keyboard, the page never sideways", async ({ page }) => {
+test("phone: every table and the Pareto scatter sit in named, focusable frames; a frame scrolls by keyboard, the page never sideways", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const ids = await openLab(page, "en");

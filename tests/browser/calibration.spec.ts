@@ -6,7 +6,10 @@ import { shots, watchConsole } from "./lab";
 const data = "tests/data/calibration";
 const examplePath = `${data}/cpu-2rank-quick.json`;
 const example = JSON.parse(readFileSync(examplePath, "utf8")) as {
-  backend: string; ranks: number; created: string; devices: { name: string }[];
+  backend: string;
+  ranks: number;
+  created: string;
+  devices: { name: string }[];
 };
 // The source contract (core calibration.hpp, source()): first device or the backend, ×ranks, the date.
 const source = `calibrated: ${example.devices[0]?.name ?? example.backend} ×${example.ranks}, ${example.created.slice(0, 10)}`;
@@ -28,13 +31,16 @@ async function pick(page: Page, file: string): Promise<void> {
 async function drop(page: Page, file: string, type = "application/json"): Promise<void> {
   const text = readFileSync(file, "utf8");
   const name = file.split("/").pop()!;
-  await page.evaluate(({ text, name, type }) => {
-    const dt = new DataTransfer();
-    dt.items.add(new File([text], name, { type }));
-    const target = document.querySelector("#lab .tsl-stage")!;
-    for (const kind of ["dragenter", "dragover", "drop"])
-      target.dispatchEvent(new DragEvent(kind, { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, { text, name, type });
+  await page.evaluate(
+    ({ text, name, type }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type }));
+      const target = document.querySelector("#lab .tsl-stage")!;
+      for (const kind of ["dragenter", "dragover", "drop"])
+        target.dispatchEvent(new DragEvent(kind, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    { text, name, type },
+  );
 }
 
 const badge = (page: Page) => page.getByTestId("calibration-badge");
@@ -84,7 +90,7 @@ test("dropping the example profile on the lab loads it too", async ({ page }) =>
 const badFiles = [
   ["truncated.json", "JSON 不完整（在第 4097 字节处截断）"], // the core's reasons, in the zh-CN catalog (web/src/i18n/core)
   ["malformed.json", "JSON 格式错误，位于第 144 字节"],
-  ["wrong-schema.json", "schema：不支持 \"tslab/calibration@2\""],
+  ["wrong-schema.json", 'schema：不支持 "tslab/calibration@2"'],
   ["negative.json", "collectives[0].samples[2].time_s：不能为负数"],
 ] as const;
 

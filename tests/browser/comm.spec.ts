@@ -15,7 +15,10 @@ async function openComm(page: Page): Promise<void> {
 const field = (page: Page, key: string) => page.locator(`${panel} [data-control="${key}"]`);
 const num = async (page: Page, id: string, attr: string) => Number(await page.getByTestId(id).getAttribute(`data-${attr}`));
 const rowBytes = (page: Page) =>
-  page.getByTestId("inventory").locator("tbody tr").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.bytes));
+  page
+    .getByTestId("inventory")
+    .locator("tbody tr")
+    .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.bytes));
 
 /** Drags the overlap slider's thumb with the mouse to its right end (95%). */
 async function dragOverlapTo95(page: Page): Promise<void> {

@@ -90,9 +90,15 @@ test("on a phone, in English, the trial's numbers hold and the methods fold into
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
   // Text at least 12 px everywhere in the panel.
-  const smallest = await page.locator(ctx).evaluate((root) =>
-    Math.min(...[...root.querySelectorAll<HTMLElement>("*")].filter((e) => e.textContent?.trim() && e.offsetParent)
-      .map((e) => parseFloat(getComputedStyle(e).fontSize))));
+  const smallest = await page
+    .locator(ctx)
+    .evaluate((root) =>
+      Math.min(
+        ...[...root.querySelectorAll<HTMLElement>("*")]
+          .filter((e) => e.textContent?.trim() && e.offsetParent)
+          .map((e) => parseFloat(getComputedStyle(e).fontSize)),
+      ),
+    );
   expect(smallest).toBeGreaterThanOrEqual(12);
   await page.screenshot({ path: `${shots}/context-phone.png`, fullPage: true });
 });

@@ -15,10 +15,13 @@ async function openL6(page: Page): Promise<void> {
 const value = async (page: Page, id: string) => Number(await page.getByTestId(id).getAttribute("data-value"));
 const rows = (page: Page) =>
   page.locator(`${panel} [data-testid="ex-trial-table"] tr[data-case]`).evaluateAll((els) =>
-    Object.fromEntries(els.map((e) => {
-      const d = (e as HTMLElement).dataset;
-      return [d.case!, { imbalance: Number(d.imbalance), busiest: Number(d.busiest), step: Number(d.step) }];
-    })));
+    Object.fromEntries(
+      els.map((e) => {
+        const d = (e as HTMLElement).dataset;
+        return [d.case!, { imbalance: Number(d.imbalance), busiest: Number(d.busiest), step: Number(d.step) }];
+      }),
+    ),
+  );
 
 let errors: string[] = [];
 test.beforeEach(async ({ page }) => {

@@ -30,8 +30,17 @@ test("the nine ledgers in order, each linked to a registered panel that opens", 
   await page.goto("/");
   const ledgers = page.locator("#ledgers [data-ledger]");
   await expect(ledgers).toHaveCount(9);
-  expect(await ledgers.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.ledger))).toEqual(
-    ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"]);
+  expect(await ledgers.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.ledger))).toEqual([
+    "L1",
+    "L2",
+    "L3",
+    "L4",
+    "L5",
+    "L6",
+    "L7",
+    "L8",
+    "L9",
+  ]);
   const opened: string[] = [];
   for (let i = 0; i < 9; i++) opened.push(await followLink(page, ledgers.nth(i).locator("a[data-lab-link]")));
   // Each ledger opens its own experiment.
@@ -107,9 +116,15 @@ test("one language toggle for the page and the lab; a phone reads it in one colu
   await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
   await expect(page).toHaveTitle(/训练系统实验室/);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  const smallest = await page.locator("main").evaluate((root) =>
-    Math.min(...[...root.querySelectorAll<HTMLElement>("#ledgers *, #trials *, #playbook *")]
-      .filter((e) => e.textContent?.trim() && e.offsetParent).map((e) => parseFloat(getComputedStyle(e).fontSize))));
+  const smallest = await page
+    .locator("main")
+    .evaluate((root) =>
+      Math.min(
+        ...[...root.querySelectorAll<HTMLElement>("#ledgers *, #trials *, #playbook *")]
+          .filter((e) => e.textContent?.trim() && e.offsetParent)
+          .map((e) => parseFloat(getComputedStyle(e).fontSize)),
+      ),
+    );
   expect(smallest).toBeGreaterThanOrEqual(12);
   await page.locator("#ledgers").screenshot({ path: `${shots}/home-phone-ledgers.png` });
   await page.screenshot({ path: `${shots}/home-phone.png`, fullPage: true });

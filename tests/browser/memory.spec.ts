@@ -13,8 +13,7 @@ async function openLab(page: Page): Promise<void> {
 // Scoped to the memory panel: other panels reuse control keys (dp, tp, model) and class names.
 const mem = '#lab [data-panel="memory"]';
 const field = (page: Page, key: string) => page.locator(`${mem} [data-control="${key}"]`);
-const ledgerBytes = (page: Page, id: string) =>
-  page.locator(`#lab [data-testid="ledger"] tr[data-item="${id}"] td`).first().textContent();
+const ledgerBytes = (page: Page, id: string) => page.locator(`#lab [data-testid="ledger"] tr[data-item="${id}"] td`).first().textContent();
 
 let errors: string[] = [];
 test.beforeEach(async ({ page }) => {
@@ -129,7 +128,7 @@ test("keyboard: Tab reaches the controls in order, each with a label and a visib
     const info = await page.evaluate(() => {
       const a = document.activeElement as HTMLElement | null;
       if (!a) return null;
-      const label = a.id ? document.querySelector(`label[for="${a.id}"]`)?.textContent ?? a.getAttribute("aria-label") : null;
+      const label = a.id ? (document.querySelector(`label[for="${a.id}"]`)?.textContent ?? a.getAttribute("aria-label")) : null;
       return { key: a.closest<HTMLElement>("[data-control]")?.dataset.control ?? a.className, label, outline: getComputedStyle(a).outlineStyle };
     });
     expect(info).not.toBeNull();

@@ -147,7 +147,8 @@ test("a large schedule runs in the Worker: the page says so, keeps the last resu
   await page.locator('#lab [data-panel="pipeline"]').evaluate((panel) => {
     const seen = { busy: false, pending: false };
     (window as unknown as { pipeSeen: typeof seen }).pipeSeen = seen;
-    const busy = panel.querySelector<HTMLElement>('[data-testid="pipe-busy"]')!, body = panel.querySelector(".tsl-pipe-body")!;
+    const busy = panel.querySelector<HTMLElement>('[data-testid="pipe-busy"]')!,
+      body = panel.querySelector(".tsl-pipe-body")!;
     new MutationObserver(() => {
       seen.busy ||= !busy.hidden && busy.textContent !== "";
       seen.pending ||= body.classList.contains("tsl-pipe-pending");

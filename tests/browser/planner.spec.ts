@@ -37,10 +37,12 @@ test("a small search reaches 100%, lists the fastest plans in order and draws th
   const rows = page.getByTestId("plan-row");
   expect(await rows.count()).toBeGreaterThan(1);
   // Every plan uses all 64 GPUs: dp·tp·pp·cp = 64 (the planner's search space, core/src/planner.cpp).
-  const worlds = await rows.evaluateAll((rs) => rs.map((r) => {
-    const d = (r as HTMLElement).dataset;
-    return Number(d.dp) * Number(d.tp) * Number(d.pp) * Number(d.cp);
-  }));
+  const worlds = await rows.evaluateAll((rs) =>
+    rs.map((r) => {
+      const d = (r as HTMLElement).dataset;
+      return Number(d.dp) * Number(d.tp) * Number(d.pp) * Number(d.cp);
+    }),
+  );
   for (const w of worlds) expect(w).toBe(64);
   const times = await rows.evaluateAll((rs) => rs.map((r) => Number((r as HTMLElement).dataset.time)));
   expect(times).toEqual([...times].sort((a, b) => a - b));
@@ -64,10 +66,12 @@ test("the search in parts (one Web Worker per core) lists what one worker lists"
     await page.addInitScript((n) => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => n }), cores);
     await openPlanner(page);
     await runSmall(page);
-    const rows = await page.getByTestId("plan-row").evaluateAll((rs) => rs.map((r) => {
-      const d = (r as HTMLElement).dataset;
-      return `${d.dp}/${d.tp}/${d.pp}/${d.cp}/${d.mb} ${d.time}`;
-    }));
+    const rows = await page.getByTestId("plan-row").evaluateAll((rs) =>
+      rs.map((r) => {
+        const d = (r as HTMLElement).dataset;
+        return `${d.dp}/${d.tp}/${d.pp}/${d.cp}/${d.mb} ${d.time}`;
+      }),
+    );
     const status = await page.getByTestId("plan-status").textContent();
     expect(seen, "console errors").toEqual([]);
     await page.close();
@@ -114,7 +118,9 @@ test("a bad global batch is named next to its control, and the search does not s
   await expect(page.getByTestId("plan-row")).toHaveCount(0);
 });
 
-test("clicking a plan applies it to the memory, step, mesh, pipeline and communication panels; Enter on a Pareto point does the same", async ({ page }) => {
+test("clicking a plan applies it to the memory, step, mesh, pipeline and communication panels; Enter on a Pareto point does the same", async ({
+  page,
+}) => {
   await openPlanner(page);
   // A memory-panel setting the planner does not search (the optimizer) goes back to what the plan was ranked with.
   await page.locator("#tsl-tab-memory").click();
@@ -144,7 +150,8 @@ test("clicking a plan applies it to the memory, step, mesh, pipeline and communi
   const stepTime = Number(await page.locator('#lab [data-panel="step"]').getByTestId("step-time").getAttribute("data-value"));
   expect(Math.abs(stepTime / Number(want.time) - 1)).toBeLessThan(1e-9);
   await page.locator("#tsl-tab-mesh").click();
-  for (const axis of ["dp", "tp", "pp", "cp"]) await expect(page.locator(`#lab [data-panel="mesh"] [data-control="${axis}"] input`)).toHaveValue(want[axis]!);
+  for (const axis of ["dp", "tp", "pp", "cp"])
+    await expect(page.locator(`#lab [data-panel="mesh"] [data-control="${axis}"] input`)).toHaveValue(want[axis]!);
   await page.locator("#tsl-tab-pipeline").click();
   await expect(page.locator('#lab [data-panel="pipeline"] [data-control="pipe_ranks"] input')).toHaveValue(want.pp!);
   // m = global_batch / (micro_batch · dp), the planner's own micro-batch count.
@@ -156,7 +163,9 @@ test("clicking a plan applies it to the memory, step, mesh, pipeline and communi
   await page.locator("#tsl-tab-comm").click();
   const comm = '#lab [data-panel="comm"]';
   await expect(page.locator(`${comm} [data-control="scenario"] select`)).toHaveValue("applied");
-  await expect(page.locator(`${comm} [data-control="scenario"] option[value="applied"]`)).toContainText(`llama3-8b DP${want.dp} TP${want.tp} PP${want.pp}`);
+  await expect(page.locator(`${comm} [data-control="scenario"] option[value="applied"]`)).toContainText(
+    `llama3-8b DP${want.dp} TP${want.tp} PP${want.pp}`,
+  );
   await expect(page.locator(comm).getByTestId("inventory")).toBeVisible();
   await page.locator(comm).screenshot({ path: `${shots}/planner-applied-comm.png` });
 
@@ -178,10 +187,12 @@ test("compare: the lab's configuration is searched on its own GPUs and set again
   await expect(own).toBeVisible();
   await expect(page.getByTestId("plan-own-plan")).toContainText("DP 8 · TP 8 · PP 4");
   // Its rank is the place of the first listed plan of its layout (dp, tp, pp, cp, ep); 0 when none is listed.
-  const layouts = await page.getByTestId("plan-row").evaluateAll((rs) => rs.map((r) => {
-    const d = (r as HTMLElement).dataset;
-    return `${d.dp}/${d.tp}/${d.pp}/${d.cp}/${d.ep}`;
-  }));
+  const layouts = await page.getByTestId("plan-row").evaluateAll((rs) =>
+    rs.map((r) => {
+      const d = (r as HTMLElement).dataset;
+      return `${d.dp}/${d.tp}/${d.pp}/${d.cp}/${d.ep}`;
+    }),
+  );
   expect(Number(await own.getAttribute("data-rank"))).toBe(layouts.indexOf("8/8/4/1/1") + 1);
   // The best plan's speed-up over the lab's plan is the ratio of the two step times.
   const best = Number(await page.getByTestId("plan-row").first().getAttribute("data-time"));

@@ -14,8 +14,9 @@ async function openL9(page: Page): Promise<void> {
 
 const value = async (page: Page, id: string) => Number(await page.getByTestId(id).getAttribute("data-value"));
 const phases = (page: Page) =>
-  page.locator(`${panel} .tsl-rel-seg`).evaluateAll((els) =>
-    Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.phase!, Number((e as HTMLElement).dataset.share)])));
+  page
+    .locator(`${panel} .tsl-rel-seg`)
+    .evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.phase!, Number((e as HTMLElement).dataset.share)])));
 
 let errors: string[] = [];
 test.beforeEach(async ({ page }) => {

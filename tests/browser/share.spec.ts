@@ -71,7 +71,16 @@ test("controls set on every panel come back from the URL with the same numbers",
   await expect.poll(() => page.url()).toMatch(/#lab=v1\.[\w-]+$/);
   // The URL is written 200 ms after the last change: wait until it holds still for a second (a fixed
   // wait raced the write on a loaded machine).
-  await expect.poll(async () => { const u = page.url(); await page.waitForTimeout(1000); return page.url() === u; }, { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const u = page.url();
+        await page.waitForTimeout(1000);
+        return page.url() === u;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   const before = await snapshot(page);
   const url = page.url();
   expect(url.length).toBeLessThan(2000); // a link that fits in a chat message and every browser's URL limit
@@ -93,12 +102,20 @@ test("controls set on every panel come back from the URL with the same numbers",
 test("a second link opened in the same tab replaces the first's state: the lab shows what a fresh tab shows", async ({ page, context }) => {
   const link = (state: unknown) => `/#lab=v1.${Buffer.from(JSON.stringify(state)).toString("base64url")}`;
   // Link A: Llama 3 405B at PP 16, and a reliability what-if; link B: only DP 4.
-  const a = link({ s: [["model", "llama3-405b"], ["parallel.pp", 16]], c: { reliability: { interval: "3600" } } });
+  const a = link({
+    s: [
+      ["model", "llama3-405b"],
+      ["parallel.pp", 16],
+    ],
+    c: { reliability: { interval: "3600" } },
+  });
   const b = link({ s: [["parallel.dp", 4]] });
   await open(page, a);
   await expect(field(page, "memory", "model").locator("select")).toHaveValue("llama3-405b");
   await expect(field(page, "reliability", "interval").locator("input")).toHaveValue("3600");
-  await page.evaluate((hash) => { location.hash = hash; }, b.slice(1));
+  await page.evaluate((hash) => {
+    location.hash = hash;
+  }, b.slice(1));
   await expect(field(page, "memory", "dp").locator("input")).toHaveValue("4");
   await expect(field(page, "memory", "model").locator("select")).toHaveValue("llama3-70b"); // not 405B + DP 4
   await expect(field(page, "memory", "pp").locator("input")).toHaveValue("4");

@@ -14,8 +14,9 @@ async function openStep(page: Page): Promise<void> {
 const field = (page: Page, key: string) => page.locator(`${panel} [data-control="${key}"]`);
 const value = async (page: Page, id: string) => Number(await page.getByTestId(id).getAttribute("data-value"));
 const segSeconds = (page: Page) =>
-  page.locator(`${panel} .tsl-step-seg`).evaluateAll((els) =>
-    Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.seg!, Number((e as HTMLElement).dataset.seconds)])));
+  page
+    .locator(`${panel} .tsl-step-seg`)
+    .evaluateAll((els) => Object.fromEntries(els.map((e) => [(e as HTMLElement).dataset.seg!, Number((e as HTMLElement).dataset.seconds)])));
 
 let errors: string[] = [];
 test.beforeEach(async ({ page }) => {
@@ -29,8 +30,17 @@ test("the bar, the nine ledgers and the headline render; the bar's parts add up 
   await openStep(page);
   const rows = page.getByTestId("ledgers").locator("tbody tr");
   await expect(rows).toHaveCount(9);
-  expect(await rows.evaluateAll((r) => r.map((e) => (e as HTMLElement).dataset.ledger))).toEqual(
-    ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"]);
+  expect(await rows.evaluateAll((r) => r.map((e) => (e as HTMLElement).dataset.ledger))).toEqual([
+    "L1",
+    "L2",
+    "L3",
+    "L4",
+    "L5",
+    "L6",
+    "L7",
+    "L8",
+    "L9",
+  ]);
   const segs = await segSeconds(page);
   // DP 8 TP 8 PP 4: the step has compute, DP and TP collectives and a pipeline bubble.
   for (const k of ["compute", "dp", "tp", "bubble"]) expect(segs[k], k).toBeGreaterThan(0);
@@ -122,7 +132,8 @@ test("the accuracy note gives the step time as a range from the closest class an
   await expect(note.locator(".tsl-accuracy-line")).toContainText("%");
   const mean = Number(await note.getAttribute("data-mean"));
   expect(mean).toBeGreaterThan(0);
-  const low = Number(await note.getAttribute("data-low")), high = Number(await note.getAttribute("data-high"));
+  const low = Number(await note.getAttribute("data-low")),
+    high = Number(await note.getAttribute("data-high"));
   expect(low).toBeGreaterThan(0);
   expect(low).toBeLessThanOrEqual(high);
   await expect(note.getByTestId("step-range")).toContainText("–");
@@ -131,7 +142,7 @@ test("the accuracy note gives the step time as a range from the closest class an
   // tests/validation/published_runs.json (27).
   const rows = note.locator("table tr").filter({ has: page.locator("td") });
   await expect(rows).toHaveCount(16 + 27);
-  await expect(note.locator("table").first().locator("th")).toHaveCount(6);  // with "without its family"
+  await expect(note.locator("table").first().locator("th")).toHaveCount(6); // with "without its family"
   await page.setViewportSize({ width: 1440, height: 900 });
   // The point of the table, the error columns, is on screen at 1440 px.
   const err = note.locator("table").last().locator("th").nth(3);

@@ -6,6 +6,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     return tslab::fuzz::run_entry(data, size, [](const std::string& t) {
         (void)tslab::plan_merge_json_text(R"({"model": {"preset": "llama3-8b", "layers": 4}, "cluster": "dgx-h100",
-            "training": {"seq_len": 2048, "global_batch": 16}})", R"({"gpus": 8, "top": 2, "max_seconds": 0.2})", t);
+            "training": {"seq_len": 2048, "global_batch": 16}})",
+                                          R"({"gpus": 8, "top": 2, "max_seconds": 0.2})", t);
     });
 }

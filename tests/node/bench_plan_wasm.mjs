@@ -9,7 +9,10 @@ import { loadTslab } from "./tslab_module.mjs";
 
 // The scenario of tests/bench/bench_plan.cpp.
 const scenario = JSON.stringify({
-  model: "kimi-k2", cluster: "dgx-h100", parallel: { dp: 8 }, training: { seq_len: 4096, global_batch: 4096 },
+  model: "kimi-k2",
+  cluster: "dgx-h100",
+  parallel: { dp: 8 },
+  training: { seq_len: 4096, global_batch: 4096 },
 });
 const optionsFor = (gpus) => JSON.stringify({ gpus, max_candidates: 1_000_000_000 });
 
@@ -30,14 +33,26 @@ if (!isMainThread) {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const tslab = await loadTslab();
   tslab.plan(scenario, JSON.stringify({ gpus: 64 })); // warm-up: JIT tiers and memory growth
-  const workers = await Promise.all(Array.from({ length: parts }, () => new Promise((ok) => {
-    const w = new Worker(new URL(import.meta.url));
-    w.once("message", () => ok(w));
-  })));
-  const inParts = (gpus) => Promise.all(workers.map((w, part) => new Promise((ok) => {
-    w.once("message", ok);
-    w.postMessage({ gpus, part, parts });
-  })));
+  const workers = await Promise.all(
+    Array.from(
+      { length: parts },
+      () =>
+        new Promise((ok) => {
+          const w = new Worker(new URL(import.meta.url));
+          w.once("message", () => ok(w));
+        }),
+    ),
+  );
+  const inParts = (gpus) =>
+    Promise.all(
+      workers.map(
+        (w, part) =>
+          new Promise((ok) => {
+            w.once("message", ok);
+            w.postMessage({ gpus, part, parts });
+          }),
+      ),
+    );
   for (const gpus of gpuCounts) {
     const one = [];
     const split = [];
@@ -52,9 +67,11 @@ if (!isMainThread) {
       split.push(Number(process.hrtime.bigint() - t0) / 1e9);
       if (JSON.stringify(merged.top) !== JSON.stringify(result.top)) throw new Error(`${gpus} GPUs: the parts' merge lists other plans`);
     }
-    console.log(`wasm plan(kimi-k2, ${gpus} GPUs): one instance median ${median(one).toFixed(3)} s; ${parts} parts in worker threads ` +
-      `median ${median(split).toFixed(3)} s (merge included); ${result.candidates_evaluated} evaluated, ${result.candidates_fitting} fit, ` +
-      `${result.candidates_timed} timed in full (Node ${process.versions.node})`);
+    console.log(
+      `wasm plan(kimi-k2, ${gpus} GPUs): one instance median ${median(one).toFixed(3)} s; ${parts} parts in worker threads ` +
+        `median ${median(split).toFixed(3)} s (merge included); ${result.candidates_evaluated} evaluated, ${result.candidates_fitting} fit, ` +
+        `${result.candidates_timed} timed in full (Node ${process.versions.node})`,
+    );
   }
   await Promise.all(workers.map((w) => w.terminate()));
 }

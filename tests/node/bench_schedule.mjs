@@ -29,6 +29,8 @@ for (const [name, spec] of cases) {
     cpu.push((c.user + c.system) / 1e3);
   }
   const w = median(wall);
-  console.log(`wasm schedule(${name}): median ${w.toFixed(2)} ms wall, ${median(cpu).toFixed(2)} ms CPU, ` +
-    `${((w * 1e6) / opCount).toFixed(0)} ns/op over ${opCount} ops, ${runs} runs (Node ${process.versions.node})`);
+  console.log(
+    `wasm schedule(${name}): median ${w.toFixed(2)} ms wall, ${median(cpu).toFixed(2)} ms CPU, ` +
+      `${((w * 1e6) / opCount).toFixed(0)} ns/op over ${opCount} ops, ${runs} runs (Node ${process.versions.node})`,
+  );
 }

@@ -8,7 +8,8 @@ const runs = Number(process.env.TSLAB_BENCH_RUNS ?? 5000);
 const scenarios = {
   "deepseek-v3 preset, default plan": { model: "deepseek-v3" },
   "deepseek-v3, DualPipe PP16 EP64 FP8 on H800": {
-    model: "deepseek-v3", cluster: "hgx-h800",
+    model: "deepseek-v3",
+    cluster: "hgx-h800",
     parallel: { dp: 64, pp: 16, ep: 64, zero: 1 },
     training: { seq_len: 4096, precision: "fp8-mixed", schedule: "dualpipe" },
   },
@@ -30,14 +31,18 @@ for (const [name, scenario] of Object.entries(scenarios)) {
   }
   times.sort();
   const q = (p) => times[Math.min(runs - 1, Math.floor(p * runs))].toFixed(1);
-  console.log(`wasm report(${name}): median ${q(0.5)} µs, p10 ${q(0.1)} µs, p90 ${q(0.9)} µs, p95 ${q(0.95)} µs over ${runs} runs (Node ${process.versions.node})`);
+  console.log(
+    `wasm report(${name}): median ${q(0.5)} µs, p10 ${q(0.1)} µs, p90 ${q(0.9)} µs, p95 ${q(0.95)} µs over ${runs} runs (Node ${process.versions.node})`,
+  );
 }
 
 const gz = (buf) => gzipSync(buf, { level: constants.Z_BEST_COMPRESSION }).length;
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const wasm = readFileSync(join(wasmDir, "tslab.wasm"));
 const js = readFileSync(join(wasmDir, "tslab.mjs"));
-console.log(`module: tslab.wasm ${kb(wasm.length)} raw, ${kb(gz(wasm))} gzip; tslab.mjs ${kb(js.length)} raw, ${kb(gz(js))} gzip; wasm+JS ${kb(gz(wasm) + gz(js))} gzip`);
+console.log(
+  `module: tslab.wasm ${kb(wasm.length)} raw, ${kb(gz(wasm))} gzip; tslab.mjs ${kb(js.length)} raw, ${kb(gz(js))} gzip; wasm+JS ${kb(gz(wasm) + gz(js))} gzip`,
+);
 
 // The lab as shipped by the built site (the lab's JS bundle includes tslab.mjs), when site/dist exists.
 const assets = join(repoRoot, "site/dist/_astro");

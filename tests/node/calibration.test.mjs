@@ -43,14 +43,17 @@ test("the CPU example replaces the intra-node link: bus bandwidth factor(2)/beta
   assert.ok(Math.abs(intra.bandwidth_Bps * ar.beta_s_per_byte - 1) < 1e-12);
   assert.equal(intra.latency_s, ar.alpha_s);
   // A CPU run measures no device copy, no pinned host link and no GEMM: nothing else is replaced.
-  assert.deepEqual(s.replaces.map((f) => f.id), ["intra_node"]);
+  assert.deepEqual(
+    s.replaces.map((f) => f.id),
+    ["intra_node"],
+  );
 });
 
 /** [file, JSON path the message must start with, a fragment of the reason] — see tests/data/calibration/README.md */
 const bad = [
   ["truncated.json", "", "truncated JSON at byte"],
   ["malformed.json", "", "malformed JSON at byte"],
-  ["wrong-schema.json", "schema", "\"tslab/calibration@2\" is not supported; expected tslab/calibration@1"],
+  ["wrong-schema.json", "schema", '"tslab/calibration@2" is not supported; expected tslab/calibration@1'],
   ["negative.json", "collectives[0].samples[2].time_s", "must not be negative, got -0.0001"],
   ["negative-bandwidth.json", "memory.host_memcpy_Bps", "must not be negative"],
 ];
@@ -77,16 +80,22 @@ test("the same bad profile inside a scenario is reported under cluster.calibrati
 
 const scenarios = {
   "gpt-1.7b DP 2 on a 2-GPU node (the ctest scenario)": {
-    schema: "tslab/scenario@1", model: "gpt-1.7b", parallel: { dp: 2 },
+    schema: "tslab/scenario@1",
+    model: "gpt-1.7b",
+    parallel: { dp: 2 },
     cluster: { preset: "dgx-a100-80gb", nodes: 1, gpus_per_node: 2 },
   },
   "llama3-70b 3D parallel on DGX H100 (the lab's default)": {
-    model: "llama3-70b", cluster: { preset: "dgx-h100" },
-    parallel: { dp: 8, tp: 8, pp: 4, sp: true }, training: { seq_len: 4096, micro_batch: 1 },
+    model: "llama3-70b",
+    cluster: { preset: "dgx-h100" },
+    parallel: { dp: 8, tp: 8, pp: 4, sp: true },
+    training: { seq_len: 4096, micro_batch: 1 },
   },
   "deepseek-v3 EP 64 on HGX H800": {
-    model: "deepseek-v3", cluster: { preset: "hgx-h800" },
-    parallel: { dp: 64, pp: 16, ep: 64, zero: 1 }, training: { schedule: "dualpipe", precision: "fp8-mixed" },
+    model: "deepseek-v3",
+    cluster: { preset: "hgx-h800" },
+    parallel: { dp: 64, pp: 16, ep: 64, zero: 1 },
+    training: { schedule: "dualpipe", precision: "fp8-mixed" },
   },
 };
 

@@ -50,10 +50,16 @@ for (const [name, spec] of Object.entries(meshSpecs)) {
 test("the conflicting mapping warns about TP across nodes; the default order does not", () => {
   const good = JSON.parse(tslab.mesh(JSON.stringify(meshSpecs["Megatron default order, 4 nodes"])));
   const bad = JSON.parse(tslab.mesh(JSON.stringify(meshSpecs["tp outermost: the conflicting mapping"])));
-  assert.deepEqual(good.warnings.filter((w) => w.startsWith("tp group")), []);
+  assert.deepEqual(
+    good.warnings.filter((w) => w.startsWith("tp group")),
+    [],
+  );
   // tp outermost: stride dp·pp = 4, so a TP group is {0, 4, ..., 28}: 8 ranks on 4 nodes of 8 GPUs.
   assert.deepEqual(bad.groups.find((g) => g.axis === "tp").ranks, [0, 4, 8, 12, 16, 20, 24, 28]);
-  assert.ok(bad.warnings.some((w) => w.startsWith("tp group of 8 spans 4 nodes")), bad.warnings.join(" | "));
+  assert.ok(
+    bad.warnings.some((w) => w.startsWith("tp group of 8 spans 4 nodes")),
+    bad.warnings.join(" | "),
+  );
 });
 
 /** [case, which function, spec, expected JSON path, a fragment of the reason] */
@@ -63,11 +69,23 @@ const errorCases = [
   ["unknown op", "collective", { op: "allreduse", bytes: 1024, ranks: 8 }, "op", "did you mean allreduce"],
   ["ranks not filling nodes", "collective", { op: "allreduce", bytes: 1024, ranks: 12 }, "ranks", "not a multiple of ranks_per_node = 8"],
   ["one rank", "collective", { op: "allgather", bytes: 1024, ranks: 1 }, "ranks", "at least 2"],
-  ["bandwidth 0", "collective", { op: "allreduce", bytes: 1024, ranks: 8, link: { bandwidth_Bps: 0, latency_s: 1e-6 } }, "link.bandwidth_Bps", "must be positive"],
-  ["unknown axis in order", "mesh", { tp: 2, order: "tp-cp-ep-dq-pp" }, "order", "unknown axis \"dq\""],
+  [
+    "bandwidth 0",
+    "collective",
+    { op: "allreduce", bytes: 1024, ranks: 8, link: { bandwidth_Bps: 0, latency_s: 1e-6 } },
+    "link.bandwidth_Bps",
+    "must be positive",
+  ],
+  ["unknown axis in order", "mesh", { tp: 2, order: "tp-cp-ep-dq-pp" }, "order", 'unknown axis "dq"'],
   ["ep not dividing dp·cp", "mesh", { dp: 4, ep: 3 }, "ep", "expert-DP rule"],
   ["world larger than the nodes", "mesh", { dp: 4, tp: 8, nodes: 2 }, "nodes", "≠ world size 16"],
-  ["link bandwidth 5e-324", "collective", { op: "allreduce", bytes: 1024, ranks: 8, link: { bandwidth_Bps: 5e-324, latency_s: 0 } }, "link.bandwidth_Bps", "below 1e3 B/s"],
+  [
+    "link bandwidth 5e-324",
+    "collective",
+    { op: "allreduce", bytes: 1024, ranks: 8, link: { bandwidth_Bps: 5e-324, latency_s: 0 } },
+    "link.bandwidth_Bps",
+    "below 1e3 B/s",
+  ],
   ["list_limit 2^20", "mesh", { dp: 1 << 20, list_limit: 1 << 20 }, "list_limit", "out of range [1, 65536]"],
   ["number overflow", "collective", '{"op":"allreduce","bytes":1e400,"ranks":8}', "bytes", "1e400 is out of range"],
   ["gpus_per_node 0", "mesh", { dp: 2, gpus_per_node: 0 }, "gpus_per_node", "out of range"],

@@ -8,7 +8,12 @@ const tslab = await loadTslab();
 /** [case, scenario text, expected JSON path, a fragment of the reason] */
 const cases = [
   ["tp does not divide heads", { model: "llama3-8b", parallel: { tp: 12 } }, "parallel.tp", "12 does not divide model.heads = 32"],
-  ["global batch not a multiple", { model: "llama3-8b", parallel: { dp: 4 }, training: { micro_batch: 2, global_batch: 12 } }, "training.global_batch", "not a multiple"],
+  [
+    "global batch not a multiple",
+    { model: "llama3-8b", parallel: { dp: 4 }, training: { micro_batch: 2, global_batch: 12 } },
+    "training.global_batch",
+    "not a multiple",
+  ],
   ["negative degree", { parallel: { dp: -2 } }, "parallel.dp", ""],
   ["zero stage out of range", { parallel: { zero: 4 } }, "parallel.zero", ""],
   ["misspelt field", { training: { micro_bacth: 2 } }, "training.micro_bacth", "micro_batch"],
@@ -46,7 +51,10 @@ for (const [name, scenario, path, fragment] of cases) {
 }
 
 test("malformed JSON is an Error, not a crash", () => {
-  assert.throws(() => tslab.report("{\"model\": "), (e) => e instanceof Error && /^\$: truncated JSON at byte \d+/.test(e.message));
+  assert.throws(
+    () => tslab.report('{"model": '),
+    (e) => e instanceof Error && /^\$: truncated JSON at byte \d+/.test(e.message),
+  );
 });
 
 test("the module keeps working after errors", () => {

@@ -12,8 +12,10 @@ const count = Number(process.env.TSLAB_MUTATIONS ?? 3000);
 const seconds = Number(process.env.TSLAB_MUTATION_SECONDS ?? 0);
 const raw = await loadRawTslab();
 const seedsDir = join(repoRoot, "tests/fuzz/seeds");
-const words = readFileSync(join(repoRoot, "tests/fuzz/fields.dict"), "utf8").split("\n")
-  .filter((l) => /^\w+=".*"$/.test(l)).map((l) => JSON.parse(l.slice(l.indexOf("=") + 1)));
+const words = readFileSync(join(repoRoot, "tests/fuzz/fields.dict"), "utf8")
+  .split("\n")
+  .filter((l) => /^\w+=".*"$/.test(l))
+  .map((l) => JSON.parse(l.slice(l.indexOf("=") + 1)));
 
 /** Entry point per seed folder; each takes the mutated text. */
 const entries = {
@@ -25,21 +27,32 @@ const entries = {
   profile: (t) => raw.validateProfile(t),
 };
 const seeds = Object.keys(entries).flatMap((kind) =>
-  readdirSync(join(seedsDir, kind)).map((f) => [kind, readFileSync(join(seedsDir, kind, f), "utf8")]));
+  readdirSync(join(seedsDir, kind)).map((f) => [kind, readFileSync(join(seedsDir, kind, f), "utf8")]),
+);
 
 let state = 12345; // a fixed LCG: the same inputs every run
-const rand = (n) => ((state = (state * 1103515245 + 12345) % 2147483648) % n);
+const rand = (n) => (state = (state * 1103515245 + 12345) % 2147483648) % n;
 
 function mutate(text) {
   let s = text;
   for (let k = 1 + rand(4); k > 0; k--) {
     const at = rand(s.length + 1);
     switch (rand(5)) {
-      case 0: s = s.slice(0, at) + String.fromCharCode(32 + rand(95)) + s.slice(at + 1); break;
-      case 1: s = s.slice(0, at) + words[rand(words.length)] + s.slice(at); break;
-      case 2: s = s.slice(0, at) + s.slice(at + 1 + rand(8)); break;
-      case 3: s = s.slice(0, at) + String(10 ** rand(400) * (rand(2) ? -1 : 1)) + s.slice(at); break;
-      default: s = s.slice(0, at) + "[".repeat(rand(100)) + s.slice(at); break;
+      case 0:
+        s = s.slice(0, at) + String.fromCharCode(32 + rand(95)) + s.slice(at + 1);
+        break;
+      case 1:
+        s = s.slice(0, at) + words[rand(words.length)] + s.slice(at);
+        break;
+      case 2:
+        s = s.slice(0, at) + s.slice(at + 1 + rand(8));
+        break;
+      case 3:
+        s = s.slice(0, at) + String(10 ** rand(400) * (rand(2) ? -1 : 1)) + s.slice(at);
+        break;
+      default:
+        s = s.slice(0, at) + "[".repeat(rand(100)) + s.slice(at);
+        break;
     }
   }
   return s;
@@ -48,7 +61,10 @@ function mutate(text) {
 const what = seconds > 0 ? `${seconds} s of` : `${count}`;
 test(`${what} mutated inputs to every entry point: outcomes only, stack and memory flat`, () => {
   const stats = () => JSON.parse(raw.memoryStats());
-  for (let i = 0; i < 200; i++) { const [k, s] = seeds[i % seeds.length]; entries[k](mutate(s)); }
+  for (let i = 0; i < 200; i++) {
+    const [k, s] = seeds[i % seeds.length];
+    entries[k](mutate(s));
+  }
   const before = stats();
   let ok = 0;
   const end = Date.now() + seconds * 1000;
@@ -57,11 +73,16 @@ test(`${what} mutated inputs to every entry point: outcomes only, stack and memo
     const [kind, seed] = seeds[rand(seeds.length)];
     const r = entries[kind](mutate(seed));
     assert.equal(typeof r.ok, "boolean", `${kind}: not an Outcome`);
-    if (r.ok) { JSON.parse(r.value); ok++; }
-    else assert.ok(/^\S.*?: \S/s.test(r.error) && !/json\.exception|internal error/.test(r.error), `${kind}: untyped error "${r.error}"`);
+    if (r.ok) {
+      JSON.parse(r.value);
+      ok++;
+    } else assert.ok(/^\S.*?: \S/s.test(r.error) && !/json\.exception|internal error/.test(r.error), `${kind}: untyped error "${r.error}"`);
   }
   const after = stats();
-  if (seconds > 0) console.log(`mutation run: ${i} inputs in ${seconds} s (${Math.round(i / seconds)}/s), ${ok} valid; memory ${before.memory_bytes} -> ${after.memory_bytes} bytes`);
+  if (seconds > 0)
+    console.log(
+      `mutation run: ${i} inputs in ${seconds} s (${Math.round(i / seconds)}/s), ${ok} valid; memory ${before.memory_bytes} -> ${after.memory_bytes} bytes`,
+    );
   assert.equal(after.stack_pointer, before.stack_pointer, "the stack pointer moved");
   assert.ok(after.memory_bytes <= before.memory_bytes + (64 << 20), `memory grew from ${before.memory_bytes} to ${after.memory_bytes}`);
   assert.ok(ok > 0, "some mutated inputs are still valid");

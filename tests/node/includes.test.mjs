@@ -13,7 +13,11 @@ const stem = (f) => f.replace(/\.(hpp|cpp)$/, "");
 
 /** Module name of every core file, and the files of each. */
 function modules() {
-  const publicNames = new Set(readdirSync(include).filter((f) => f.endsWith(".hpp")).map(stem));
+  const publicNames = new Set(
+    readdirSync(include)
+      .filter((f) => f.endsWith(".hpp"))
+      .map(stem),
+  );
   const owner = (name, isPrivateHeader) => {
     if (!isPrivateHeader || publicNames.has(name)) return name;
     const parts = name.split("_");
@@ -21,8 +25,12 @@ function modules() {
     return name;
   };
   const files = [
-    ...readdirSync(include).filter((f) => f.endsWith(".hpp")).map((f) => ({ path: join(include, f), module: stem(f) })),
-    ...readdirSync(src).filter((f) => /\.(hpp|cpp)$/.test(f)).map((f) => ({ path: join(src, f), module: owner(stem(f), f.endsWith(".hpp")) })),
+    ...readdirSync(include)
+      .filter((f) => f.endsWith(".hpp"))
+      .map((f) => ({ path: join(include, f), module: stem(f) })),
+    ...readdirSync(src)
+      .filter((f) => /\.(hpp|cpp)$/.test(f))
+      .map((f) => ({ path: join(src, f), module: owner(stem(f), f.endsWith(".hpp")) })),
   ];
   return { files, owner };
 }
@@ -45,16 +53,20 @@ export function includeGraph() {
 /** The strongly connected components with more than one module (Tarjan): each is an include cycle. */
 export function cycles(graph) {
   let next = 0;
-  const index = new Map(), low = new Map(), stack = [], on = new Set(), out = [];
+  const index = new Map(),
+    low = new Map(),
+    stack = [],
+    on = new Set(),
+    out = [];
   const visit = (v) => {
-    index.set(v, next), low.set(v, next++), stack.push(v), on.add(v);
+    (index.set(v, next), low.set(v, next++), stack.push(v), on.add(v));
     for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) visit(w), low.set(v, Math.min(low.get(v), low.get(w)));
+      if (!index.has(w)) (visit(w), low.set(v, Math.min(low.get(v), low.get(w))));
       else if (on.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
     }
     if (low.get(v) !== index.get(v)) return;
     const comp = [];
-    for (let w; w !== v; ) (w = stack.pop()), on.delete(w), comp.push(w);
+    for (let w; w !== v;) ((w = stack.pop()), on.delete(w), comp.push(w));
     if (comp.length > 1) out.push(comp.sort());
   };
   for (const v of graph.keys()) if (!index.has(v)) visit(v);
@@ -62,9 +74,23 @@ export function cycles(graph) {
 }
 
 test("the cycle finder finds a three-module loop and nothing in a chain", () => {
-  const loop = new Map([["a", new Set(["b"])], ["b", new Set(["c"])], ["c", new Set(["a"])], ["d", new Set(["a"])]]);
+  const loop = new Map([
+    ["a", new Set(["b"])],
+    ["b", new Set(["c"])],
+    ["c", new Set(["a"])],
+    ["d", new Set(["a"])],
+  ]);
   assert.deepEqual(cycles(loop), [["a", "b", "c"]]);
-  assert.deepEqual(cycles(new Map([["a", new Set(["b"])], ["b", new Set(["c"])], ["c", new Set()]])), []);
+  assert.deepEqual(
+    cycles(
+      new Map([
+        ["a", new Set(["b"])],
+        ["b", new Set(["c"])],
+        ["c", new Set()],
+      ]),
+    ),
+    [],
+  );
 });
 
 test("no include cycle between the core's modules", () => {

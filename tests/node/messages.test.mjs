@@ -46,11 +46,12 @@ function checkMessages(value, where) {
   if (value === null || typeof value !== "object") return;
   for (const [k, v] of Object.entries(value)) {
     if (!k.endsWith("_msg")) checkMessages(v, `${where}.${k}`);
-    else for (const m of [v].flat().filter(Boolean)) {
-      const entry = catalog.messages.find((c) => c.id === m.id);
-      assert.ok(entry, `${where}.${k}: unregistered id ${m.id}`);
-      for (const p of entry.params) assert.equal(typeof m.args[p], "string", `${where}.${k} ${m.id}: no {${p}}`);
-    }
+    else
+      for (const m of [v].flat().filter(Boolean)) {
+        const entry = catalog.messages.find((c) => c.id === m.id);
+        assert.ok(entry, `${where}.${k}: unregistered id ${m.id}`);
+        for (const p of entry.params) assert.equal(typeof m.args[p], "string", `${where}.${k} ${m.id}: no {${p}}`);
+      }
   }
 }
 
@@ -59,10 +60,18 @@ function checkMessages(value, where) {
 const scenarios = [
   { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 8, tp: 8, pp: 4, sp: true }, training: { seq_len: 4096 } },
   { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 64, zero: 3 }, training: { seq_len: 4096, recompute: "full" } },
-  { model: "deepseek-v3", cluster: "hgx-h800", parallel: { dp: 64, pp: 16, ep: 64, zero: 1 },
-    training: { seq_len: 4096, global_batch: 2048, precision: "fp8-mixed", schedule: "dualpipe", recompute: "selective" } },
-  { model: "kimi-k2", cluster: "dgx-b200", parallel: { dp: 32, pp: 8, vpp: 2, ep: 32 },
-    training: { schedule: "interleaved", offload: { optimizer: 0.5, activations: 0.25 } } },
+  {
+    model: "deepseek-v3",
+    cluster: "hgx-h800",
+    parallel: { dp: 64, pp: 16, ep: 64, zero: 1 },
+    training: { seq_len: 4096, global_batch: 2048, precision: "fp8-mixed", schedule: "dualpipe", recompute: "selective" },
+  },
+  {
+    model: "kimi-k2",
+    cluster: "dgx-b200",
+    parallel: { dp: 32, pp: 8, vpp: 2, ep: 32 },
+    training: { schedule: "interleaved", offload: { optimizer: 0.5, activations: 0.25 } },
+  },
   { model: "gpt-175b", cluster: "dgx-a100-80gb", parallel: { dp: 4, tp: 8, pp: 8, cp: 2, sp: true }, training: { schedule: "gpipe" } },
   { model: "llama3-405b", cluster: "dgx-h100", parallel: { dp: 8 } },
 ];
@@ -76,13 +85,19 @@ test("report messages: registered ids with every parameter; the English text is 
   }
   const ctx = JSON.parse(tslab.context(JSON.stringify(scenarios[0])));
   checkMessages(ctx, "context");
-  assert.ok(ctx.methods.some((m) => !m.available && m.reason_msg), "cp 1: every CP method says why it is unavailable");
+  assert.ok(
+    ctx.methods.some((m) => !m.available && m.reason_msg),
+    "cp 1: every CP method says why it is unavailable",
+  );
 });
 
 test("an input error carries its reason as a registered message id", () => {
   const r = tslab.raw.report(JSON.stringify({ schema: "tslab/scenario@1", model: "llama3-8b", parallel: { tp: 0 } }));
   assert.equal(r.ok, false);
   const m = JSON.parse(r.error_msg);
-  assert.ok(catalog.messages.some((c) => c.id === m.id), `unregistered ${m.id}`);
+  assert.ok(
+    catalog.messages.some((c) => c.id === m.id),
+    `unregistered ${m.id}`,
+  );
   assert.ok(zh[m.id], `no zh-CN for ${m.id}`);
 });

@@ -8,17 +8,20 @@ const tslab = await loadTslab();
 const scenarios = {
   "defaults (empty scenario)": {},
   "llama3-70b 3D parallel on DGX H100": {
-    model: "llama3-70b", cluster: "dgx-h100",
+    model: "llama3-70b",
+    cluster: "dgx-h100",
     parallel: { dp: 8, tp: 8, pp: 4, sp: true },
     training: { seq_len: 4096, micro_batch: 1 },
   },
   "llama3-70b ZeRO-3 over 64 ranks, full recompute": {
-    model: "llama3-70b", cluster: "dgx-h100",
+    model: "llama3-70b",
+    cluster: "dgx-h100",
     parallel: { dp: 64, zero: 3 },
     training: { seq_len: 4096, recompute: "full" },
   },
   "deepseek-v3 DualPipe, EP 64, PP 16, FP8": {
-    model: "deepseek-v3", cluster: "hgx-h800",
+    model: "deepseek-v3",
+    cluster: "hgx-h800",
     parallel: { dp: 64, pp: 16, ep: 64, zero: 1 },
     // An explicit batch: the auto rule's 1024 sequences give 16 micro-batches per pipeline, below DualPipe's 2·pp = 32.
     training: { seq_len: 4096, global_batch: 2048, precision: "fp8-mixed", schedule: "dualpipe", recompute: "selective" },
@@ -30,13 +33,15 @@ const scenarios = {
     training: { seq_len: 8192, micro_batch: 2, global_batch: 512, optimizer: "muon" },
   },
   "kimi-k2 interleaved 1F1B with optimizer offload": {
-    model: "kimi-k2", cluster: "dgx-b200",
+    model: "kimi-k2",
+    cluster: "dgx-b200",
     parallel: { dp: 32, pp: 8, vpp: 2, ep: 32 },
     training: { schedule: "interleaved", offload: { optimizer: 0.5, activations: 0.25 } },
   },
   // All-gather CP: ring and USP need a fused (flash) attention kernel, which this fp16 case turns off.
   "gpt-175b TP 8 PP 8, fp16, GPipe, all-gather CP 2": {
-    model: "gpt-175b", cluster: "dgx-a100-80gb",
+    model: "gpt-175b",
+    cluster: "dgx-a100-80gb",
     parallel: { dp: 4, tp: 8, pp: 8, cp: 2, cp_method: "allgather", sp: true },
     training: { precision: "fp16-mixed", schedule: "gpipe", flash_attention: false, optimizer: "adam" },
   },
@@ -61,9 +66,13 @@ for (const [name, scenario] of Object.entries(scenarios)) {
 const rlSpecs = {
   "L9 defaults on llama3-70b": { scenario: { model: "llama3-70b", parallel: { dp: 8, tp: 8, pp: 4 } } },
   "L9 MLA at a million tokens, async checkpoints": {
-    schema: "tslab/rl@1", gpus: [1024, 16384],
-    scenario: { model: "deepseek-v3", parallel: { dp: 64, pp: 16, ep: 64 }, training: { global_batch: 2048,
-      reliability: { async_checkpoint: true, checkpoint_storage_Bps: 1e11 } } },
+    schema: "tslab/rl@1",
+    gpus: [1024, 16384],
+    scenario: {
+      model: "deepseek-v3",
+      parallel: { dp: 64, pp: 16, ep: 64 },
+      training: { global_batch: 2048, reliability: { async_checkpoint: true, checkpoint_storage_Bps: 1e11 } },
+    },
     rl: { context_tokens: 1048576, response_median_tokens: 65536, tail_sigma: 1.2, inference_tp: 16, kv_dtype: "fp8", reward: "rule" },
   },
 };
@@ -86,7 +95,11 @@ test("rl: an error names the field in both", () => {
 
 const contextScenarios = {
   "L7 128K on Llama 3 8B, TP 8, CP 8 ring": { model: "llama3-8b", parallel: { tp: 8, cp: 8, sp: true }, training: { seq_len: 131072 } },
-  "L7 USP on Llama 3 70B, CP 32 at 1M tokens": { model: "llama3-70b", parallel: { tp: 8, cp: 32, cp_method: "usp", pp: 4 }, training: { seq_len: 1048576 } },
+  "L7 USP on Llama 3 70B, CP 32 at 1M tokens": {
+    model: "llama3-70b",
+    parallel: { tp: 8, cp: 32, cp_method: "usp", pp: 4 },
+    training: { seq_len: 1048576 },
+  },
   "L7 without CP": { model: "llama3-8b", parallel: { tp: 8, sp: true } },
 };
 

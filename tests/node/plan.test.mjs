@@ -7,12 +7,18 @@ import { cli, loadTslab } from "./tslab_module.mjs";
 const tslab = await loadTslab();
 
 const scenario = {
-  model: "gpt-1.7b", cluster: "dgx-a100-80gb", parallel: { dp: 8 },
+  model: "gpt-1.7b",
+  cluster: "dgx-a100-80gb",
+  parallel: { dp: 8 },
   training: { seq_len: 2048, global_batch: 16 },
 };
 
 // The one field that depends on timing: drop its line from the text.
-const withoutElapsed = (text) => text.split("\n").filter((l) => !l.includes('"elapsed_s"')).join("\n");
+const withoutElapsed = (text) =>
+  text
+    .split("\n")
+    .filter((l) => !l.includes('"elapsed_s"'))
+    .join("\n");
 // A native search split over threads finds the same plans; how many it timed in full and its
 // pipeline-cache counts depend on what each part had found when it pruned (core planner.hpp).
 const searchResult = (text) => {
@@ -53,7 +59,11 @@ test("plan parity on DeepSeek-V3 on 256 GPUs: one plan per distinct layout, in t
   const layouts = top.map(({ parallel: q }) => `${q.dp}/${q.tp}/${q.pp}/${q.cp}/${q.ep}`);
   assert.equal(new Set(layouts).size, layouts.length, `layouts repeat: ${layouts.join(", ")}`);
   const times = top.map((e) => e.time_s);
-  assert.deepEqual([...times].sort((x, y) => x - y), times, "ordered by step time");
+  assert.deepEqual(
+    [...times].sort((x, y) => x - y),
+    times,
+    "ordered by step time",
+  );
 });
 
 test("plan parity with options.fixed: --fix and the fixed array hold the same knobs in both builds", () => {
@@ -68,14 +78,21 @@ test("plan parity with options.fixed: --fix and the fixed array hold the same kn
   for (const e of held.top) assert.equal(e.parallel.zero, 0);
   const bad = cli(["plan", "--fix", "zero,zeroo"], scenario);
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /options\.fixed\[1\]: unknown value "zeroo"; expected one of zero\|recompute\|sp\|tp_overlap\|offload\|cp \(did you mean zero\?\)/);
+  assert.match(
+    bad.stderr,
+    /options\.fixed\[1\]: unknown value "zeroo"; expected one of zero\|recompute\|sp\|tp_overlap\|offload\|cp \(did you mean zero\?\)/,
+  );
   assert.throws(() => tslab.plan(JSON.stringify(scenario), JSON.stringify({ fixed: "zero" })), /options\.fixed: expected an array, got a string/);
 });
 
 test("search in parts: planPartStart/planPartState in each of 2 and 3 parts, then planMerge, equals plan()", () => {
   // As the lab's Web Workers run it: one part per module instance; here one instance runs them in turn.
-  const dsv3 = JSON.stringify({ model: { preset: "deepseek-v3", layers: 8 }, cluster: "dgx-h100", parallel: { dp: 8 },
-    training: { seq_len: 4096, global_batch: 64 } });
+  const dsv3 = JSON.stringify({
+    model: { preset: "deepseek-v3", layers: 8 },
+    cluster: "dgx-h100",
+    parallel: { dp: 8 },
+    training: { seq_len: 4096, global_batch: 64 },
+  });
   const options = JSON.stringify({ gpus: 64 });
   const one = searchResult(tslab.plan(dsv3, options));
   for (const parts of [2, 3]) {
@@ -120,6 +137,6 @@ test("sliced search: planStep progress grows to done and planResult equals plan(
 
 test("plan errors: bad options and bad scenarios throw path: reason", () => {
   assert.throws(() => tslab.plan(JSON.stringify(scenario), JSON.stringify({ top: 0 })), /options\.top: 0 is out of range/);
-  assert.throws(() => tslab.plan(JSON.stringify(scenario), "{\"gpu\": 8}"), /options\.gpu: unknown field/);
+  assert.throws(() => tslab.plan(JSON.stringify(scenario), '{"gpu": 8}'), /options\.gpu: unknown field/);
   assert.throws(() => tslab.planStart(JSON.stringify({ model: "gpt-2" }), ""), /unknown model preset/);
 });

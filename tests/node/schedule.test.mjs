@@ -8,10 +8,19 @@ const tslab = await loadTslab();
 const specs = {
   "1F1B, the defaults": { schedule: "1f1b", ranks: 4, microbatches: 8 },
   "DualPipe with overlapped F&B and a p2p delay": {
-    schedule: "dualpipe", ranks: 4, microbatches: 10, costs: { F: 1, B: 2, W: 0.75, FB: 2.5 }, p2p_s: 0.125,
+    schedule: "dualpipe",
+    ranks: 4,
+    microbatches: 10,
+    costs: { F: 1, B: 2, W: 0.75, FB: 2.5 },
+    p2p_s: 0.125,
   },
   "interleaved v = 2 with Kimi K2 extra warm-up": {
-    schedule: "interleaved", ranks: 4, microbatches: 8, vpp: 2, extra_warmup: 2, costs: { F: 0.5, B: 1 },
+    schedule: "interleaved",
+    ranks: 4,
+    microbatches: 8,
+    vpp: 2,
+    extra_warmup: 2,
+    costs: { F: 0.5, B: 1 },
   },
   "ZB-H2 with costs that do not round in binary": { schedule: "zb-h2", ranks: 3, microbatches: 7, costs: { F: 0.1, B: 0.3, W: 0.2 } },
   "DualPipeV 16 × 64 without ops": { schedule: "dualpipev", ranks: 16, microbatches: 64, timeline: false },
@@ -68,7 +77,10 @@ for (const [name, spec, path, fragment] of errors) {
 }
 
 test("malformed SPEC JSON is an Error on the document path $", () => {
-  assert.throws(() => tslab.schedule('{"schedule":'), (e) => e instanceof Error && e.message.startsWith("$: truncated JSON"));
+  assert.throws(
+    () => tslab.schedule('{"schedule":'),
+    (e) => e instanceof Error && e.message.startsWith("$: truncated JSON"),
+  );
 });
 
 test("trace export parses, has one named track per rank, and matches the CLI byte for byte", () => {
@@ -79,10 +91,19 @@ test("trace export parses, has one named track per rank, and matches the CLI byt
   assert.equal(native.stdout, `${text}\n`);
   const trace = JSON.parse(text);
   const names = trace.traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name");
-  assert.deepEqual(names.map((e) => e.tid), [0, 1, 2, 3, 4, 5]);
-  assert.deepEqual(names.map((e) => e.args.name), ["rank 0", "rank 1", "rank 2", "rank 3", "rank 4", "rank 5"]);
+  assert.deepEqual(
+    names.map((e) => e.tid),
+    [0, 1, 2, 3, 4, 5],
+  );
+  assert.deepEqual(
+    names.map((e) => e.args.name),
+    ["rank 0", "rank 1", "rank 2", "rank 3", "rank 4", "rank 5"],
+  );
   const blocks = trace.traceEvents.filter((e) => e.ph === "X");
-  assert.deepEqual([...new Set(blocks.map((e) => e.tid))].sort((a, b) => a - b), [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    [...new Set(blocks.map((e) => e.tid))].sort((a, b) => a - b),
+    [0, 1, 2, 3, 4, 5],
+  );
   // Same ops as the JSON result, in µs.
   const r = JSON.parse(tslab.schedule(JSON.stringify(spec)));
   assert.equal(blocks.length, r.op_count);
@@ -91,5 +112,8 @@ test("trace export parses, has one named track per rank, and matches the CLI byt
 });
 
 test("trace errors are Errors with the path too", () => {
-  assert.throws(() => tslab.scheduleTrace(JSON.stringify({ schedule: "dualpipe", ranks: 5 })), (e) => e instanceof Error && e.message.startsWith("ranks: "));
+  assert.throws(
+    () => tslab.scheduleTrace(JSON.stringify({ schedule: "dualpipe", ranks: 5 })),
+    (e) => e instanceof Error && e.message.startsWith("ranks: "),
+  );
 });

@@ -27,7 +27,7 @@ export function stringLiterals(src) {
     if (c === "'" || c === '"') {
       let j = i + 1;
       let text = "";
-      while (j < src.length && src[j] !== c && src[j] !== "\n") text += src[j] === "\\" ? src[++j] : src[j], j++;
+      while (j < src.length && src[j] !== c && src[j] !== "\n") ((text += src[j] === "\\" ? src[++j] : src[j]), j++);
       push(text, line);
       i = j + 1;
       continue;
@@ -43,7 +43,7 @@ export function stringLiterals(src) {
         j++;
       }
       push(text, at);
-      if (src[j] === "$") stack.push(0), (i = j + 2);
+      if (src[j] === "$") (stack.push(0), (i = j + 2));
       else i = j + 1;
       continue;
     }

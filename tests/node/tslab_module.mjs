@@ -16,9 +16,31 @@ export async function loadRawTslab() {
 }
 
 /** The facade's entry points that return an Outcome { ok, value, error } (web/src/tslab.d.ts). */
-export const outcomeFunctions = ["report", "presets", "collective", "mesh", "validateProfile", "validation",
-  "schedule", "scheduleTrace", "plan", "planStart", "planStep", "planResult", "planPartStart", "planPartState", "planMerge", "loadProfile", "loadedValidation", "rl",
-  "accuracy", "accuracyPublished", "accuracyClass", "context", "messages"];
+export const outcomeFunctions = [
+  "report",
+  "presets",
+  "collective",
+  "mesh",
+  "validateProfile",
+  "validation",
+  "schedule",
+  "scheduleTrace",
+  "plan",
+  "planStart",
+  "planStep",
+  "planResult",
+  "planPartStart",
+  "planPartState",
+  "planMerge",
+  "loadProfile",
+  "loadedValidation",
+  "rl",
+  "accuracy",
+  "accuracyPublished",
+  "accuracyClass",
+  "context",
+  "messages",
+];
 
 /** An Outcome's value, or an Error with its message (what web/src/client.ts does). */
 export function unwrap(outcome) {
@@ -29,8 +51,13 @@ export function unwrap(outcome) {
 /** The module with each Outcome function returning its text or throwing Error; `raw` is the module itself. */
 export async function loadTslab() {
   const raw = await loadRawTslab();
-  const api = { raw, planCancel: () => raw.planCancel(), dropProfile: (n) => raw.dropProfile(n),
-    memoryStats: () => JSON.parse(raw.memoryStats()), inputLimits: () => JSON.parse(raw.inputLimits()) };
+  const api = {
+    raw,
+    planCancel: () => raw.planCancel(),
+    dropProfile: (n) => raw.dropProfile(n),
+    memoryStats: () => JSON.parse(raw.memoryStats()),
+    inputLimits: () => JSON.parse(raw.inputLimits()),
+  };
   for (const name of outcomeFunctions) api[name] = (...args) => unwrap(raw[name](...args));
   return api;
 }

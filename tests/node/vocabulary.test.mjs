@@ -21,9 +21,22 @@ test("presets().vocabulary has every part the lab builds its selects from", () =
 });
 
 test("every schedule row has the contract's fields, in types the lab reads", () => {
-  const fields = { name: "string", label: "string", placement: "string", chunks_per_rank: "string", uses_vpp: "boolean",
-    param_copies: "number", split_backward: "boolean", ep_overlap: "boolean", min_pp: "number", pp_multiple: "number",
-    microbatch_rule: "string", bubble_formula: "string", inflight_formula: "string", source: "string" };
+  const fields = {
+    name: "string",
+    label: "string",
+    placement: "string",
+    chunks_per_rank: "string",
+    uses_vpp: "boolean",
+    param_copies: "number",
+    split_backward: "boolean",
+    ep_overlap: "boolean",
+    min_pp: "number",
+    pp_multiple: "number",
+    microbatch_rule: "string",
+    bubble_formula: "string",
+    inflight_formula: "string",
+    source: "string",
+  };
   for (const row of vocabulary.schedules) {
     for (const [field, type] of Object.entries(fields)) assert.equal(typeof row[field], type, `${row.name}.${field}`);
     assert.ok(["linear", "v_shape", "dual"].includes(row.placement), `${row.name}.placement`);
@@ -64,8 +77,18 @@ function labSources(dir) {
 
 // Every closed vocabulary whose names are words of its own (the mesh axes and dtypes, "tp" or "bf16",
 // double as keys and units of the report itself and stay out).
-const guarded = ["schedules", "optimizers", "precision_recipes", "recompute_modes", "cp_methods", "routing_kinds", "scaling_recipes",
-  "attention_types", "ffn_types", "norms"];
+const guarded = [
+  "schedules",
+  "optimizers",
+  "precision_recipes",
+  "recompute_modes",
+  "cp_methods",
+  "routing_kinds",
+  "scaling_recipes",
+  "attention_types",
+  "ffn_types",
+  "norms",
+];
 
 test("no string literal in web/src names a row of a core vocabulary (they come from the core)", () => {
   for (const part of guarded) assert.ok(vocabulary[part]?.length > 0, part);

@@ -56,8 +56,17 @@ export function calibrationUsage(client: TslabClient, scenario: Scenario, text: 
   const bad: number = (s.replaces[0] as Extract<ReplacedFigure, { id: "gemm" }>).bandwidth_Bps;
   // @ts-expect-error probe kinds are collective, gemm and memory only
   const kind: ProbeCheck["kind"] = "network";
-  return widths.length + v.rows.length + byCluster.probes + Number(!!current) + spec.op.length +
-    Object.keys(withProfile).length + source.length + bad + kind.length;
+  return (
+    widths.length +
+    v.rows.length +
+    byCluster.probes +
+    Number(!!current) +
+    spec.op.length +
+    Object.keys(withProfile).length +
+    source.length +
+    bad +
+    kind.length
+  );
 }
 
 export function collectiveUsage(mod: TslabModule): number {
@@ -134,8 +143,15 @@ export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabMod
   // @ts-expect-error the ledgers are L1..L9 only
   const bad: LedgerId = "L10";
   const plan: PlanResult = JSON.parse(mod.plan(JSON.stringify(scenario), JSON.stringify({ gpus: 8, max_candidates: 1000 })).value);
-  const req: PlannerRequest = { type: "run", id: 1, scenario: { model: "llama3-8b", cluster: "dgx-h100", parallel: {}, training: {} },
-    options: { gpus: 64, fixed: ["zero"] }, calibration: null, part: 0, parts: 2 };
+  const req: PlannerRequest = {
+    type: "run",
+    id: 1,
+    scenario: { model: "llama3-8b", cluster: "dgx-h100", parallel: {}, training: {} },
+    options: { gpus: 64, fixed: ["zero"] },
+    calibration: null,
+    part: 0,
+    parts: 2,
+  };
   const merge: PlannerRequest = { type: "merge", id: 2, scenario: req.scenario, options: req.options, states: ["{}"] };
   const part: PlannerReply = { type: "part", id: 1, state: client.planPartState() };
   const reply: PlannerReply = { type: "result", id: 1, plan };
@@ -143,13 +159,33 @@ export function stepUsage(client: TslabClient, scenario: Scenario, mod: TslabMod
   const off = subscribe((s, e) => void (s.parallel.dp, e.kind));
   const top = plan.top[0];
   if (top) applyScenario(top.scenario, "planner");
-  editScenario([["parallel.tp", 2], ["training.global_batch", undefined]], "step");
+  editScenario(
+    [
+      ["parallel.tp", 2],
+      ["training.global_batch", undefined],
+    ],
+    "step",
+  );
   // @ts-expect-error an event is an edit or an applied scenario
   const kind: ScenarioEvent["kind"] = "reset";
   const source: string = plan.global_batch_source;
   const segs: number = r.step.segments.reduce((a, g) => a + g.share, 0);
   const batch: "given" | "auto" = r.step.global_batch_source;
   off();
-  return ids.length + r.step.mfu + r.pipeline.bubble_s + r.comm.items.length + bad.length + req.type.length + merge.type.length + part.id + reply.id +
-    Number(sharedScenario().parallel.tp ?? 0) + source.length + segs + batch.length + kind.length;
+  return (
+    ids.length +
+    r.step.mfu +
+    r.pipeline.bubble_s +
+    r.comm.items.length +
+    bad.length +
+    req.type.length +
+    merge.type.length +
+    part.id +
+    reply.id +
+    Number(sharedScenario().parallel.tp ?? 0) +
+    source.length +
+    segs +
+    batch.length +
+    kind.length
+  );
 }

@@ -30,16 +30,15 @@ TEST_CASE("Korthikanti Table 2 rows, activation bytes per layer", "[activation]"
     //   TP + selective       sbh(10 + 24/t)
     //   TP + SP + selective  sbh(34/t)
     //   full recompute       sbh(2)
-    const shape shapes[] = {{"gpt-22b", 2048, 1, 8}, {"gpt-175b", 2048, 1, 8}, {"gpt-530b", 2048, 4, 8},
-                            {"gpt-1t", 2048, 1, 8},  {"gpt-1.7b", 1024, 2, 4}};
+    const shape shapes[] = {
+        {"gpt-22b", 2048, 1, 8}, {"gpt-175b", 2048, 1, 8}, {"gpt-530b", 2048, 4, 8}, {"gpt-1t", 2048, 1, 8}, {"gpt-1.7b", 1024, 2, 4}};
     for (const auto& x : shapes) {
         const scenario base = gpt(x, false, "none", false);
         const double s = static_cast<double>(x.s), b = static_cast<double>(x.b), t = static_cast<double>(x.t);
         const double h = static_cast<double>(base.model.hidden), a = static_cast<double>(base.model.heads);
         const double sbh = s * b * h;
         INFO(x.preset);
-        CHECK(layer_activation_bytes(gpt({x.preset, x.s, x.b, 1}, false, "none", false), false).total ==
-              Approx(sbh * (34 + 5 * a * s / h)));
+        CHECK(layer_activation_bytes(gpt({x.preset, x.s, x.b, 1}, false, "none", false), false).total == Approx(sbh * (34 + 5 * a * s / h)));
         CHECK(layer_activation_bytes(base, false).total == Approx(sbh * (10 + 24 / t + 5 * a * s / (h * t))));
         CHECK(layer_activation_bytes(gpt(x, true, "none", false), false).total == Approx(sbh * (34 / t + 5 * a * s / (h * t))));
         CHECK(layer_activation_bytes(gpt(x, false, "selective", false), false).total == Approx(sbh * (10 + 24 / t)));
@@ -88,8 +87,7 @@ TEST_CASE("selective recompute on MLA rebuilds Q, K and V from the latents: Deep
         CHECK(mla_up_recomputed(sel));
         // Per token: Q 128 × 192, K 128 × 192, V 128 × 128 = 65,536 elements of 2 B, split over TP.
         const double saved = 4096.0 * 65536 * 2 / static_cast<double>(tp);
-        for (bool moe : {false, true})
-            CHECK(layer_activation_bytes(none, moe).total - layer_activation_bytes(sel, moe).total == Approx(saved));
+        for (bool moe : {false, true}) CHECK(layer_activation_bytes(none, moe).total - layer_activation_bytes(sel, moe).total == Approx(saved));
         // The extra forward: the two up-projections, 2·s·(1536·128·192 + 512·128·(128 + 128)) per
         // layer and sequence, over all 61 layers (the full model, TP 1).
         const double up = 2.0 * 4096 * (1536.0 * 128 * 192 + 512.0 * 128 * 256);

@@ -114,8 +114,8 @@ TEST_CASE("missing fields, negative numbers and bad names name their path") {
     CHECK(message_of(j.dump()) == "memory.device_copy_Bps: must not be negative, got -2e+12");
     j = valid_json();
     j["collectives"][0]["op"] = "allredcue";
-    CHECK_THAT(message_of(j.dump()), Catch::StartsWith("collectives[0].op: unknown value \"allredcue\"") &&
-                                         Catch::Contains("did you mean allreduce?"));
+    CHECK_THAT(message_of(j.dump()),
+               Catch::StartsWith("collectives[0].op: unknown value \"allredcue\"") && Catch::Contains("did you mean allreduce?"));
     j = valid_json();
     j["gemm"]["curves"][0]["fit"]["rel_residuals"].erase(0);
     CHECK(message_of(j.dump()) == "gemm.curves[0].fit.rel_residuals: has 3 entries for 4 samples");

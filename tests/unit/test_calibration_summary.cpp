@@ -116,6 +116,5 @@ TEST_CASE("a bad profile text throws input_error naming the path inside the prof
     CHECK_THROWS_WITH(calibration_summary_json_text("{\"schema\": \"tslab/scenario@1\"}"),
                       Catch::StartsWith("schema: \"tslab/scenario@1\" is not supported"));
     doc["collectives"][1]["alpha_s"] = -1;
-    CHECK_THROWS_WITH(calibration_summary_json_text(doc.dump()),
-                      Catch::StartsWith("collectives[1].alpha_s: must not be negative"));
+    CHECK_THROWS_WITH(calibration_summary_json_text(doc.dump()), Catch::StartsWith("collectives[1].alpha_s: must not be negative"));
 }

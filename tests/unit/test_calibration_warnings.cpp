@@ -82,5 +82,7 @@ TEST_CASE("provenance survives the JSON round trip — a profile without it has 
     CHECK(q.provenance.clocks[0].power_limit_w == 700);
     const calibration_profile bare = h100_profile(1, 8);
     CHECK(calibration_to_json(bare).contains("provenance") == false);
-    CHECK_THROWS_WITH(parse_calibration_text(R"({"schema": "tslab/calibration@1"})" ""), Catch::Contains("missing required field"));
+    CHECK_THROWS_WITH(parse_calibration_text(R"({"schema": "tslab/calibration@1"})"
+                                             ""),
+                      Catch::Contains("missing required field"));
 }

@@ -23,12 +23,14 @@ const link_spec& Le = h100.inter;
 TEST_CASE("busbw factors follow nccl-tests doc/PERFORMANCE.md for every op and n in {2, 8, 64}") {
     // PERFORMANCE.md: AllReduce 2(n-1)/n; ReduceScatter, AllGather, AllToAll (n-1)/n;
     // Broadcast, Reduce, SendRecv 1.
-    struct row { collective_op op; double n2, n8, n64; };
-    const row rows[] = {
-        {collective_op::allreduce, 1.0, 1.75, 1.96875},      {collective_op::reducescatter, 0.5, 0.875, 0.984375},
-        {collective_op::allgather, 0.5, 0.875, 0.984375},    {collective_op::alltoall, 0.5, 0.875, 0.984375},
-        {collective_op::broadcast, 1.0, 1.0, 1.0},           {collective_op::reduce, 1.0, 1.0, 1.0},
-        {collective_op::sendrecv, 1.0, 1.0, 1.0}};
+    struct row {
+        collective_op op;
+        double n2, n8, n64;
+    };
+    const row rows[] = {{collective_op::allreduce, 1.0, 1.75, 1.96875},   {collective_op::reducescatter, 0.5, 0.875, 0.984375},
+                        {collective_op::allgather, 0.5, 0.875, 0.984375}, {collective_op::alltoall, 0.5, 0.875, 0.984375},
+                        {collective_op::broadcast, 1.0, 1.0, 1.0},        {collective_op::reduce, 1.0, 1.0, 1.0},
+                        {collective_op::sendrecv, 1.0, 1.0, 1.0}};
     for (const auto& r : rows) {
         const auto& d = describe(r.op);
         CHECK(r.n2 == Approx(d.busbw_factor(2)));
@@ -60,7 +62,11 @@ TEST_CASE("tiny messages are dominated by alpha times rounds") {
 TEST_CASE("huge messages approach factor times S over B") {
     const double S = 1e13;
     const auto g = group_topology::flat(8, link_class::intra);
-    struct row { collective_op op; collective_algorithm a; double factor; };
+    struct row {
+        collective_op op;
+        collective_algorithm a;
+        double factor;
+    };
     const row rows[] = {{collective_op::allreduce, collective_algorithm::ring, 2.0 * 7 / 8},
                         {collective_op::allreduce, collective_algorithm::rabenseifner, 2.0 * 7 / 8},
                         {collective_op::reducescatter, collective_algorithm::ring, 7.0 / 8},
@@ -112,7 +118,8 @@ TEST_CASE("All-to-All across nodes sends only the (m-1)/m share over the NIC") {
     const auto e = estimate_collective(collective_op::alltoall, S, group_topology{32, 4, 8}, fast, collective_algorithm::pairwise);
     CHECK(0.75 * S / 50e9 == Approx(e.beta_s).epsilon(1e-9));
     // Every member on its own node: (n-1)/n crosses.
-    const auto flat = estimate_collective(collective_op::alltoall, S, group_topology::flat(32, link_class::inter), fast, collective_algorithm::pairwise);
+    const auto flat =
+        estimate_collective(collective_op::alltoall, S, group_topology::flat(32, link_class::inter), fast, collective_algorithm::pairwise);
     CHECK(31.0 / 32 * S / 50e9 == Approx(flat.beta_s).epsilon(1e-9));
 }
 
@@ -220,7 +227,8 @@ TEST_CASE("a repeated estimate is the fresh one, and each argument it reads chan
         }
     // Every variation above moves the time: none of them is an argument the answer ignores.
     for (std::size_t i = 1; i < asks.size(); ++i)
-        CHECK(fresh(asks[i].op, asks[i].bytes, asks[i].g, asks[i].l, asks[i].lib).time_s != fresh(base.op, base.bytes, base.g, base.l, base.lib).time_s);
+        CHECK(fresh(asks[i].op, asks[i].bytes, asks[i].g, asks[i].l, asks[i].lib).time_s !=
+              fresh(base.op, base.bytes, base.g, base.l, base.lib).time_s);
     // A forced algorithm is its own question: ring after the fastest (hierarchical on two nodes) was asked.
     const auto ring = estimate_collective(base.op, base.bytes, base.g, base.l, collective_algorithm::ring, base.lib);
     CHECK(ring.algorithm == collective_algorithm::ring);

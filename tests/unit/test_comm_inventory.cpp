@@ -33,7 +33,7 @@ TEST_CASE("dense TP + DP: gradient AllReduce and per-layer TP AllReduce") {
     const auto* tp = find(c, "tp AllReduce");
     REQUIRE(tp);
     CHECK(1.0 * 2048 * 4096 * 2 == Approx(tp->call.bytes));  // b·s·h·2 bytes
-    CHECK(4.0 * 8 * 36 == tp->count);                          // 2 forward + 2 backward, per layer, per micro-batch
+    CHECK(4.0 * 8 * 36 == tp->count);  // 2 forward + 2 backward, per layer, per micro-batch
     CHECK(tp->call.link == link_class::intra);
     CHECK(tp->per == "layer/micro-batch");
 }
@@ -108,7 +108,8 @@ TEST_CASE("context parallel: ring K/V passes and Ulysses All-to-All") {
     REQUIRE(kv);
     CHECK(2048.0 * 2 * 32 * 128 * 2 == Approx(kv->call.bytes));
     CHECK(3.0 * 3 * 2 * 36 == kv->count);  // 3(cp-1) per layer per micro-batch, m = 2
-    const auto uly = inventory(make(R"({"model":"gpt-7.5b","parallel":{"cp":4,"cp_method":"ulysses"},"training":{"seq_len":8192,"global_batch":2}})"));
+    const auto uly =
+        inventory(make(R"({"model":"gpt-7.5b","parallel":{"cp":4,"cp_method":"ulysses"},"training":{"seq_len":8192,"global_batch":2}})"));
     const auto* qkv = find(uly, "cp ulysses qkv all-to-all");
     REQUIRE(qkv);
     CHECK(2048.0 * 3 * 32 * 128 * 2 == Approx(qkv->call.bytes));
@@ -177,9 +178,9 @@ TEST_CASE("DualPipe reduces and gathers both stages a rank holds once per step, 
     // DeepSeek-V3 section 3.2.1: DualPipe keeps two copies of the parameters (stage r and stage
     // p-1-r on rank r); gpt-7.5b's 36 layers on 4 stages, 9 per stage, dp 2.
     const auto with = [](const char* schedule, int zero) {
-        return inventory(make((std::string(R"({"model":"gpt-7.5b","cluster":"dgx-h100","parallel":{"pp":4,"dp":2,"zero":)") +
-                               std::to_string(zero) + R"(},"training":{"seq_len":2048,"micro_batch":1,"global_batch":16,"schedule":")" +
-                               schedule + R"("}})").c_str()));
+        return inventory(make((std::string(R"({"model":"gpt-7.5b","cluster":"dgx-h100","parallel":{"pp":4,"dp":2,"zero":)") + std::to_string(zero) +
+                               R"(},"training":{"seq_len":2048,"micro_batch":1,"global_batch":16,"schedule":")" + schedule + R"("}})")
+                                  .c_str()));
     };
     const auto bytes = [](const comm_inventory& c, const char* what) {
         const comm_item* it = find(c, what);
@@ -190,7 +191,8 @@ TEST_CASE("DualPipe reduces and gathers both stages a rank holds once per step, 
         const char* grads = zero == 0 ? "gradient AllReduce (dense)" : "gradient ReduceScatter (dense";
         CHECK(bytes(with("dualpipe", zero), grads) == Approx(2 * bytes(with("1f1b", zero), grads)));
     }
-    CHECK(bytes(with("dualpipe", 1), "parameter AllGather after the update") == Approx(2 * bytes(with("1f1b", 1), "parameter AllGather after the update")));
+    CHECK(bytes(with("dualpipe", 1), "parameter AllGather after the update") ==
+          Approx(2 * bytes(with("1f1b", 1), "parameter AllGather after the update")));
     // ZeRO-2's per-micro-batch rounds and ZeRO-3's per-layer exchanges see one stage at a time.
     CHECK(bytes(with("dualpipe", 2), "gradient ReduceScatter (dense") == Approx(bytes(with("1f1b", 2), "gradient ReduceScatter (dense")));
     CHECK(bytes(with("dualpipe", 3), "parameter AllGather per layer") == Approx(bytes(with("1f1b", 3), "parameter AllGather per layer")));

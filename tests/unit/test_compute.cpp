@@ -25,8 +25,8 @@ TEST_CASE("GPT layer forward FLOPs are 24bsh² + 4bs²h, split by TP", "[compute
     // Narayanan et al. arXiv 2104.04473 section 5.1: QKV 6h², out 2h², MLP 16h² per token (×2 FLOPs
     // per MAC already in), scores and AV 2·2·s·h per token.
     for (long t : {1L, 2L, 8L}) {
-        const scenario s = make({{"model", "gpt-18.4b"}, {"parallel", {{"tp", t}}},
-                                 {"training", {{"seq_len", 2048}, {"micro_batch", 2}, {"flash_attention", false}}}});
+        const scenario s = make(
+            {{"model", "gpt-18.4b"}, {"parallel", {{"tp", t}}}, {"training", {{"seq_len", 2048}, {"micro_batch", 2}, {"flash_attention", false}}}});
         const double b = 2, sq = 2048, h = 6144;
         const layer_work w = layer_forward_work(s, false);
         INFO("tp " << t);
@@ -68,8 +68,7 @@ TEST_CASE("MoE layer: router, top_k routed experts and shared experts per rank",
     // With EP the mean per-rank work does not change; with TP = 2 (etp 1) each rank takes half the tokens.
     const double n = 4096, h = 7168, E = 256, k = 8, fe = 2048;
     for (long tp : {1L, 2L}) {
-        const scenario s = make({{"model", "deepseek-v3"}, {"parallel", {{"dp", 16}, {"ep", 8}, {"tp", tp}}},
-                                 {"training", {{"seq_len", 4096}}}});
+        const scenario s = make({{"model", "deepseek-v3"}, {"parallel", {{"dp", 16}, {"ep", 8}, {"tp", tp}}}, {"training", {{"seq_len", 4096}}}});
         const layer_work w = layer_forward_work(s, true);
         INFO("tp " << tp);
         CHECK(flops_named(w, "moe.router") == Approx(2 * n * h * E));
@@ -134,7 +133,8 @@ TEST_CASE("FP8 recipe on H100 speeds eligible GEMMs by their curves — attentio
 }
 
 TEST_CASE("Chunk costs split the stage: F + B + W per chunk × vpp = the stage's layer work", "[compute]") {
-    const scenario s = make({{"model", "gpt-39.1b"}, {"parallel", {{"pp", 4}, {"vpp", 3}, {"tp", 8}}},
+    const scenario s = make({{"model", "gpt-39.1b"},
+                             {"parallel", {{"pp", 4}, {"vpp", 3}, {"tp", 8}}},
                              {"training", {{"schedule", "interleaved"}, {"global_batch", 16}, {"recompute", "full"}}}});
     const compute_estimate c = estimate_compute(s);
     CHECK(c.stage_layers == 12);
@@ -149,7 +149,8 @@ TEST_CASE("gemm_efficiency is read from cluster.gpu and checked", "[compute][sce
     const scenario a100 = make({{"cluster", "dgx-a100-80gb"}});
     CHECK(a100.cluster.gpu.gemm.bf16.fitted);
     // The flat form of earlier versions sets one curve for every dtype.
-    json doc = {{"cluster", {{"preset", "dgx-h100"}, {"gpu", {{"preset", "h100-sxm5-80gb"}, {"gemm_efficiency", {{"max", 0.8}, {"half_flops", 2e9}}}}}}}};
+    json doc = {
+        {"cluster", {{"preset", "dgx-h100"}, {"gpu", {{"preset", "h100-sxm5-80gb"}, {"gemm_efficiency", {{"max", 0.8}, {"half_flops", 2e9}}}}}}}};
     const scenario h = make(doc);
     CHECK(h.cluster.gpu.gemm.bf16.max == 0.8);
     CHECK(h.cluster.gpu.gemm.fp8.half_flops == 2e9);
@@ -195,8 +196,8 @@ TEST_CASE("DualPipe runs the last stage, head and MTP included, for half the mic
     // stage p-1-r (schedule_shape.hpp, dual). The rank with the last stage also holds the first:
     // half of each per micro-batch, so its head and MTP modules weigh half what they do under 1F1B.
     const auto ds = [](const char* schedule) {
-        return estimate_compute(make({{"model", "deepseek-v3"}, {"parallel", {{"pp", 16}}},
-                                      {"training", {{"mtp_depth", 1}, {"global_batch", 32}, {"schedule", schedule}}}}));
+        return estimate_compute(make(
+            {{"model", "deepseek-v3"}, {"parallel", {{"pp", 16}}}, {"training", {{"mtp_depth", 1}, {"global_batch", 32}, {"schedule", schedule}}}}));
     };
     const compute_estimate dual = ds("dualpipe"), one = ds("1f1b"), v = ds("dualpipev");
     CHECK(head_share(make({{"model", "deepseek-v3"}, {"parallel", {{"pp", 16}}}, {"training", {{"schedule", "dualpipe"}}}})) == 0.5);

@@ -9,8 +9,8 @@ using namespace tslab;
 namespace {
 
 scenario llama(long tp, long cp, const char* method, bool sp = false) {
-    return parse_scenario({{"model", "llama3-8b"}, {"parallel", {{"tp", tp}, {"cp", cp}, {"cp_method", method}, {"sp", sp}}},
-                           {"training", {{"seq_len", 32768}}}});
+    return parse_scenario(
+        {{"model", "llama3-8b"}, {"parallel", {{"tp", tp}, {"cp", cp}, {"cp_method", method}, {"sp", sp}}}, {"training", {{"seq_len", 32768}}}});
 }
 
 const context_item& find(const context_report& r, const std::string& what) {
@@ -60,8 +60,8 @@ TEST_CASE("Ring: cp−1 K/V blocks forward, 2(cp−1) backward, overlappable", "
 
 TEST_CASE("USP: the largest Ulysses degree that divides the heads, ring over the rest", "[context]") {
     // 64 heads / tp 8 = 8 per rank; cp 32 → Ulysses 8, ring 4.
-    const scenario s = parse_scenario({{"model", "llama3-70b"}, {"parallel", {{"tp", 8}, {"cp", 32}, {"cp_method", "usp"}}},
-                                       {"training", {{"seq_len", 131072}}}});
+    const scenario s =
+        parse_scenario({{"model", "llama3-70b"}, {"parallel", {{"tp", 8}, {"cp", 32}, {"cp_method", "usp"}}}, {"training", {{"seq_len", 131072}}}});
     const context_report r = context_traffic(s);
     CHECK(r.ulysses == 8);
     CHECK(r.ring == 4);
@@ -106,8 +106,8 @@ TEST_CASE("Ring and USP need training.flash_attention, Ulysses and all-gather CP
     // Ulysses (arXiv 2309.14509 section 3) and all-gather CP (Llama 3 arXiv 2407.21783 section 3.3.2)
     // hand the kernel whole K/V, so any attention kernel serves them.
     const auto doc = [](const char* method, bool flash) {
-        return json{{"model", "llama3-8b"}, {"parallel", {{"cp", 2}, {"cp_method", method}}},
-                    {"training", {{"seq_len", 32768}, {"flash_attention", flash}}}};
+        return json{
+            {"model", "llama3-8b"}, {"parallel", {{"cp", 2}, {"cp_method", method}}}, {"training", {{"seq_len", 32768}, {"flash_attention", flash}}}};
     };
     const std::pair<const char*, const char*> needs_flash[] = {{"ring", "Ring attention"}, {"usp", "USP (Ulysses × Ring)"}};
     for (const auto& [method, label] : needs_flash) {

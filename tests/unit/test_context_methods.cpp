@@ -23,7 +23,9 @@ const context_method_item& item(const context_method_row& r, const std::string& 
 }
 
 json scenario_doc(const json& model, long tp, long cp, const char* method, long seq) {
-    return json{{"model", model}, {"cluster", "dgx-h100"}, {"parallel", {{"tp", tp}, {"cp", cp}, {"cp_method", method}, {"sp", tp > 1}}},
+    return json{{"model", model},
+                {"cluster", "dgx-h100"},
+                {"parallel", {{"tp", tp}, {"cp", cp}, {"cp_method", method}, {"sp", tp > 1}}},
                 {"training", {{"seq_len", seq}}}};
 }
 

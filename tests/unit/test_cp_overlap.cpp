@@ -21,7 +21,8 @@ const comm_item* item(const report& r, const std::string& what) {
 }
 
 json llama70(long tp, long cp, const char* method, long seq) {
-    return {{"model", "llama3-70b"}, {"cluster", "dgx-h100"},
+    return {{"model", "llama3-70b"},
+            {"cluster", "dgx-h100"},
             {"parallel", {{"tp", tp}, {"cp", cp}, {"cp_method", method}, {"dp", 8}, {"pp", 1}, {"sp", tp > 1}, {"zero", 3}}},
             {"training", {{"seq_len", seq}, {"global_batch", 8}, {"recompute", "full"}}}};
 }
@@ -74,7 +75,9 @@ TEST_CASE("All-gather CP (Llama 3): K/V gathered per layer, dK/dV reduce-scatter
 }
 
 TEST_CASE("TP userbuffers overlap hides SP collectives under their GEMMs, and needs SP", "[tp][overlap]") {
-    json doc = {{"model", "llama3-70b"}, {"cluster", "dgx-h100"}, {"parallel", {{"tp", 8}, {"sp", true}, {"dp", 4}}},
+    json doc = {{"model", "llama3-70b"},
+                {"cluster", "dgx-h100"},
+                {"parallel", {{"tp", 8}, {"sp", true}, {"dp", 4}}},
                 {"training", {{"seq_len", 8192}, {"global_batch", 8}}}};
     const report off = of(doc);
     doc["training"]["overlap"] = {{"tp_comm", true}};
@@ -95,7 +98,9 @@ TEST_CASE("TP userbuffers overlap hides SP collectives under their GEMMs, and ne
 TEST_CASE("TP userbuffers overlap needs the TP group inside one NVLink domain", "[tp][overlap]") {
     // TransformerEngine's userbuffers exchange through peer memory mapped over NVLink (CUDA IPC):
     // a TP group of 16 on 8-GPU nodes crosses the network, and its SP collectives stay exposed.
-    json doc = {{"model", "llama3-70b"}, {"cluster", "dgx-h100"}, {"parallel", {{"tp", 16}, {"sp", true}, {"dp", 2}}},
+    json doc = {{"model", "llama3-70b"},
+                {"cluster", "dgx-h100"},
+                {"parallel", {{"tp", 16}, {"sp", true}, {"dp", 2}}},
                 {"training", {{"seq_len", 8192}, {"global_batch", 8}, {"overlap", {{"tp_comm", true}}}}}};
     const report across = of(doc);
     const comm_item* ag = item(across, "sp AllGather");
@@ -107,7 +112,9 @@ TEST_CASE("TP userbuffers overlap needs the TP group inside one NVLink domain", 
 TEST_CASE("The step's collectives use NCCL's algorithms: rings for SP, not recursive doubling", "[collectives]") {
     // NCCL (docs, NCCL_ALGO) runs AllGather and ReduceScatter as rings; MPICH's recursive doubling
     // (3 rounds for 8 ranks instead of 7) is not what a GPU run pays.
-    const report r = of({{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"parallel", {{"tp", 8}, {"sp", true}}},
+    const report r = of({{"model", "llama3-8b"},
+                         {"cluster", "dgx-h100"},
+                         {"parallel", {{"tp", 8}, {"sp", true}}},
                          {"training", {{"seq_len", 4096}, {"global_batch", 8}}}});
     const comm_item* ag = item(r, "sp AllGather");
     REQUIRE(ag);
@@ -117,7 +124,9 @@ TEST_CASE("The step's collectives use NCCL's algorithms: rings for SP, not recur
 
 TEST_CASE("Op-level recompute keeps matmul and attention outputs: memory between none and selective, no GEMM rerun", "[activation]") {
     auto mem = [](const char* rec) {
-        return of({{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"parallel", {{"tp", 2}, {"sp", true}}},
+        return of({{"model", "llama3-8b"},
+                   {"cluster", "dgx-h100"},
+                   {"parallel", {{"tp", 2}, {"sp", true}}},
                    {"training", {{"seq_len", 8192}, {"global_batch", 8}, {"recompute", rec}}}});
     };
     const report none = mem("none"), op = mem("op"), full = mem("full");
@@ -134,7 +143,9 @@ TEST_CASE("Op-level recompute without Flash runs the unfused attention core agai
     // it, so the backward redoes QKᵀ and AV from the kept Q, K and V (the core Korthikanti et al.,
     // arXiv 2205.05198 section 4.2.2, recompute selectively), and neither its output nor an LSE is kept.
     auto run = [](const char* rec, bool flash) {
-        return of({{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"parallel", {{"tp", 2}, {"sp", true}}},
+        return of({{"model", "llama3-8b"},
+                   {"cluster", "dgx-h100"},
+                   {"parallel", {{"tp", 2}, {"sp", true}}},
                    {"training", {{"seq_len", 8192}, {"global_batch", 8}, {"recompute", rec}, {"flash_attention", flash}}}});
     };
     const report op = run("op", false), selective = run("selective", false), fused = run("op", true);
@@ -147,7 +158,9 @@ TEST_CASE("Op-level recompute without Flash runs the unfused attention core agai
 }
 
 TEST_CASE("training.precision.reduce sets the DP gradient reduction's dtype", "[numerics][collectives]") {
-    json doc = {{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 16}, {"zero", 1}}},
+    json doc = {{"model", "llama3-8b"},
+                {"cluster", "dgx-h100"},
+                {"parallel", {{"dp", 16}, {"zero", 1}}},
                 {"training", {{"global_batch", 16}, {"precision", {{"recipe", "bf16-fp32-grads"}}}}}};
     const report fp32 = of(doc);
     doc["training"]["precision"]["reduce"] = "bf16";

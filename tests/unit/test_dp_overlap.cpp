@@ -27,8 +27,8 @@ std::string nemotron(int dp, const char* overlap) {
     return R"({"model":{"name":"n15","layers":32,"hidden":6144,"heads":48,"kv_heads":8,"attention":"gqa","ffn_type":"gelu",
                "ffn_hidden":24576,"vocab":256000,"position_embeddings":0,"norm":"layernorm","bias":false,"dropout":false,
                "tied_embeddings":false},"cluster":"dgx-h100","parallel":{"dp":)" +
-           std::to_string(dp) + R"(,"tp":8,"sp":true,"zero":1},"training":{"seq_len":4096,"global_batch":)" + std::to_string(4 * dp) +
-           R"(,"precision":"bf16-fp32-grads","overlap":)" + overlap + "}}";
+        std::to_string(dp) + R"(,"tp":8,"sp":true,"zero":1},"training":{"seq_len":4096,"global_batch":)" + std::to_string(4 * dp) +
+        R"(,"precision":"bf16-fp32-grads","overlap":)" + overlap + "}}";
 }
 
 double exposed_dp_s(const report& r) {
@@ -52,7 +52,7 @@ TEST_CASE("bucket pipeline: closed form equals the one-stream recurrence") {
         for (const std::int64_t n : {1, 3, 7, 21})
             CHECK(bucketed_exposed_s(0.008, n, w) == Approx(std::min(0.008 * static_cast<double>(n), simulated_tail(0.008, n, w))));
     CHECK(bucketed_exposed_s(0.01, 10, 10.0) == Approx(0.01));  // ample compute: the last bucket only
-    CHECK(bucketed_exposed_s(0.01, 10, 0.0) == Approx(0.1));    // no compute to hide under: all of it
+    CHECK(bucketed_exposed_s(0.01, 10, 0.0) == Approx(0.1));  // no compute to hide under: all of it
 }
 
 TEST_CASE("MCore's default bucket is max(40M, 1M x DP) elements") {
@@ -114,7 +114,8 @@ TEST_CASE("ZeRO-2 under gradient accumulation: each micro-batch's reduce-scatter
 TEST_CASE("bucketed DP overlap: errors name the field") {
     auto parse = [](const char* overlap) {
         return parse_scenario(json::parse(std::string(R"({"model":"gpt-7.5b","cluster":"dgx-h100","parallel":{"tp":8,"dp":4},
-            "training":{"overlap":)") + overlap + "}}"));
+            "training":{"overlap":)") + overlap +
+                                          "}}"));
     };
     CHECK_THROWS_WITH(parse(R"({"dp":0.5,"grad_reduce":true})"), Catch::Contains("training.overlap.dp"));
     CHECK_THROWS_WITH(parse(R"({"bucket_elems":1e7})"), Catch::Contains("training.overlap.bucket_elems"));
@@ -182,11 +183,12 @@ TEST_CASE("ZeRO-3 prefetch: the closed form equals the two-stream recurrence") {
 TEST_CASE("ZeRO-3 under param_gather and grad_reduce: per-layer exchanges hide under the layers' compute") {
     // GPT-3 175B shape on 992 A100 (OPT-175B's FSDP + TP 8 layout, arXiv 2205.01068 section 2.4), one
     // micro-batch of 8 sequences: per-layer compute far exceeds each layer's gather.
-    const auto at = [](const char* overlap) {
-        return build_report(parse_scenario(json::parse(std::string(R"({"model":"gpt-175b","cluster":"dgx-a100-80gb",
+    const auto at =
+        [](const char* overlap) {
+            return build_report(parse_scenario(json::parse(std::string(R"({"model":"gpt-175b","cluster":"dgx-a100-80gb",
             "parallel":{"dp":124,"tp":8,"zero":3},"training":{"seq_len":2048,"micro_batch":8,"global_batch":992,
             "recompute":"full","overlap":)") + overlap + "}}")));
-    };
+        };
     const report off = at("{}"), on = at(R"({"param_gather":true,"grad_reduce":true})");
     const comm_item &g_off = item(off, "AllGather per layer"), &g_on = item(on, "AllGather per layer"), &r_on = item(on, "ReduceScatter per layer");
     CHECK(g_off.overlap == 0);

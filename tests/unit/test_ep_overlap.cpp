@@ -23,11 +23,12 @@ double fb_ops_on(const pipeline_schedule& s, std::size_t rank) {
 // DeepSeek-V3's layout (arXiv 2412.19437 section 3.2: 16-way PP, 64-way EP over 8 nodes, ZeRO-1
 // DP) on 2048 H800, shortened to a few micro-batches so the simulator runs in a unit test.
 scenario deepseek(const std::string& schedule, double inter_Bps, std::int64_t comm_sms = 20) {
-    return parse_scenario({{"model", "deepseek-v3"},
-                           {"cluster", {{"preset", "hgx-h800"}, {"inter_node", {{"bandwidth_Bps", inter_Bps}}}}},
-                           {"parallel", {{"pp", 16}, {"ep", 64}, {"dp", 128}, {"zero", 1}}},
-                           {"training", {{"seq_len", 4096}, {"micro_batch", 1}, {"global_batch", 128 * 40},
-                                         {"schedule", schedule}, {"moe", {{"comm_sms", comm_sms}}}}}});
+    return parse_scenario(
+        {{"model", "deepseek-v3"},
+         {"cluster", {{"preset", "hgx-h800"}, {"inter_node", {{"bandwidth_Bps", inter_Bps}}}}},
+         {"parallel", {{"pp", 16}, {"ep", 64}, {"dp", 128}, {"zero", 1}}},
+         {"training",
+          {{"seq_len", 4096}, {"micro_batch", 1}, {"global_batch", 128 * 40}, {"schedule", schedule}, {"moe", {{"comm_sms", comm_sms}}}}}});
 }
 
 double segment(const report& r, const char* id) {
@@ -49,9 +50,9 @@ TEST_CASE("an overlapped phase: the all-to-all hides under compute slowed by the
     CHECK(overlapped_phase_s(10, 2, 20.0 / 132) == Approx(10 + 2 * 20.0 / 132));
     // Comm long enough that the slowed compute fits inside it: the phase is the comm.
     CHECK(overlapped_phase_s(1, 5, 0.2) == Approx(5));
-    CHECK(overlapped_phase_s(4, 5, 0.2) == Approx(5));        // 5 × 0.8 = 4 fits exactly
-    CHECK(overlapped_phase_s(4.5, 5, 0.2) == Approx(5.5));    // 4.5 + 0.2 × 5
-    CHECK(overlapped_phase_s(3, 2, 0) == Approx(3));          // no SM cost: max(compute, comm)
+    CHECK(overlapped_phase_s(4, 5, 0.2) == Approx(5));  // 5 × 0.8 = 4 fits exactly
+    CHECK(overlapped_phase_s(4.5, 5, 0.2) == Approx(5.5));  // 4.5 + 0.2 × 5
+    CHECK(overlapped_phase_s(3, 2, 0) == Approx(3));  // no SM cost: max(compute, comm)
 }
 
 TEST_CASE("F&B pairs on the rank with the fewest: the closed form counts the generator's FB ops", "[ep]") {
@@ -79,7 +80,7 @@ TEST_CASE("chunk costs under DualPipe: FB pairs each chunk's all-to-all with the
     stage_comm comm;
     comm.ep_fwd_s = 0.8, comm.ep_bwd_s = 1.6, comm.sm_share = 0.25;
     const pipeline_costs k = chunk_costs(c, q, 0, comm);
-    CHECK(k.F == Approx(1.8));   // an unpaired forward waits for its own all-to-all
+    CHECK(k.F == Approx(1.8));  // an unpaired forward waits for its own all-to-all
     CHECK(k.B == Approx(3.6));
     // phase 1: B compute 2.0 under the F all-to-all 0.8 → 2.0 + 0.25 × 0.8; phase 2: F compute 1.0
     // under the B all-to-all 1.6, and 1.6 × 0.75 = 1.2 ≥ 1.0 → 1.6.

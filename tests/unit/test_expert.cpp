@@ -54,8 +54,12 @@ TEST_CASE("Dispatch and combine payloads: tokens × top_k × hidden × bytes", "
 }
 
 TEST_CASE("Capacity factor: padded slots are computed, overflow is dropped", "[expert]") {
-    json model = {{"preset", "deepseek-v3"}, {"moe", {{"experts", 256}, {"top_k", 8}, {"shared_experts", 1}, {"expert_ffn_hidden", 2048}, {"dense_layers", 3}, {"capacity_factor", 1.25}}}};
-    const scenario s = parse_scenario({{"model", model}, {"parallel", {{"dp", 8}, {"ep", 8}}}, {"training", {{"seq_len", 4096}, {"global_batch", 16}}}});
+    json model = {
+        {"preset", "deepseek-v3"},
+        {"moe",
+         {{"experts", 256}, {"top_k", 8}, {"shared_experts", 1}, {"expert_ffn_hidden", 2048}, {"dense_layers", 3}, {"capacity_factor", 1.25}}}};
+    const scenario s =
+        parse_scenario({{"model", model}, {"parallel", {{"dp", 8}, {"ep", 8}}}, {"training", {{"seq_len", 4096}, {"global_batch", 16}}}});
     const moe_layer_traffic t = moe_traffic(s);
     // Mean pairs per expert: 4096 · 8 ranks · 8 / 256 = 1024; capacity ceil(1.25 · 1024) = 1280.
     CHECK(t.capacity == 1280);

@@ -15,10 +15,12 @@ namespace {
 // (one 400 Gb/s NIC), 5 µs.
 // Group-limited routing off ({"groups", 1}), so node_limit alone sets M.
 report v3(std::int64_t node_limit) {
-    return build_report(parse_scenario({{"model", {{"preset", "deepseek-v3"}, {"moe", {{"groups", 1}}}}}, {"cluster", {{"preset", "dgx-h100"}}},
-                                        {"parallel", {{"dp", 64}, {"ep", 64}, {"pp", 1}}},
-                                        {"training", {{"seq_len", 4096}, {"micro_batch", 1}, {"global_batch", 64},
-                                                      {"precision", "fp8-mixed"}, {"moe", {{"node_limit", node_limit}}}}}}));
+    return build_report(parse_scenario(
+        {{"model", {{"preset", "deepseek-v3"}, {"moe", {{"groups", 1}}}}},
+         {"cluster", {{"preset", "dgx-h100"}}},
+         {"parallel", {{"dp", 64}, {"ep", 64}, {"pp", 1}}},
+         {"training",
+          {{"seq_len", 4096}, {"micro_batch", 1}, {"global_batch", 64}, {"precision", "fp8-mixed"}, {"moe", {{"node_limit", node_limit}}}}}}));
 }
 
 double ep_step_s(const report& r) {

@@ -12,7 +12,8 @@ namespace {
 // DeepSeek-V3 (arXiv 2412.19437): hidden 7168, top-8 routing, EP 64 over 8 nodes of 8 GPUs.
 // model_moe overrides the preset's model.moe fields ({"groups", 1}: plain top-8 routing).
 scenario deepseek_moe(json moe, const char* precision = "fp8-mixed", json model_moe = json::object(), std::int64_t ep = 64) {
-    return parse_scenario({{"model", {{"preset", "deepseek-v3"}, {"moe", std::move(model_moe)}}}, {"cluster", {{"preset", "dgx-h100"}}},
+    return parse_scenario({{"model", {{"preset", "deepseek-v3"}, {"moe", std::move(model_moe)}}},
+                           {"cluster", {{"preset", "dgx-h100"}}},
                            {"parallel", {{"dp", ep}, {"ep", ep}, {"pp", 1}}},
                            {"training", {{"seq_len", 4096}, {"micro_batch", 1}, {"global_batch", ep}, {"precision", precision}, {"moe", moe}}}});
 }

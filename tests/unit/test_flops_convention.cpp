@@ -13,10 +13,11 @@ TEST_CASE("HFU >= MFU for every model preset, recompute mode and attention kerne
         for (const char* rec : {"none", "selective", "full"}) {
             for (bool flash : {true, false}) {
                 const bool moe = m == "deepseek-v3" || m == "kimi-k2";
-                const report r = build_report(parse_scenario(
-                    {{"model", m}, {"cluster", "dgx-h100"},
-                     {"parallel", {{"tp", 8}, {"pp", moe ? 8 : 1}, {"ep", moe ? 8 : 1}, {"dp", 8}}},
-                     {"training", {{"seq_len", 4096}, {"recompute", rec}, {"flash_attention", flash}, {"global_batch", 512}}}}));
+                const report r = build_report(
+                    parse_scenario({{"model", m},
+                                    {"cluster", "dgx-h100"},
+                                    {"parallel", {{"tp", 8}, {"pp", moe ? 8 : 1}, {"ep", moe ? 8 : 1}, {"dp", 8}}},
+                                    {"training", {{"seq_len", 4096}, {"recompute", rec}, {"flash_attention", flash}, {"global_batch", 512}}}}));
                 INFO(m << " recompute " << rec << " flash " << flash);
                 const auto& st = r.step;
                 CHECK(st.hfu >= st.mfu);
@@ -40,9 +41,17 @@ TEST_CASE("The report states its FLOP convention", "[flops]") {
 TEST_CASE("Nemotron-4 15B: 6N + 12·l·s·h = 9.40e10 FLOP/token, the count its MFU column uses", "[flops]") {
     // arXiv 2402.16819 Table 2 (tests/validation/nemotron4_table2.md): N = 12.48B non-embedding +
     // 1.57B output layer; non-causal attention 12·32·4096·6144. MFU 34.3% at 0.57 s on 768 GPUs.
-    const scenario s = parse_scenario({{"model", {{"layers", 32}, {"hidden", 6144}, {"heads", 48}, {"kv_heads", 8},
-                                                  {"attention", "gqa"}, {"ffn_type", "gelu"}, {"ffn_hidden", 24576},
-                                                  {"vocab", 256000}, {"tied_embeddings", false}, {"bias", false}}},
+    const scenario s = parse_scenario({{"model",
+                                        {{"layers", 32},
+                                         {"hidden", 6144},
+                                         {"heads", 48},
+                                         {"kv_heads", 8},
+                                         {"attention", "gqa"},
+                                         {"ffn_type", "gelu"},
+                                         {"ffn_hidden", 24576},
+                                         {"vocab", 256000},
+                                         {"tied_embeddings", false},
+                                         {"bias", false}}},
                                        {"cluster", "dgx-h100"},
                                        {"training", {{"seq_len", 4096}, {"flash_attention", true}, {"recompute", "none"}}}});
     const report r = build_report(s);

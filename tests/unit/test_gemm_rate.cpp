@@ -118,8 +118,8 @@ TEST_CASE("Inside a step GEMMs keep the in-step share of the standalone rate", "
 
 TEST_CASE("The attention kernel walks seq/ring keys under Ring CP, the whole sequence otherwise", "[gemm][context]") {
     auto keys = [](long cp, const char* method) {
-        return attention_kernel_keys(parse_scenario({{"model", "llama3-8b"}, {"parallel", {{"cp", cp}, {"cp_method", method}}},
-                                                      {"training", {{"seq_len", 8192}}}}));
+        return attention_kernel_keys(
+            parse_scenario({{"model", "llama3-8b"}, {"parallel", {{"cp", cp}, {"cp_method", method}}}, {"training", {{"seq_len", 8192}}}}));
     };
     CHECK(keys(1, "ring") == 8192);
     CHECK(keys(4, "ring") == 2048);

@@ -22,16 +22,15 @@ std::string streamed(const json& j) {
 }  // namespace
 
 TEST_CASE("json_writer: scalars, escapes, empty and nested containers as dump(2)", "[json_writer]") {
-    const json doc = {
-        {"doubles", {0.0, -0.0, 1.0, 0.1, 1e-7, 1e21, 123456.789, -2.5, 5e-324, std::numeric_limits<double>::max()}},
-        {"integers", {std::numeric_limits<std::int64_t>::min(), std::int64_t{0}, std::numeric_limits<std::int64_t>::max()}},
-        {"unsigned", std::numeric_limits<std::uint64_t>::max()},
-        {"escapes", "quote \" backslash \\ \b\f\n\r\t \x01\x1f \x7f"},
-        {"utf8", "dp·tp·pp ≠ world 中文"},
-        {"flags", {true, false, nullptr}},
-        {"empty_object", json::object()},
-        {"empty_array", json::array()},
-        {"nested", {{"a", json::array({json::object(), json::array(), json::array({1, 2})})}, {"b", {{"c", json::object()}}}}}};
+    const json doc = {{"doubles", {0.0, -0.0, 1.0, 0.1, 1e-7, 1e21, 123456.789, -2.5, 5e-324, std::numeric_limits<double>::max()}},
+                      {"integers", {std::numeric_limits<std::int64_t>::min(), std::int64_t{0}, std::numeric_limits<std::int64_t>::max()}},
+                      {"unsigned", std::numeric_limits<std::uint64_t>::max()},
+                      {"escapes", "quote \" backslash \\ \b\f\n\r\t \x01\x1f \x7f"},
+                      {"utf8", "dp·tp·pp ≠ world 中文"},
+                      {"flags", {true, false, nullptr}},
+                      {"empty_object", json::object()},
+                      {"empty_array", json::array()},
+                      {"nested", {{"a", json::array({json::object(), json::array(), json::array({1, 2})})}, {"b", {{"c", json::object()}}}}}};
     CHECK(streamed(doc) == doc.dump(2));
     CHECK(streamed(json::object()) == "{}");
     CHECK(streamed(json::array()) == "[]");
@@ -57,8 +56,7 @@ TEST_CASE("json_writer: doubles keep dump()'s Grisu2 digits where shorter ones r
     json_writer(out).value(31.15808);
     CHECK(out == "31.158080000000002");
     CHECK(std::stod("31.15808") == 31.15808);
-    for (const double d : {1.0, -0.0, 1e20, 1e15, 1e16, 1.5e-7, 1e-4, 1e-5, 123456789012345.0})
-        CHECK(streamed(json(d)) == json(d).dump());
+    for (const double d : {1.0, -0.0, 1e20, 1e15, 1e16, 1.5e-7, 1e-4, 1e-5, 123456789012345.0}) CHECK(streamed(json(d)) == json(d).dump());
 }
 
 TEST_CASE("json_writer: typed fields match the tree nlohmann builds from the same C++ values", "[json_writer]") {
@@ -75,8 +73,8 @@ TEST_CASE("json_writer: typed fields match the tree nlohmann builds from the sam
         w.field("nan", std::nan(""));
         w.end_object();
     });
-    const json tree = {{"int", 3},     {"size", std::size_t{7}}, {"double", 0.25}, {"bool", true},
-                       {"literal", "x"}, {"warnings", warnings}, {"peaks", peaks},  {"list", {std::int64_t{-1}, nullptr}},
+    const json tree = {{"int", 3},           {"size", std::size_t{7}}, {"double", 0.25}, {"bool", true},
+                       {"literal", "x"},     {"warnings", warnings},   {"peaks", peaks}, {"list", {std::int64_t{-1}, nullptr}},
                        {"nan", std::nan("")}};
     CHECK(text == tree.dump(2));
 }

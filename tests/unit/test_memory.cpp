@@ -17,9 +17,7 @@ double item(const report& r, const std::string& id) {
     return 0;
 }
 
-double model_state(const report& r) {
-    return item(r, "params") + item(r, "grads") + item(r, "master_params") + item(r, "optimizer_states");
-}
+double model_state(const report& r) { return item(r, "params") + item(r, "grads") + item(r, "master_params") + item(r, "optimizer_states"); }
 
 }  // namespace
 
@@ -57,8 +55,8 @@ TEST_CASE("Optimizers: Adam 2 moments, SGD and Muon 1, Adafactor factored", "[me
 TEST_CASE("1F1B first stage holds L layers of activations, interleaved 1 + (p-1)/(pv) more", "[memory]") {
     // Korthikanti et al. section 4.2.3: the first 1F1B stage stores p micro-batches of L/p layers;
     // interleaving multiplies that by 1 + (p − 1)/(p·v).
-    json base = {{"model", "gpt-175b"}, {"parallel", {{"tp", 8}, {"pp", 8}, {"sp", true}}},
-                 {"training", {{"recompute", "selective"}, {"global_batch", 64}}}};
+    json base = {
+        {"model", "gpt-175b"}, {"parallel", {{"tp", 8}, {"pp", 8}, {"sp", true}}}, {"training", {{"recompute", "selective"}, {"global_batch", 64}}}};
     const report r = build_report(parse_scenario(base));
     const double per_layer = 2048.0 * 12288 * 34 / 8 + 4.0 * 96 * 2048 / 8;
     CHECK(item(r, "activations_layers") == Approx(96 * per_layer));
@@ -86,7 +84,8 @@ TEST_CASE("Expert params shard over EP x ETP, never over TP alone", "[memory]") 
     const double expert = 3.0 * 7168 * 2048 * 2, moe_layers = 5;
     auto params_of = [](long dp, long tp, long ep, long etp) {
         json doc = {{"model", {{"preset", "deepseek-v3"}, {"layers", 8}}},
-                    {"parallel", {{"dp", dp}, {"tp", tp}, {"ep", ep}, {"etp", etp}}}, {"training", {{"global_batch", 64}}}};
+                    {"parallel", {{"dp", dp}, {"tp", tp}, {"ep", ep}, {"etp", etp}}},
+                    {"training", {{"global_batch", 64}}}};
         return item(build_report(parse_scenario(doc)), "params");
     };
     // ep 64 -> 32: each rank holds 8 instead of 4 of the 256 experts per layer.
@@ -122,7 +121,7 @@ TEST_CASE("planner path: peak_stage_bytes equals the full ledger's total bit for
         double offload;
     };
     const layout layouts[] = {{"kimi-k2", 64, 8, 8, 1, 64, 0}, {"kimi-k2", 32, 4, 16, 2, 16, 0.5}, {"kimi-k2", 512, 1, 1, 1, 8, 0},
-                              {"gpt-1.7b", 2, 2, 2, 1, 1, 0}, {"gpt-1.7b", 1, 1, 8, 1, 1, 0.25}, {"llama3-70b", 4, 8, 4, 2, 1, 0}};
+                              {"gpt-1.7b", 2, 2, 2, 1, 1, 0},  {"gpt-1.7b", 1, 1, 8, 1, 1, 0.25},  {"llama3-70b", 4, 8, 4, 2, 1, 0}};
     const char* schedules[] = {"gpipe", "1f1b", "interleaved", "zb-h2", "zbv", "dualpipe", "dualpipev"};
     std::int64_t compared = 0;
     for (const auto& l : layouts)
@@ -135,7 +134,11 @@ TEST_CASE("planner path: peak_stage_bytes equals the full ledger's total bit for
                                     {"cluster", "dgx-h100"},
                                     {"parallel", {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"vpp", v}, {"zero", z}}},
                                     {"training",
-                                     {{"seq_len", 4096}, {"global_batch", 1024}, {"micro_batch", mb}, {"recompute", rec}, {"schedule", sched},
+                                     {{"seq_len", 4096},
+                                      {"global_batch", 1024},
+                                      {"micro_batch", mb},
+                                      {"recompute", rec},
+                                      {"schedule", sched},
                                       {"offload", {{"optimizer", l.offload}, {"activations", l.offload}}}}}};
                         scenario s;
                         try {
@@ -181,10 +184,13 @@ TEST_CASE("redundant expert replicas: R/ep per GPU × params per expert × (weig
     // bf16-mixed: 2 B weights + 2 B grads (trained copies; master and optimizer states stay with the
     // owner, memory.hpp). 2 × 44,040,192 × 58 × 4 = 20,434,649,088 B.
     auto v3 = [](std::int64_t redundant) {
-        return build_report(parse_scenario(
-            {{"model", "deepseek-v3"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 64}, {"ep", 64}}},
-             {"training", {{"seq_len", 4096}, {"global_batch", 64}, {"moe", {{"routing", {{"kind", "zipf"}, {"skew", 1.0}}},
-                                                                                {"redundant_experts", redundant}}}}}}));
+        return build_report(parse_scenario({{"model", "deepseek-v3"},
+                                            {"cluster", "dgx-h100"},
+                                            {"parallel", {{"dp", 64}, {"ep", 64}}},
+                                            {"training",
+                                             {{"seq_len", 4096},
+                                              {"global_batch", 64},
+                                              {"moe", {{"routing", {{"kind", "zipf"}, {"skew", 1.0}}}, {"redundant_experts", redundant}}}}}}));
     };
     const report none = v3(0), two = v3(128);
     const double expected = 2.0 * 44040192 * 58 * 4;

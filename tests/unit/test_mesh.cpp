@@ -120,7 +120,7 @@ TEST_CASE("huge worlds list a capped number of groups and say so") {
     CHECK(m.world == 8192);
     CHECK(m.axis("tp").count == 1024);
     CHECK(m.axis("tp").listed == 128);  // 1024 ranks / 8 per group
-    CHECK(m.axis("dp").listed == 1);    // one group of 1024
+    CHECK(m.axis("dp").listed == 1);  // one group of 1024
     CHECK(m.axis("dp").inter == 8);
     CHECK(m.truncated);
     CHECK_THAT(mesh_to_json(m)["note"].get<std::string>(), Contains("at most 1024 ranks per axis"));
@@ -156,9 +156,12 @@ naive_axis naive_stats(const mesh_layout& m, const char* axis) {
     const std::string a = axis;
     for (std::int64_t r = 0; r < m.world; ++r) {
         const rank_coords c = coords_of(m, r);
-        std::array<std::int64_t, 3> key = a == "tp" ? std::array{c.cp, c.dp, c.pp} : a == "cp" ? std::array{c.tp, c.dp, c.pp}
-                                        : a == "dp" ? std::array{c.tp, c.cp, c.pp} : a == "pp" ? std::array{c.tp, c.cp, c.dp}
-                                        : a == "ep" ? std::array{c.tp, c.edp, c.pp} : a == "edp" ? std::array{c.tp, c.ep, c.pp}
+        std::array<std::int64_t, 3> key = a == "tp" ? std::array{c.cp, c.dp, c.pp}
+            : a == "cp"                             ? std::array{c.tp, c.dp, c.pp}
+            : a == "dp"                             ? std::array{c.tp, c.cp, c.pp}
+            : a == "pp"                             ? std::array{c.tp, c.cp, c.dp}
+            : a == "ep"                             ? std::array{c.tp, c.edp, c.pp}
+            : a == "edp"                            ? std::array{c.tp, c.ep, c.pp}
                                                     : std::array{c.tp, c.pp, std::int64_t{0}};
         ++groups[key][r / m.spec.gpus_per_node];
         members[key].push_back(r);
@@ -183,15 +186,16 @@ TEST_CASE("group statistics equal a naive count over every rank (one pass over t
         const char* order;
         std::int64_t gpn;
     };
-    const layout layouts[] = {{2, 1, 1, 4, 8, "tp-cp-ep-dp-pp", 8},   {8, 2, 4, 4, 4, "tp-cp-ep-dp-pp", 8},  {1, 1, 2, 8, 16, "tp-cp-ep-dp-pp", 8},
-                              {4, 1, 1, 2, 3, "tp-cp-ep-dp-pp", 8},   {2, 2, 2, 2, 6, "tp-cp-ep-dp-pp", 4},  {8, 1, 8, 8, 2, "pp-dp-ep-cp-tp", 8},
-                              {2, 1, 1, 16, 4, "pp-cp-ep-dp-tp", 8},  {4, 2, 1, 3, 5, "dp-cp-ep-tp-pp", 8},  {2, 4, 8, 4, 2, "tp-dp-ep-cp-pp", 16},
-                              {1, 1, 1, 8, 12, "tp-cp-ep-dp-pp", 8},  {3, 1, 1, 4, 8, "tp-cp-ep-dp-pp", 6},  {2, 1, 2, 6, 2, "cp-ep-dp-pp-tp", 4}};
+    const layout layouts[] = {{2, 1, 1, 4, 8, "tp-cp-ep-dp-pp", 8},  {8, 2, 4, 4, 4, "tp-cp-ep-dp-pp", 8}, {1, 1, 2, 8, 16, "tp-cp-ep-dp-pp", 8},
+                              {4, 1, 1, 2, 3, "tp-cp-ep-dp-pp", 8},  {2, 2, 2, 2, 6, "tp-cp-ep-dp-pp", 4}, {8, 1, 8, 8, 2, "pp-dp-ep-cp-tp", 8},
+                              {2, 1, 1, 16, 4, "pp-cp-ep-dp-tp", 8}, {4, 2, 1, 3, 5, "dp-cp-ep-tp-pp", 8}, {2, 4, 8, 4, 2, "tp-dp-ep-cp-pp", 16},
+                              {1, 1, 1, 8, 12, "tp-cp-ep-dp-pp", 8}, {3, 1, 1, 4, 8, "tp-cp-ep-dp-pp", 6}, {2, 1, 2, 6, 2, "cp-ep-dp-pp-tp", 4}};
     for (const auto& l : layouts)
         for (std::int64_t limit : {std::int64_t{0}, std::int64_t{16}, default_list_limit}) {
             const mesh_layout m = build_mesh(spec(l.tp, l.cp, l.ep, l.dp, l.pp, l.order, l.gpn), limit);
             for (const char* axis : {"tp", "cp", "ep", "dp", "pp", "dp·cp", "edp"}) {
-                INFO(l.order << " tp " << l.tp << " cp " << l.cp << " ep " << l.ep << " dp " << l.dp << " pp " << l.pp << " limit " << limit << " axis " << axis);
+                INFO(l.order << " tp " << l.tp << " cp " << l.cp << " ep " << l.ep << " dp " << l.dp << " pp " << l.pp << " limit " << limit
+                             << " axis " << axis);
                 const axis_groups& g = m.axis(axis);
                 const naive_axis n = naive_stats(m, axis);
                 CHECK(g.intra == n.intra);

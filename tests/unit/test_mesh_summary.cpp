@@ -42,8 +42,8 @@ std::pair<int, int> compare_all(std::int64_t world, std::int64_t per_node, const
                     if ((dp * cp) % ep != 0) continue;
                     mesh_spec s;
                     s.tp = tp, s.pp = pp, s.cp = cp, s.dp = dp, s.ep = ep, s.gpus_per_node = per_node, s.order = order;
-                    INFO("world " << world << " per node " << per_node << " order " << order << " tp " << tp << " pp " << pp
-                                  << " cp " << cp << " dp " << dp << " ep " << ep);
+                    INFO("world " << world << " per node " << per_node << " order " << order << " tp " << tp << " pp " << pp << " cp " << cp << " dp "
+                                  << dp << " ep " << ep);
                     const auto closed_form = detail::mesh_summary_closed_form(s);
                     const mesh_layout full = build_mesh(s, 0), fast = mesh_summary(s);
                     CHECK(fast.world == full.world);

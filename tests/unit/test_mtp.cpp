@@ -11,7 +11,9 @@ using namespace tslab;
 namespace {
 
 json deepseek(std::int64_t depth, json parallel = {{"dp", 1}}) {
-    return json{{"model", "deepseek-v3"}, {"cluster", "dgx-h100"}, {"parallel", std::move(parallel)},
+    return json{{"model", "deepseek-v3"},
+                {"cluster", "dgx-h100"},
+                {"parallel", std::move(parallel)},
                 {"training", {{"seq_len", 4096}, {"mtp_depth", depth}}}};
 }
 
@@ -89,7 +91,8 @@ TEST_CASE("scenario_to_json keeps the MoE routing and the node limit", "[scenari
     CHECK(scenario_to_json(parse_scenario(back)) == back);
     std::vector<double> loads(256, 1.0);
     loads[0] = 5;
-    const json hist = {{"model", "deepseek-v3"}, {"parallel", {{"dp", 8}, {"ep", 8}}},
+    const json hist = {{"model", "deepseek-v3"},
+                       {"parallel", {{"dp", 8}, {"ep", 8}}},
                        {"training", {{"moe", {{"routing", {{"kind", "histogram"}, {"histogram", loads}}}}}}}};
     const scenario h = parse_scenario(scenario_to_json(parse_scenario(hist)));
     CHECK(h.training.moe.routing.histogram == loads);

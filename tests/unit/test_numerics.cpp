@@ -21,8 +21,8 @@ std::string dtype_of(const numerics_report& r, const std::string& role) {
 TEST_CASE("Recipe table rows: storage, GEMM input, accumulate, update", "[numerics]") {
     // DeepSeek-V3 (arXiv 2412.19437 section 3.3): FP8 GEMM inputs, fp32 accumulation and master
     // weights, BF16 moments.
-    const numerics_report f8 = describe_numerics(parse_scenario({{"model", "llama3-8b"}, {"cluster", "dgx-h100"},
-                                                                 {"training", {{"precision", "fp8-mixed"}}}}));
+    const numerics_report f8 =
+        describe_numerics(parse_scenario({{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"training", {{"precision", "fp8-mixed"}}}}));
     CHECK(dtype_of(f8, "GEMM input") == "fp8 e4m3");
     CHECK(dtype_of(f8, "GEMM accumulate") == "fp32");
     CHECK(dtype_of(f8, "weight update") == "fp32");
@@ -52,8 +52,8 @@ TEST_CASE("Block scaling: one fp32 per 1×128 activation tile and per 128×128 w
     CHECK(block_scale_bytes(7168, 7168, 128, 128) == 56.0 * 56 * 4);
     CHECK(block_scale_bytes(4096, 7168, 1, 128) == 4096.0 * 56 * 4);
     CHECK(block_scale_bytes(100, 200, 128, 128) == 1 * 2 * 4);  // partial blocks round up
-    const numerics_report r = describe_numerics(parse_scenario({{"model", "llama3-8b"}, {"cluster", "dgx-h100"},
-                                                                {"training", {{"precision", "fp8-mixed"}}}}));
+    const numerics_report r =
+        describe_numerics(parse_scenario({{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"training", {{"precision", "fp8-mixed"}}}}));
     // Activation scales add 4/128 = 3.125% to FP8 GEMM inputs whose k is a multiple of 128.
     CHECK(r.activation_scale_bytes / r.activation_fp8_bytes == Approx(4.0 / 128));
     // Weight scales of Llama 3 8B: per layer qkv 4096×6144, out 4096×4096, up 4096×28672, down 14336×4096.
@@ -69,7 +69,8 @@ TEST_CASE("FP8 cast kernels: bytes read + written / HBM bandwidth, a named step 
     // 4096 × 208 = 851,968 scales. Cast: read bf16 (2 B), write fp8 (1 B) + scales (4 B):
     // 3 × 109,051,904 + 4 × 851,968 = 330,563,584 B per layer and micro-batch.
     auto run = [](const char* recipe, const char* cluster) {
-        return build_report(parse_scenario({{"model", "llama3-8b"}, {"cluster", {{"preset", cluster}, {"gpu_speed_cv", 0}}},
+        return build_report(parse_scenario({{"model", "llama3-8b"},
+                                            {"cluster", {{"preset", cluster}, {"gpu_speed_cv", 0}}},
                                             {"training", {{"seq_len", 4096}, {"global_batch", 4}, {"precision", recipe}}}}));
     };
     const double per_layer = 3.0 * 109051904 + 4.0 * 851968;

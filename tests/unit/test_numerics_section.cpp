@@ -9,8 +9,8 @@ using namespace tslab;
 namespace {
 
 scenario on(const char* cluster, const char* recipe = "bf16-mixed") {
-    return parse_scenario({{"model", {{"preset", "llama3-8b"}}}, {"cluster", {{"preset", cluster}}},
-                           {"training", {{"seq_len", 4096}, {"precision", recipe}}}});
+    return parse_scenario(
+        {{"model", {{"preset", "llama3-8b"}}}, {"cluster", {{"preset", cluster}}}, {"training", {{"seq_len", 4096}, {"precision", recipe}}}});
 }
 
 const scaling_row& row(const numerics_section& n, const char* name) {

@@ -14,7 +14,9 @@ json llama8b(json offload, double host_Bps = 0, double host_memory_Bps = 0) {
     json cluster = json{{"preset", "dgx-h100"}};
     if (host_Bps > 0) cluster["host"] = {{"bandwidth_Bps", host_Bps}};
     if (host_memory_Bps > 0) cluster["host_memory_bandwidth_Bps"] = host_memory_Bps;
-    return json{{"model", "llama3-8b"}, {"cluster", cluster}, {"parallel", {{"dp", 8}, {"zero", 1}}},
+    return json{{"model", "llama3-8b"},
+                {"cluster", cluster},
+                {"parallel", {{"dp", 8}, {"zero", 1}}},
                 {"training", {{"seq_len", 4096}, {"global_batch", 64}, {"offload", std::move(offload)}}}};
 }
 
@@ -129,8 +131,8 @@ TEST_CASE("the planner offloads optimizer states only where nothing fits without
     // with the master copy and Adam states (12 B/param) on the host, 4 B/param remain.
     plan_options o;
     o.top = 3;
-    const json big = {{"model", "llama3-70b"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 8}}},
-                      {"training", {{"seq_len", 4096}, {"global_batch", 8}}}};
+    const json big = {
+        {"model", "llama3-70b"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 8}}}, {"training", {{"seq_len", 4096}, {"global_batch", 8}}}};
     const plan_result r = run_plan(parse_scenario(big), o);
     REQUIRE_FALSE(r.top.empty());
     for (const auto& e : r.top) CHECK(e.choice.offload_optimizer == 1);

@@ -49,7 +49,8 @@ TEST_CASE("Muon's gather covers the expert matrices over the expert-DP group", "
     // 7168: gate+up 7168 × 4096 and down 2048 × 7168, 44,040,192 elements per expert and layer.
     // pp 4: the last stage holds 16 layers, all MoE. ep 8 → 32 local experts per layer; dp 32, ZeRO-1:
     // the expert-DP group is dp·cp·tp/(ep·etp) = 4 (Megatron-Core's expert data parallel).
-    const scenario s = parse_scenario({{"model", "deepseek-v3"}, {"parallel", {{"dp", 32}, {"ep", 8}, {"pp", 4}, {"zero", 1}}},
+    const scenario s = parse_scenario({{"model", "deepseek-v3"},
+                                       {"parallel", {{"dp", 32}, {"ep", 8}, {"pp", 4}, {"zero", 1}}},
                                        {"training", {{"global_batch", 128}, {"optimizer", "muon"}}}});
     const optimizer_compare o = optimizer_compare_of(s);
     REQUIRE(o.group == 32);
@@ -63,8 +64,8 @@ TEST_CASE("Muon's gather covers the expert matrices over the expert-DP group", "
     REQUIRE(o.expert.owned_max_elems == Approx(0).margin(1));
     REQUIRE(o.owned_max_bytes == Approx(o.dense.owned_max_elems * 2));
     // Without ZeRO nothing is sharded: no gather.
-    const scenario plain = parse_scenario({{"model", "deepseek-v3"}, {"parallel", {{"dp", 32}, {"ep", 8}, {"pp", 4}}},
-                                           {"training", {{"global_batch", 128}, {"optimizer", "muon"}}}});
+    const scenario plain = parse_scenario(
+        {{"model", "deepseek-v3"}, {"parallel", {{"dp", 32}, {"ep", 8}, {"pp", 4}}}, {"training", {{"global_batch", 128}, {"optimizer", "muon"}}}});
     REQUIRE(optimizer_compare_of(plain).expert.whole_elems == 0);
 }
 

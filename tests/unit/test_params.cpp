@@ -9,9 +9,7 @@
 using namespace tslab;
 
 namespace {
-model_spec preset_model(const std::string& name) {
-    return parse_scenario(json{{"model", name}}).model;
-}
+model_spec preset_model(const std::string& name) { return parse_scenario(json{{"model", name}}).model; }
 }  // namespace
 
 TEST_CASE("Llama 3 totals match the released checkpoints exactly", "[params]") {
@@ -25,10 +23,12 @@ TEST_CASE("Llama 3 totals match the released checkpoints exactly", "[params]") {
 TEST_CASE("Megatron GPT counts equal Narayanan et al.'s closed form plus the final LayerNorm", "[params]") {
     // arXiv 2104.04473 section 5.1: P = 12 l h^2 (1 + 13/(12h) + (V + s)/(12 l h)); that form
     // omits the final LayerNorm (2h). Table 1 prints P rounded to 0.1B.
-    struct row { const char* preset; double table_billions; };
-    const row rows[] = {{"gpt-1.7b", 1.7},   {"gpt-3.6b", 3.6},    {"gpt-7.5b", 7.5},   {"gpt-18.4b", 18.4},
-                        {"gpt-39.1b", 39.1}, {"gpt-76.1b", 76.1},  {"gpt-145.6b", 145.6},
-                        {"gpt-310.1b", 310.1}, {"gpt-530b", 529.6}, {"gpt-1t", 1008.0}};
+    struct row {
+        const char* preset;
+        double table_billions;
+    };
+    const row rows[] = {{"gpt-1.7b", 1.7},   {"gpt-3.6b", 3.6},     {"gpt-7.5b", 7.5},     {"gpt-18.4b", 18.4}, {"gpt-39.1b", 39.1},
+                        {"gpt-76.1b", 76.1}, {"gpt-145.6b", 145.6}, {"gpt-310.1b", 310.1}, {"gpt-530b", 529.6}, {"gpt-1t", 1008.0}};
     for (const auto& r : rows) {
         const model_spec m = preset_model(r.preset);
         const double l = static_cast<double>(m.layers), h = static_cast<double>(m.hidden);
@@ -77,9 +77,9 @@ TEST_CASE("MLA and expert tensors by hand (DeepSeek-V3 layer)", "[params]") {
 TEST_CASE("a model whose parameter product leaves int64 is an input error naming the fields", "[params]") {
     // Issue 15, finding 5: this printed params_total 7240820367112011776 and total_bytes INT64_MIN.
     const json doc = {{"model", {{"layers", 100000}, {"hidden", 1048576}, {"heads", 1}, {"ffn_hidden", 1000000000}}}};
-    CHECK_THROWS_WITH(count_params(parse_scenario(doc).model),
-                      Catch::StartsWith("model: ") && Catch::Contains("out of range") &&
-                          Catch::Contains("model.hidden × model.ffn_hidden × model.layers"));
+    CHECK_THROWS_WITH(
+        count_params(parse_scenario(doc).model),
+        Catch::StartsWith("model: ") && Catch::Contains("out of range") && Catch::Contains("model.hidden × model.ffn_hidden × model.layers"));
     const json moe = {{"model", {{"hidden", 1 << 20}, {"heads", 1}, {"moe", {{"experts", 65536}, {"top_k", 1}, {"expert_ffn_hidden", 1000000000}}}}}};
     CHECK_THROWS_WITH(count_params(parse_scenario(moe).model), Catch::Contains("model.moe.experts"));
 }

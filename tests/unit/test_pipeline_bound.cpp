@@ -46,8 +46,8 @@ TEST_CASE("bubble lower bound: never above the simulated bubble", "[pipeline]") 
                     for (int i = 0; i < 6; ++i) {
                         const pipeline_costs c = random_costs(rng, d.ep_overlap && i % 2 == 0, i >= 3);
                         const double bound = bubble_lower_bound(b, c), bubble = time_pipeline(q, c).bubble_s;
-                        INFO(d.name << " p=" << p << " m=" << m << " v=" << v << " F=" << c.F << " B=" << c.B << " W=" << c.W
-                                    << " FB=" << c.FB << " p2p=" << c.p2p_s);
+                        INFO(d.name << " p=" << p << " m=" << m << " v=" << v << " F=" << c.F << " B=" << c.B << " W=" << c.W << " FB=" << c.FB
+                                    << " p2p=" << c.p2p_s);
                         CHECK(bound <= bubble);
                         ++checked;
                         positive += bound > 0;

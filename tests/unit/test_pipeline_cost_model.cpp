@@ -14,9 +14,10 @@ namespace {
 
 scenario scenario_with(const std::string& schedule, std::int64_t pp, std::int64_t global_batch, std::int64_t vpp = 1) {
     return parse_scenario_text(R"({"model": {"preset": "gpt-22b"}, "cluster": {"preset": "dgx-h100"},
-        "parallel": {"tp": 8, "pp": )" + std::to_string(pp) + R"(, "vpp": )" + std::to_string(vpp) + R"(},
-        "training": {"seq_len": 2048, "micro_batch": 1, "global_batch": )" + std::to_string(global_batch) +
-                               R"(, "schedule": ")" + schedule + R"("}})");
+        "parallel": {"tp": 8, "pp": )" +
+                               std::to_string(pp) + R"(, "vpp": )" + std::to_string(vpp) + R"(},
+        "training": {"seq_len": 2048, "micro_batch": 1, "global_batch": )" +
+                               std::to_string(global_batch) + R"(, "schedule": ")" + schedule + R"("}})");
 }
 
 }  // namespace
@@ -52,7 +53,7 @@ TEST_CASE("closed forms above the op cap: m(F+B) busy and the DualPipe README bu
     const pipeline_timing t = time_pipeline(q, k);
     REQUIRE_FALSE(t.simulated);
     CHECK(t.busy_s == Approx(200'000 * 3.0));
-    CHECK(t.bubble_s == Approx(7 * 3.0));        // (p−1)(F+B)
+    CHECK(t.bubble_s == Approx(7 * 3.0));  // (p−1)(F+B)
     CHECK(t.p2p_exposed_s == Approx(2 * 7 * 0.01));  // fill and drain
     q.kind = schedule_kind::zb_h1;
     CHECK(time_pipeline(q, k).bubble_s == Approx(7 * (3.0 - 1.0)));  // (p−1)(F+B−2W)
@@ -79,8 +80,7 @@ TEST_CASE("report: 1F1B in-flight counts come from the simulator and still equal
     for (std::int64_t m : {2, 16}) {
         const report r = build_report(scenario_with("1f1b", 4, m));
         REQUIRE(r.timing.simulated);
-        for (std::int64_t rank = 0; rank < 4; ++rank)
-            CHECK(r.pipeline.inflight[static_cast<std::size_t>(rank)] == std::min<double>(4 - rank, m));
+        for (std::int64_t rank = 0; rank < 4; ++rank) CHECK(r.pipeline.inflight[static_cast<std::size_t>(rank)] == std::min<double>(4 - rank, m));
         // Equal stage times: the bubble (P2P apart) is (p−1)(F+B) with the compute model's chunk
         // costs plus the stage's exposed TP traffic per micro-batch.
         const stage_comm tp = stage_comm_per_microbatch(r.comm, m, ep_sm_share(r.input));

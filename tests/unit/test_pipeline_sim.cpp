@@ -230,8 +230,7 @@ TEST_CASE("schedule work and listed ops are capped before any work, ZB-V padding
                       Catch::StartsWith("ranks: zbv with ranks 65536") && Catch::Contains("over the cap of 2000000 ops"));
     CHECK_THROWS_WITH(schedule_json_text(R"({"schedule":"1f1b","ranks":1,"microbatches":1000000})"),
                       Catch::StartsWith("timeline: ") && Catch::Contains("over the cap of 100000 listed ops"));
-    CHECK_THROWS_WITH(schedule_json_text(R"({"schedule":"zb-h1","ranks":666,"microbatches":1000})"),
-                      Catch::StartsWith("timeline: "));
+    CHECK_THROWS_WITH(schedule_json_text(R"({"schedule":"zb-h1","ranks":666,"microbatches":1000})"), Catch::StartsWith("timeline: "));
     CHECK_THROWS_WITH(schedule_trace_text(R"({"schedule":"zb-h1","ranks":666,"microbatches":1000,"timeline":false})"),
                       Catch::StartsWith("$: ") && Catch::Contains("a trace lists every op"));
     CHECK(schedule_op_estimate({schedule_kind::zbv, 4, 1}) == 1 * 8 * 3);
@@ -242,7 +241,8 @@ TEST_CASE("schedule work and listed ops are capped before any work, ZB-V padding
 TEST_CASE("one walk times both lanes: the makespan without P2P is a second walk's, bit for bit, for every schedule", "[pipeline]") {
     // time_schedule splits the bubble from the exposed P2P with the makespan at p2p_s = 0; the walk's
     // order depends only on which inputs are done, so the shadow lane must equal a walk of its own.
-    const pipeline_costs costs[] = {{.F = 1, .B = 2, .W = 1, .p2p_s = 0.3}, {.F = 1.7, .B = 2.9, .W = 0.4, .p2p_s = 2.5},
+    const pipeline_costs costs[] = {{.F = 1, .B = 2, .W = 1, .p2p_s = 0.3},
+                                    {.F = 1.7, .B = 2.9, .W = 0.4, .p2p_s = 2.5},
                                     {.F = 0.9, .B = 1.1, .W = 0.5, .FB = 1.6, .p2p_s = 0.05}};
     for (const schedule_desc& d : schedule_rows)
         for (std::int64_t p : {4, 8}) {

@@ -107,8 +107,7 @@ TEST_CASE("ZB-V: warm-up is 2(p − r) − 1 F0, r × F1F0, then F1 I1 W1", "[zb
                 const auto& ops = s.rank_ops[static_cast<std::size_t>(r)];
                 const std::int64_t lead = 2 * (p - r) - 1;
                 for (std::int64_t i = 0; i < lead; ++i) CHECK((ops[i].kind == op_kind::F && ops[i].chunk == 0));
-                for (std::int64_t i = 0; i < 2 * r; ++i)
-                    CHECK((ops[lead + i].kind == op_kind::F && ops[lead + i].chunk == (i % 2 == 0 ? 1 : 0)));
+                for (std::int64_t i = 0; i < 2 * r; ++i) CHECK((ops[lead + i].kind == op_kind::F && ops[lead + i].chunk == (i % 2 == 0 ? 1 : 0)));
                 const std::size_t turn = static_cast<std::size_t>(lead + 2 * r);
                 CHECK((ops[turn].kind == op_kind::F && ops[turn].chunk == 1));
                 CHECK((ops[turn + 1].kind == op_kind::I && ops[turn + 1].chunk == 1 && ops[turn + 1].microbatch == 0));

@@ -57,12 +57,24 @@ brute brute_force(std::int64_t gpus, std::int64_t global_batch) {
                                     for (int z = 0; z <= 3; ++z) {
                                         if ((v > 1) != (std::string(sched) == "interleaved")) continue;
                                         if (v > 1 && ((24 + pp - 1) / pp) % v != 0) continue;  // equal chunks of the 24 layers only
-                                        json doc = {{"model", "gpt-1.7b"}, {"cluster", "dgx-a100-80gb"},
-                                                    {"parallel", {{"dp", dp}, {"tp", tp}, {"pp", pp}, {"cp", cp}, {"vpp", v}, {"zero", z},
-                                                                  {"sp", tp > 1}, {"cp_method", method.name}}},
-                                                    {"training", {{"seq_len", 2048}, {"global_batch", global_batch}, {"micro_batch", mb},
-                                                                  {"recompute", rec}, {"schedule", sched},
-                                                                  {"overlap", {{"tp_comm", tp > 1}}}}}};
+                                        json doc = {{"model", "gpt-1.7b"},
+                                                    {"cluster", "dgx-a100-80gb"},
+                                                    {"parallel",
+                                                     {{"dp", dp},
+                                                      {"tp", tp},
+                                                      {"pp", pp},
+                                                      {"cp", cp},
+                                                      {"vpp", v},
+                                                      {"zero", z},
+                                                      {"sp", tp > 1},
+                                                      {"cp_method", method.name}}},
+                                                    {"training",
+                                                     {{"seq_len", 2048},
+                                                      {"global_batch", global_batch},
+                                                      {"micro_batch", mb},
+                                                      {"recompute", rec},
+                                                      {"schedule", sched},
+                                                      {"overlap", {{"tp_comm", tp > 1}}}}}};
                                         scenario s;
                                         try {
                                             s = parse_scenario(doc);
@@ -167,11 +179,11 @@ TEST_CASE("resumable: small slices give the same result as one run — options a
 TEST_CASE("planner: without training.global_batch it ranks for the auto rule (>= 4M tokens, >= 1 sequence per GPU)", "[planner]") {
     // 2^22 tokens (Llama 3's initial batch, arXiv 2407.21783 section 3.4.1) / seq_len, at least the
     // GPU count, rounded up to a power of two, then to a multiple of micro_batch × dp.
-    CHECK(auto_global_batch(64, 2048, 1) == 2048);    // 4M / 2048
-    CHECK(auto_global_batch(100, 8192, 1) == 512);    // 4M / 8192 = 512 ≥ 100
+    CHECK(auto_global_batch(64, 2048, 1) == 2048);  // 4M / 2048
+    CHECK(auto_global_batch(100, 8192, 1) == 512);  // 4M / 8192 = 512 ≥ 100
     CHECK(auto_global_batch(3000, 4096, 1) == 4096);  // 1024 < 3000 → 4096
-    CHECK(auto_global_batch(8, 3000, 1) == 2048);     // ceil(4194304 / 3000) = 1399 → 2048
-    CHECK(auto_global_batch(96, 4096, 96) == 1056);   // 1024, then the next multiple of dp = 96
+    CHECK(auto_global_batch(8, 3000, 1) == 2048);  // ceil(4194304 / 3000) = 1399 → 2048
+    CHECK(auto_global_batch(96, 4096, 96) == 1056);  // 1024, then the next multiple of dp = 96
     plan_options o;
     o.gpus = 8;
     o.top = 1;
@@ -256,8 +268,7 @@ TEST_CASE("the time budget covers building the result: Pareto plans past it keep
     plan_options o;
     o.simulate_ops = 0;
     plan_search search(s, o);
-    while (!search.advance(1'000'000)) {
-    }
+    while (!search.advance(1'000'000)) {}
     const plan_result timed = search.result(), out = search.result(0);
     REQUIRE(!timed.pareto.empty());
     REQUIRE(timed.pareto.size() == out.pareto.size());

@@ -50,7 +50,9 @@ TEST_CASE("options.fixed: ZeRO and recompute held at the scenario's values cut t
         CHECK(e.choice.recompute == small().training.recompute);
     }
     // The free search finds plans at other stages or modes: holding them is a real constraint.
-    const auto other = [&](const plan_entry& e) { return e.choice.zero != small().parallel.zero || e.choice.recompute != small().training.recompute; };
+    const auto other = [&](const plan_entry& e) {
+        return e.choice.zero != small().parallel.zero || e.choice.recompute != small().training.recompute;
+    };
     CHECK(std::any_of(free.top.begin(), free.top.end(), other));
     CHECK(both.top.front().time_s >= free.top.front().time_s);
 }
@@ -75,8 +77,7 @@ TEST_CASE("options.fixed: bad values name the field and the reason", "[planner][
     CHECK_THROWS_WITH(parse_plan_options(json{{"fixed", json::array({"zeroo"})}}),
                       "options.fixed[0]: unknown value \"zeroo\"; expected one of zero|recompute|sp|tp_overlap|offload|cp (did you mean zero?)");
     CHECK_THROWS_WITH(parse_plan_options(json{{"fixed", json::array({"sp", "cp", "sp"})}}), "options.fixed[2]: given twice");
-    CHECK_THROWS_WITH(plan_json_text(R"({"model": "llama3-8b"})", R"({"fixed": {"zero": true}})"),
-                      "options.fixed: expected an array, got an object");
+    CHECK_THROWS_WITH(plan_json_text(R"({"model": "llama3-8b"})", R"({"fixed": {"zero": true}})"), "options.fixed: expected an array, got an object");
     CHECK(parse_plan_options(json{{"fixed", json::array()}}).fixed == 0);
 }
 

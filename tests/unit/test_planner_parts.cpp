@@ -19,8 +19,7 @@ json part_states(const scenario& s, const plan_options& o, int n) {
     json states = json::array();
     for (int k = 0; k < n; ++k) {
         plan_search p(s, part_options(o, n), k, n);
-        while (!p.advance(20'000)) {
-        }
+        while (!p.advance(20'000)) {}
         states.push_back(json::parse(p.part_json().dump()));
     }
     return states;

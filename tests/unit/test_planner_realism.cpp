@@ -45,8 +45,10 @@ void check_versus_layout(const plan_result& r) {
         if (i > 0) CHECK(std::abs(v.largest[i].delta_s) <= std::abs(v.largest[i - 1].delta_s));
     }
     // The same plan on both sides: nothing separates them.
-    if (best.scenario == layout.scenario) CHECK((v.largest.empty() && v.speedup == 1.0));
-    else CHECK_FALSE(v.largest.empty());
+    if (best.scenario == layout.scenario)
+        CHECK((v.largest.empty() && v.speedup == 1.0));
+    else
+        CHECK_FALSE(v.largest.empty());
     CHECK(v.note.find("its layout at its best knobs") != std::string::npos);
 }
 

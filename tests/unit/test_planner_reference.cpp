@@ -17,11 +17,22 @@ using namespace tslab;
 
 namespace {
 
-using key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, int, int,
-                       std::int64_t, std::size_t, double>;
+using key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, int, int, std::int64_t,
+                       std::size_t, double>;
 key key_of(const plan_choice& c) {
-    return {c.dp,   c.tp,  c.pp, c.vpp, c.ep, c.cp, c.micro_batch, c.zero, static_cast<int>(c.recompute), static_cast<int>(c.schedule),
-            c.etp, c.cp_method, c.offload_optimizer};
+    return {c.dp,
+            c.tp,
+            c.pp,
+            c.vpp,
+            c.ep,
+            c.cp,
+            c.micro_batch,
+            c.zero,
+            static_cast<int>(c.recompute),
+            static_cast<int>(c.schedule),
+            c.etp,
+            c.cp_method,
+            c.offload_optimizer};
 }
 
 struct ref_plan {
@@ -104,33 +115,33 @@ reference search_all(scenario s, std::int64_t gpus) {
         for (std::int64_t pp : divs(gpus / tp))
             for (std::int64_t cp : divs(gpus / (tp * pp)))
                 for (std::int64_t ep : divs(gpus / (tp * pp)))
-                for (std::int64_t etp : s.model.is_moe() ? divs(tp) : std::vector<std::int64_t>{1})
-                for (const auto& method : cp_method_rows) {
-                    if (cp == 1 && &method != own) continue;
-                    q.tp = tp, q.pp = pp, q.cp = cp, q.dp = gpus / (tp * pp * cp), q.ep = ep, q.etp = etp;
-                    q.cp_method = method.kind, q.sp = tp > 1;
-                    s.training.overlap.tp_comm = tp > 1;  // the planner's dominance rule, as sp
-                    if (ep > q.dp * cp || (q.dp * cp) % ep != 0) continue;
-                    mesh_layout mesh;
-                    try {
-                        mesh = build_mesh(mesh_spec_of(s), 0);
-                    } catch (const input_error&) {
-                        continue;
-                    }
-                    const std::int64_t G = s.training.global_batch;
-                    for (std::int64_t mb : G % q.dp == 0 ? divs(G / q.dp) : std::vector<std::int64_t>{})
-                        for (auto rec : {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full})
-                            for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k)
-                                for (std::int64_t v = 1; pp * v <= s.model.layers; ++v)  // equal chunks: v divides ⌈L/pp⌉
-                                    if (v == 1 || ((s.model.layers + pp - 1) / pp) % v == 0)
-                                    for (int z = 0; z <= 3; ++z) {
-                                        s.training.micro_batch = mb, s.training.recompute = rec;
-                                        s.training.schedule = static_cast<schedule_kind>(k);
-                                        q.vpp = v, q.zero = z;
-                                        if ((v > 1) != (s.training.schedule == schedule_kind::interleaved)) continue;
-                                        evaluate(s, mesh, G / (mb * q.dp), out);
-                                    }
-                }
+                    for (std::int64_t etp : s.model.is_moe() ? divs(tp) : std::vector<std::int64_t>{1})
+                        for (const auto& method : cp_method_rows) {
+                            if (cp == 1 && &method != own) continue;
+                            q.tp = tp, q.pp = pp, q.cp = cp, q.dp = gpus / (tp * pp * cp), q.ep = ep, q.etp = etp;
+                            q.cp_method = method.kind, q.sp = tp > 1;
+                            s.training.overlap.tp_comm = tp > 1;  // the planner's dominance rule, as sp
+                            if (ep > q.dp * cp || (q.dp * cp) % ep != 0) continue;
+                            mesh_layout mesh;
+                            try {
+                                mesh = build_mesh(mesh_spec_of(s), 0);
+                            } catch (const input_error&) {
+                                continue;
+                            }
+                            const std::int64_t G = s.training.global_batch;
+                            for (std::int64_t mb : G % q.dp == 0 ? divs(G / q.dp) : std::vector<std::int64_t>{})
+                                for (auto rec : {recompute_kind::none, recompute_kind::op, recompute_kind::selective, recompute_kind::full})
+                                    for (int k = 0; k <= static_cast<int>(schedule_kind::dualpipev); ++k)
+                                        for (std::int64_t v = 1; pp * v <= s.model.layers; ++v)  // equal chunks: v divides ⌈L/pp⌉
+                                            if (v == 1 || ((s.model.layers + pp - 1) / pp) % v == 0)
+                                                for (int z = 0; z <= 3; ++z) {
+                                                    s.training.micro_batch = mb, s.training.recompute = rec;
+                                                    s.training.schedule = static_cast<schedule_kind>(k);
+                                                    q.vpp = v, q.zero = z;
+                                                    if ((v > 1) != (s.training.schedule == schedule_kind::interleaved)) continue;
+                                                    evaluate(s, mesh, G / (mb * q.dp), out);
+                                                }
+                        }
     return out;
 }
 

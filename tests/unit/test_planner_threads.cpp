@@ -63,7 +63,8 @@ TEST_CASE("planner threads: a capped split search says so, and options.threads i
     o.threads = 4;
     o.max_candidates = 40;  // 10 per part
     const plan_result r = run_plan(parse_scenario_text(R"({"model": "gpt-1.7b", "cluster": "dgx-a100-80gb", "parallel": {"dp": 8},
-        "training": {"seq_len": 2048, "global_batch": 16}})"), o);
+        "training": {"seq_len": 2048, "global_batch": 16}})"),
+                                   o);
     CHECK(r.progress.capped);
     CHECK(r.progress.groups_done < r.progress.groups_total);
     CHECK_THAT(r.message, Catch::Contains("the result is partial"));
@@ -86,10 +87,8 @@ TEST_CASE("planner threads: a part that reads another's bounds times fewer plans
             parts.emplace_back(s, each, k, 2);
             if (share) parts.back().share_bounds(&bounds);
         }
-        while (!parts[0].advance(1'000'000)) {
-        }
-        while (!parts[1].advance(1'000'000)) {
-        }
+        while (!parts[0].advance(1'000'000)) {}
+        while (!parts[1].advance(1'000'000)) {}
         const std::int64_t timed = parts[1].progress().timed;
         json j = plan_to_json(plan_search::merged(std::move(parts)).result());
         for (const char* k : {"elapsed_s", "candidates_timed", "pipeline_cache"}) j.erase(k);

@@ -72,9 +72,29 @@ TEST_CASE("every preset model gets a finite step in the report JSON, keys in a f
         const json& st = j.at("step");
         std::vector<std::string> keys;
         for (auto it = st.begin(); it != st.end(); ++it) keys.push_back(it.key());
-        CHECK(keys == std::vector<std::string>{"time_s", "tokens_per_s", "tflops_per_gpu", "mfu", "hfu", "goodput", "model_flops_per_gpu",
-                                               "hardware_flops_per_gpu", "flops_convention", "compute_s", "gemm_model", "ledgers", "bottleneck", "bottleneck_msg", "ep_overlap", "global_batch",
-                                               "global_batch_source", "global_batch_rule", "global_batch_rule_msg", "micro_batch", "microbatches", "segments"});
+        CHECK(keys ==
+              std::vector<std::string>{"time_s",
+                                       "tokens_per_s",
+                                       "tflops_per_gpu",
+                                       "mfu",
+                                       "hfu",
+                                       "goodput",
+                                       "model_flops_per_gpu",
+                                       "hardware_flops_per_gpu",
+                                       "flops_convention",
+                                       "compute_s",
+                                       "gemm_model",
+                                       "ledgers",
+                                       "bottleneck",
+                                       "bottleneck_msg",
+                                       "ep_overlap",
+                                       "global_batch",
+                                       "global_batch_source",
+                                       "global_batch_rule",
+                                       "global_batch_rule_msg",
+                                       "micro_batch",
+                                       "microbatches",
+                                       "segments"});
         CHECK(std::isfinite(st["time_s"].get<double>()));
         CHECK(st["time_s"].get<double>() > 0);
         CHECK(st["ledgers"].size() == 9);

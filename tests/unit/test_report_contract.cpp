@@ -69,8 +69,8 @@ TEST_CASE("step segments add up to the step time — recompute is its own segmen
     CHECK(segment(r, "recompute").time_s > 0);
     CHECK(segment(r, "optimizer").time_s == r.compute.optimizer_s);
     // The slowest GPU's delay (sync.hpp) and host-link offload time are parts of the compute estimate too.
-    CHECK(segment(r, "compute").time_s + segment(r, "recompute").time_s + segment(r, "optimizer").time_s +
-              segment(r, "slowest_gpu").time_s + segment(r, "offload_optimizer").time_s + segment(r, "offload_activations").time_s ==
+    CHECK(segment(r, "compute").time_s + segment(r, "recompute").time_s + segment(r, "optimizer").time_s + segment(r, "slowest_gpu").time_s +
+              segment(r, "offload_optimizer").time_s + segment(r, "offload_activations").time_s ==
           Approx(r.compute.step_compute_s).epsilon(1e-12));
     CHECK(segment(r, "slowest_gpu").ledger == "L5");
     CHECK(segment(r, "bubble").time_s == r.timing.bubble_s);
@@ -113,18 +113,20 @@ TEST_CASE("plan entries carry the scenario they were ranked with — its report 
     o.gpus = 16;
     SECTION("datasheet cluster, auto batch") {
         check_entries_reproduce(run_plan(parse_scenario_text(R"({"model": "llama3-8b", "cluster": "dgx-h100", "parallel": {"dp": 16},
-            "training": {"seq_len": 4096}})"), o));
+            "training": {"seq_len": 4096}})"),
+                                         o));
     }
     SECTION("MoE with a given batch and node count, searched on another GPU count") {
         o.gpus = 256;
         check_entries_reproduce(run_plan(parse_scenario_text(R"({"model": "deepseek-v3", "cluster": {"preset": "dgx-h100", "nodes": 2},
-            "parallel": {"dp": 16}, "training": {"seq_len": 4096, "global_batch": 64, "overlap": {"dp": 0.5}}})"), o));
+            "parallel": {"dp": 16}, "training": {"seq_len": 4096, "global_batch": 64, "overlap": {"dp": 0.5}}})"),
+                                         o));
     }
     SECTION("calibrated cluster: the profile stays in the entry's cluster") {
         const std::string profile = read_text(std::string(TSLAB_SOURCE_DIR) + "/tests/data/calibration/cpu-2rank-quick.json");
         REQUIRE_FALSE(profile.empty());
-        const plan_result r = run_plan(parse_scenario_text(R"({"model": "llama3-8b", "cluster": {"preset": "dgx-h100", "calibration": )" +
-                                                           profile + R"(}, "parallel": {"dp": 16}, "training": {"seq_len": 4096}})"),
+        const plan_result r = run_plan(parse_scenario_text(R"({"model": "llama3-8b", "cluster": {"preset": "dgx-h100", "calibration": )" + profile +
+                                                           R"(}, "parallel": {"dp": 16}, "training": {"seq_len": 4096}})"),
                                        o);
         REQUIRE_FALSE(r.top.empty());
         CHECK(r.top[0].scenario["cluster"]["calibration"].is_object());

@@ -33,9 +33,7 @@ rl_spec fixed_length(std::int64_t batch, std::int64_t inference_tp) {
 }
 
 // Llama 3 8B on 8 H100 SXM, one GPU per decode replica.
-scenario llama8b_on_8_h100() {
-    return parse_scenario({{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 8}}}});
-}
+scenario llama8b_on_8_h100() { return parse_scenario({{"model", "llama3-8b"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 8}}}}); }
 }  // namespace
 
 TEST_CASE("KV bytes per token, GQA: Llama 3 70B caches 2 x 80 layers x 8 KV heads x 128 x 2 bytes", "[rl]") {

@@ -95,6 +95,4 @@ TEST_CASE("negative slopes and intercepts are clamped to zero") {
     CHECK(g.alpha == Approx(1e-6));
 }
 
-TEST_CASE("no samples give a fit that says so") {
-    CHECK_FALSE(tslab::robust_alpha_beta({}, {}).ok);
-}
+TEST_CASE("no samples give a fit that says so") { CHECK_FALSE(tslab::robust_alpha_beta({}, {}).ok); }

@@ -61,13 +61,16 @@ TEST_CASE("Bad input: each class names the field and the reason", "[scenario][er
         {R"({"cluster": "dgx-h10"})", "cluster: unknown cluster preset \"dgx-h10\"; did you mean dgx-h100?"},
         {R"({"training": {"schedule": "1f1c"}})", "training.schedule: unknown value \"1f1c\""},
         {R"({"training": {"optimizer": "lion"}})", "training.optimizer: unknown value \"lion\""},
-        {R"({"model": "gpt-1.7b", "parallel": {"dp": 3}, "training": {"global_batch": 8}})", "training.global_batch: 8 is not a multiple of micro_batch × dp = 1 × 3"},
+        {R"({"model": "gpt-1.7b", "parallel": {"dp": 3}, "training": {"global_batch": 8}})",
+         "training.global_batch: 8 is not a multiple of micro_batch × dp = 1 × 3"},
         {R"({"parallel": {"ep": 2, "dp": 2}})", "parallel.ep: 2 needs a MoE model"},
         {R"({"model": "deepseek-v3", "parallel": {"ep": 8, "dp": 4}})", "parallel.ep: 8 does not divide dp·cp = 4 (expert-DP rule"},
         {R"({"parallel": {"vpp": 2}})", "parallel.vpp: 2 needs training.schedule = interleaved"},
         {R"({"training": {"schedule": "zbv"}})", "training.schedule: zbv is a pipeline schedule and needs parallel.pp ≥ 2; with one stage use 1f1b"},
-        {R"({"parallel": {"vpp": 2}, "training": {"schedule": "interleaved"}})", "training.schedule: interleaved is a pipeline schedule and needs parallel.pp ≥ 2"},
-        {R"({"parallel": {"pp": 3}, "training": {"schedule": "dualpipe", "global_batch": 12}})", "parallel.pp: DualPipe needs an even number of ranks (PP), got 3"},
+        {R"({"parallel": {"vpp": 2}, "training": {"schedule": "interleaved"}})",
+         "training.schedule: interleaved is a pipeline schedule and needs parallel.pp ≥ 2"},
+        {R"({"parallel": {"pp": 3}, "training": {"schedule": "dualpipe", "global_batch": 12}})",
+         "parallel.pp: DualPipe needs an even number of ranks (PP), got 3"},
         {R"({"parallel": {"pp": 4}, "training": {"schedule": "dualpipe", "global_batch": 4}})", "needs m ≥ 2·pp = 8 micro-batches, got 4"},
         {R"({"parallel": {"pp": 100}})", "parallel.pp: 100 pipeline chunks exceed model.layers = 24"},
         // deepseek-ai/DualPipe dualpipe.py step(): assert num_chunks % 2 == 0 (half enter at each end).
@@ -81,7 +84,8 @@ TEST_CASE("Bad input: each class names the field and the reason", "[scenario][er
         {R"({"training": {"offload": {"optimizer": 1.5}}})", "training.offload.optimizer: 1.5 is out of range [0, 1]"},
         {R"({"training": {"precision": "fp4-magic"}})", "training.precision.recipe: unknown value \"fp4-magic\""},
         {R"({"model": {"heads": 32, "kv_heads": 6}})", "model.kv_heads: 6 does not divide model.heads = 32"},
-        {R"({"parallel": {"cp": 8, "cp_method": "ulysses", "tp": 8}, "model": "llama3-8b", "training": {"seq_len": 4096}})", "Ulysses degree 8 does not divide the heads per TP rank (32 / 8 = 4)"},
+        {R"({"parallel": {"cp": 8, "cp_method": "ulysses", "tp": 8}, "model": "llama3-8b", "training": {"seq_len": 4096}})",
+         "Ulysses degree 8 does not divide the heads per TP rank (32 / 8 = 4)"},
         {R"({"training": {"moe": {"imbalance": 0.5}}})", "training.moe.imbalance: 0.5 is below 1 (busiest / mean load; 0 = uniform routing)"},
         {R"({"training": {"moe": {"imbalance": -1}}})", "training.moe.imbalance: -1 is out of range"},
         {R"({"training": {"moe": {"redundant": 8}}})", "training.moe.redundant: unknown field"},
@@ -108,7 +112,8 @@ TEST_CASE("Bad input: each class names the field and the reason", "[scenario][er
 }
 
 TEST_CASE("Bad input never crashes: random truncations of a valid scenario", "[scenario][errors]") {
-    const std::string good = R"({"model": {"preset": "deepseek-v3", "layers": 61}, "parallel": {"dp": 8, "ep": 8, "pp": 4}, "training": {"seq_len": 4096, "global_batch": 64}})";
+    const std::string good =
+        R"({"model": {"preset": "deepseek-v3", "layers": 61}, "parallel": {"dp": 8, "ep": 8, "pp": 4}, "training": {"seq_len": 4096, "global_batch": 64}})";
     for (std::size_t n = 0; n < good.size(); ++n) {
         const std::string cut = good.substr(0, n);
         CHECK_FALSE(error_of(cut).empty());

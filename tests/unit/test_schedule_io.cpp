@@ -50,8 +50,8 @@ TEST_CASE("schedule_work_text: the work of a SPEC before any is done, and where 
     CHECK(w["foreground"] == true);
     // ZB-V: 2p stages (V shape), F, I, W each; the generator pads m = 1 up to 2p − 1 = 127 micro-batches.
     w = json::parse(schedule_work_text(R"({"schedule": "zbv", "ranks": 64, "microbatches": 1, "timeline": false})"));
-    CHECK(384.0 == w["op_count"].get<double>());        // 1 · 128 · 3
-    CHECK(48768.0 == w["work_ops"].get<double>());      // 127 · 128 · 3
+    CHECK(384.0 == w["op_count"].get<double>());  // 1 · 128 · 3
+    CHECK(48768.0 == w["work_ops"].get<double>());  // 127 · 128 · 3
     // One rank, a million micro-batches: 2M ops, at the cap, too slow for a frame.
     w = json::parse(schedule_work_text(R"({"schedule": "1f1b", "ranks": 1, "microbatches": 1000000, "timeline": false})"));
     CHECK(w["foreground"] == false);

@@ -24,8 +24,8 @@ step_inputs inputs_for(const scenario& s) {
 }  // namespace
 
 TEST_CASE("Step time is L3 plus the exposed L4..L7 — throughput and MFU follow", "[step]") {
-    const scenario s = parse_scenario({{"model", "gpt-7.5b"}, {"parallel", {{"tp", 4}, {"pp", 2}, {"dp", 2}}},
-                                       {"training", {{"global_batch", 64}, {"recompute", "full"}}}});
+    const scenario s = parse_scenario(
+        {{"model", "gpt-7.5b"}, {"parallel", {{"tp", 4}, {"pp", 2}, {"dp", 2}}}, {"training", {{"global_batch", 64}, {"recompute", "full"}}}});
     step_inputs in = inputs_for(s);
     in.bubble_s = 0.5;
     in.p2p_exposed_s = 0.01;
@@ -47,8 +47,8 @@ TEST_CASE("Step time is L3 plus the exposed L4..L7 — throughput and MFU follow
 TEST_CASE("Bottleneck: compute binds and full recompute's trade is stated", "[step]") {
     // GPT without Flash under full recompute: +1/3 of the layers' FLOPs, a little less overall
     // because the head is not recomputed (≈ +32%).
-    const scenario s = parse_scenario({{"model", "gpt-1.7b"}, {"parallel", {{"dp", 8}}},
-                                       {"training", {{"global_batch", 64}, {"recompute", "full"}, {"flash_attention", false}}}});
+    const scenario s = parse_scenario(
+        {{"model", "gpt-1.7b"}, {"parallel", {{"dp", 8}}}, {"training", {{"global_batch", 64}, {"recompute", "full"}, {"flash_attention", false}}}});
     const step_result r = assemble_step(s, inputs_for(s));
     CHECK_THAT(r.bottleneck, Catch::StartsWith("L3 compute binds first"));
     CHECK_THAT(r.bottleneck, Catch::Contains("full recompute saves"));
@@ -56,8 +56,8 @@ TEST_CASE("Bottleneck: compute binds and full recompute's trade is stated", "[st
 }
 
 TEST_CASE("Bottleneck: the largest exposed overhead names its ledger and trade", "[step]") {
-    const scenario s = parse_scenario({{"model", "gpt-39.1b"}, {"parallel", {{"tp", 8}, {"pp", 8}}},
-                                       {"training", {{"global_batch", 8}, {"recompute", "full"}}}});
+    const scenario s =
+        parse_scenario({{"model", "gpt-39.1b"}, {"parallel", {{"tp", 8}, {"pp", 8}}}, {"training", {{"global_batch", 8}, {"recompute", "full"}}}});
     step_inputs in = inputs_for(s);
     in.bubble_s = 10 * in.compute.step_compute_s;
     const step_result r = assemble_step(s, in);
@@ -76,7 +76,8 @@ TEST_CASE("Bottleneck: selective recompute with FlashAttention is said to save n
     // Selective recompute drops only the s² attention tensors (Korthikanti et al. arXiv 2205.05198
     // section 4.2, the 5as/h term of Table 2); FlashAttention never stores them.
     const auto with_flash = [](bool flash) {
-        return parse_scenario({{"model", "gpt-1.7b"}, {"parallel", {{"dp", 8}}},
+        return parse_scenario({{"model", "gpt-1.7b"},
+                               {"parallel", {{"dp", 8}}},
                                {"training", {{"global_batch", 64}, {"recompute", "selective"}, {"flash_attention", flash}}}});
     };
     const scenario flash = with_flash(true);
@@ -96,8 +97,11 @@ TEST_CASE("Bottleneck: selective recompute on an MLA model states its saving and
     // mla_up_recomputed). The FLOPs named are the up-projections' alone, 2·(1536·24576 + 512·32768)
     // = 109.1 MFLOP per token and layer against 3 × the forward, about 2%, not FlashAttention's
     // backward QKᵀ share, which runs under recompute none as well.
-    const scenario s = parse_scenario({{"model", "deepseek-v3"}, {"cluster", "dgx-h100"}, {"parallel", {{"dp", 8}, {"ep", 8}, {"pp", 8}}},
-                                       {"training", {{"seq_len", 4096}, {"global_batch", 64}, {"recompute", "selective"}, {"flash_attention", true}}}});
+    const scenario s =
+        parse_scenario({{"model", "deepseek-v3"},
+                        {"cluster", "dgx-h100"},
+                        {"parallel", {{"dp", 8}, {"ep", 8}, {"pp", 8}}},
+                        {"training", {{"seq_len", 4096}, {"global_batch", 64}, {"recompute", "selective"}, {"flash_attention", true}}}});
     const sequence_flops with = flops_per_sequence(s);
     scenario none = s;
     none.training.recompute = recompute_kind::none;
@@ -114,7 +118,8 @@ TEST_CASE("Bottleneck: the L3 note says when the rank with the last stage sets t
     // GPT 1T on pp 64 (2 layers per stage, Narayanan's layout): the last stage also runs the output
     // head, 2·h·V per token (a sixth of a layer's forward), forward once and backward twice.
     const auto gpt = [](std::int64_t pp, const char* schedule) {
-        return parse_scenario({{"model", "gpt-1t"}, {"parallel", {{"tp", 8}, {"pp", pp}, {"dp", 1}}},
+        return parse_scenario({{"model", "gpt-1t"},
+                               {"parallel", {{"tp", 8}, {"pp", pp}, {"dp", 1}}},
                                {"training", {{"global_batch", 128}, {"schedule", schedule}, {"recompute", "full"}}}});
     };
     const scenario s = gpt(64, "1f1b");
@@ -131,9 +136,16 @@ TEST_CASE("Bottleneck: the L3 note says when the rank with the last stage sets t
     CHECK_THAT(assemble_step(one, inputs_for(one)).ledgers[2].notes, !Catch::Contains("last stage"));
     // DeepSeek-V3 with one MTP module at pp 16 under DualPipe: the rank with stages 0 and 15 runs
     // half of each, plus half of the head (BF16) and of the MTP module, well above a 4-layer stage.
-    const scenario v3 = parse_scenario({{"model", "deepseek-v3"}, {"cluster", "hgx-h800"}, {"parallel", {{"dp", 8}, {"ep", 8}, {"pp", 16}}},
-                                        {"training", {{"seq_len", 4096}, {"global_batch", 256}, {"schedule", "dualpipe"}, {"mtp_depth", 1},
-                                                      {"precision", "fp8-mixed"}, {"recompute", "selective"}}}});
+    const scenario v3 = parse_scenario({{"model", "deepseek-v3"},
+                                        {"cluster", "hgx-h800"},
+                                        {"parallel", {{"dp", 8}, {"ep", 8}, {"pp", 16}}},
+                                        {"training",
+                                         {{"seq_len", 4096},
+                                          {"global_batch", 256},
+                                          {"schedule", "dualpipe"},
+                                          {"mtp_depth", 1},
+                                          {"precision", "fp8-mixed"},
+                                          {"recompute", "selective"}}}});
     const compute_estimate d = estimate_compute(v3);
     CHECK(d.last_rank_load > 1.3);
     CHECK_THAT(assemble_step(v3, inputs_for(v3)).ledgers[2].notes, Catch::Contains("the output head and 1 MTP module(s)"));

@@ -84,7 +84,7 @@ TEST_CASE("Published runs: held-out rows keep their error, training rows listed 
         }
         outside += !a.outside_mean.empty();
     }
-    CHECK(fitted == 5);   // MegaScale Table 2 (3 rows) and Nemotron-4 15B Table 2 (2 rows) are training runs
+    CHECK(fitted == 5);  // MegaScale Table 2 (3 rows) and Nemotron-4 15B Table 2 (2 rows) are training runs
     CHECK(outside == 2);  // torchtitan's two eager-mode throughput rows
     CHECK(p.counted == static_cast<std::int64_t>(p.rows.size()) - 2);
 }

@@ -30,8 +30,8 @@ TEST_CASE("Eq. 3, 96Bslh²(1 + s/6h + V/16lh), equals the FLOP counter under ful
     for (const auto& r : narayanan_table1()) {
         const scenario s = narayanan_scenario(r);
         const auto& m = s.model;
-        const double expected = narayanan_flops(static_cast<double>(r.batch), 2048, static_cast<double>(m.layers),
-                                                static_cast<double>(m.hidden), 51200);
+        const double expected =
+            narayanan_flops(static_cast<double>(r.batch), 2048, static_cast<double>(m.layers), static_cast<double>(m.hidden), 51200);
         const compute_estimate c = estimate_compute(s);
         const double B = static_cast<double>(r.batch), sq = 2048, l = static_cast<double>(m.layers), h = static_cast<double>(m.hidden);
         INFO(r.model);

@@ -50,8 +50,9 @@ TEST_CASE("precision recipes: the default spec is the first row — ZeRO's 16 by
     CHECK(def.activations == first.activations);
     CHECK(def.gemm == first.gemm);
     // ZeRO (arXiv 1910.02054 section 3.1): 2 + 2 + 4 + 2·4 = 16 bytes per parameter with Adam.
-    CHECK(16 == dtype_bytes(first.params) + dtype_bytes(first.grads) + dtype_bytes(first.master) +
-                    describe(optimizer_kind::adamw).moments * dtype_bytes(first.optimizer));
+    CHECK(16 ==
+          dtype_bytes(first.params) + dtype_bytes(first.grads) + dtype_bytes(first.master) +
+              describe(optimizer_kind::adamw).moments * dtype_bytes(first.optimizer));
     for (const auto& r : recipe_rows) {
         INFO(r.name);
         const scenario s = parse_scenario(json{{"training", {{"precision", r.name}}}});

@@ -15,7 +15,7 @@ function size(kind: ProbeCheck["kind"], x: number): string {
   if (kind === "gemm") return `${x.toExponential(2)} FLOP`;
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];
   let i = 0;
-  while (x >= 1024 && i < units.length - 1) (x /= 1024), i++;
+  while (x >= 1024 && i < units.length - 1) ((x /= 1024), i++);
   return `${Number.isInteger(x) ? x : x.toFixed(1)} ${units[i]}`;
 }
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -23,8 +23,7 @@ const signedPct = (x: number) => `${x >= 0 ? "+" : ""}${pct(x)}`;
 const rate = (bps: number, unit = "B/s") => (bps >= 1e12 ? `${(bps / 1e12).toFixed(2)} T${unit}` : `${(bps / 1e9).toFixed(2)} G${unit}`);
 
 function figureText(f: ReplacedFigure): string {
-  if (f.id === "intra_node" || f.id === "inter_node")
-    return `${f.path} = ${rate(f.bandwidth_Bps)}, ${us(f.latency_s)} µs ← ${f.from}`;
+  if (f.id === "intra_node" || f.id === "inter_node") return `${f.path} = ${rate(f.bandwidth_Bps)}, ${us(f.latency_s)} µs ← ${f.from}`;
   if (f.id === "gemm") return `${f.path} (${f.dtype}) max ${rate(f.flops_per_s_max, "FLOP/s")} ← ${f.from}${t("cal.notInReport")}`;
   return `${f.path} = ${rate(f.bandwidth_Bps)} ← ${f.from}`;
 }
@@ -48,8 +47,13 @@ function detailsBody(c: LoadedCalibration, v: Validation): HTMLElement[] {
   table.tHead!.append(head);
   for (const r of v.rows) {
     const tr = el("tr");
-    tr.append(el("th", "", r.probe), el("td", "", size(r.kind, r.size)), el("td", "", us(r.measured_s)),
-      el("td", "", us(r.predicted_s)), el("td", Math.abs(r.error_rel) > 0.25 ? "tsl-cal-far" : "", signedPct(r.error_rel)));
+    tr.append(
+      el("th", "", r.probe),
+      el("td", "", size(r.kind, r.size)),
+      el("td", "", us(r.measured_s)),
+      el("td", "", us(r.predicted_s)),
+      el("td", Math.abs(r.error_rel) > 0.25 ? "tsl-cal-far" : "", signedPct(r.error_rel)),
+    );
     tr.firstElementChild!.setAttribute("scope", "row");
     table.tBodies[0].append(tr);
   }
@@ -113,7 +117,8 @@ function buildBar(uid: string, host: HTMLElement): Bar {
     button.setAttribute("aria-describedby", d.id);
     return d;
   };
-  const pickDesc = describe(pick, "pick-desc"), removeDesc = describe(remove, "remove-desc");
+  const pickDesc = describe(pick, "pick-desc"),
+    removeDesc = describe(remove, "remove-desc");
   row.append(pick, input, hint, badge, remove, pickDesc, removeDesc);
   host.append(row, warn, note, details);
   host.hidden = false;
@@ -137,7 +142,7 @@ export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HT
     note.className = `tsl-cal-msg${message?.kind === "error" ? " tsl-cal-error" : ""}`;
     note.setAttribute("role", message?.kind === "error" ? "alert" : "status");
     note.textContent = message ? message.text() : "";
-    if (!c) return details.replaceChildren(), warn.replaceChildren();
+    if (!c) return (details.replaceChildren(), warn.replaceChildren());
     badge.textContent = t("cal.badge", { source: c.summary.source });
     badge.setAttribute("aria-label", t("cal.badgeLabel", { source: c.summary.source }));
     const v = client.validation();
@@ -158,7 +163,10 @@ export function mountCalibration(root: HTMLElement, host: HTMLElement, stage: HT
       message = { kind: "ok", text: () => t("cal.loaded", { file: c.fileName }) };
     } catch (e) {
       if (!(e instanceof Error)) throw e;
-      message = { kind: "error", text: () => t("cal.bad", { file: file.name }) + errorText(e) + " " + t("cal.kept", { kept: had ? t("cal.keptPrevious") : "" }) };
+      message = {
+        kind: "error",
+        text: () => t("cal.bad", { file: file.name }) + errorText(e) + " " + t("cal.kept", { kept: had ? t("cal.keptPrevious") : "" }),
+      };
     }
     render();
   };

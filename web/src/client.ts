@@ -46,7 +46,6 @@ export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-
 export interface TslabClient {
   /** Throws ScenarioError on bad input. */
   report(scenario: Scenario): Report;
@@ -108,9 +107,14 @@ export interface TslabClient {
 export function withCalibration<T extends object>(spec: T, profile: object | string, fallbackCluster?: string): T {
   const cluster = (spec as { cluster?: unknown }).cluster;
   if (cluster === undefined && fallbackCluster === undefined) return spec;
-  const base = cluster === undefined ? { preset: fallbackCluster }
-    : typeof cluster === "string" ? { preset: cluster }
-    : typeof cluster === "object" && cluster !== null ? cluster : undefined;
+  const base =
+    cluster === undefined
+      ? { preset: fallbackCluster }
+      : typeof cluster === "string"
+        ? { preset: cluster }
+        : typeof cluster === "object" && cluster !== null
+          ? cluster
+          : undefined;
   if (!base) return spec; // not a cluster the core accepts: let it name the problem
   return { ...spec, cluster: { ...base, calibration: profile } };
 }

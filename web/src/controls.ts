@@ -12,7 +12,7 @@ export interface Choice {
 
 /** The text of a choice in the current language: its translation, else the core's label, else its value. */
 export function choiceText(c: Choice): string {
-  return c.labelKey ? tOr(c.labelKey, c.label ?? c.value) : c.label ?? c.value;
+  return c.labelKey ? tOr(c.labelKey, c.label ?? c.value) : (c.label ?? c.value);
 }
 
 export type ControlSpec =
@@ -113,8 +113,7 @@ export function createControl(spec: ControlSpec): Control {
     },
     relabel() {
       label.textContent = t(spec.labelKey);
-      if (spec.kind === "select" && input instanceof HTMLSelectElement)
-        spec.choices.forEach((c, i) => (input.options[i].text = choiceText(c)));
+      if (spec.kind === "select" && input instanceof HTMLSelectElement) spec.choices.forEach((c, i) => (input.options[i].text = choiceText(c)));
       showOut();
     },
   };

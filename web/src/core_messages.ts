@@ -16,7 +16,11 @@ export const zhCoreMessages: Readonly<Record<string, string>> = { ...report, ...
 
 /** The JSON type names the core puts in a {got} parameter (json_fields.cpp json_type_name), in zh-CN. */
 const zhTypeNames: Readonly<Record<string, string>> = {
-  "a string": "字符串", "a number": "数字", "a boolean": "布尔值", "an array": "数组", "an object": "object",
+  "a string": "字符串",
+  "a number": "数字",
+  "a boolean": "布尔值",
+  "an array": "数组",
+  "an object": "object",
 };
 
 /** A template filled with the core's parameters; `names` re-words a JSON type name in {got} (zh-CN's by default). */

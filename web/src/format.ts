@@ -37,7 +37,7 @@ export function binaryBytes(b: number): string {
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];
   let v = b;
   let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) (v /= 1024), i++;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) ((v /= 1024), i++);
   return i === 0 ? `${Math.round(v)} B` : `${v.toPrecision(3)} ${units[i]}`;
 }
 

@@ -218,6 +218,5 @@ export function onLangChange(fn: (lang: Lang) => void): void {
 /** Refreshes every [data-i18n] text and [data-i18n-label] aria-label under root. */
 export function applyI18n(root: ParentNode): void {
   for (const el of root.querySelectorAll<HTMLElement>("[data-i18n]")) el.textContent = t(el.dataset.i18n as MessageKey);
-  for (const el of root.querySelectorAll<HTMLElement>("[data-i18n-label]"))
-    el.setAttribute("aria-label", t(el.dataset.i18nLabel as MessageKey));
+  for (const el of root.querySelectorAll<HTMLElement>("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel as MessageKey));
 }

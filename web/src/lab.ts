@@ -14,15 +14,23 @@ import { fragmentParams, stateKey } from "./share";
 
 /** Scrolls the tab bar sideways (never the page) so the tab is in view: on a phone the bar is one scrolling row. */
 function revealTab(bar: HTMLElement, tab: HTMLElement): void {
-  const b = bar.getBoundingClientRect(), r = tab.getBoundingClientRect();
-  const left = r.left - b.left + bar.scrollLeft, right = left + r.width;
+  const b = bar.getBoundingClientRect(),
+    r = tab.getBoundingClientRect();
+  const left = r.left - b.left + bar.scrollLeft,
+    right = left + r.width;
   if (left < bar.scrollLeft) bar.scrollLeft = left;
   else if (right > bar.scrollLeft + bar.clientWidth) bar.scrollLeft = right - bar.clientWidth;
 }
 
 type Tabs = { select(id: string): void; active(): string };
 
-function buildTabs(uid: string, list: readonly Panel[], tabBar: HTMLElement, stage: HTMLElement, onSelect: () => void): Tabs & { entries: { tab: HTMLButtonElement; body: HTMLElement }[] } {
+function buildTabs(
+  uid: string,
+  list: readonly Panel[],
+  tabBar: HTMLElement,
+  stage: HTMLElement,
+  onSelect: () => void,
+): Tabs & { entries: { tab: HTMLButtonElement; body: HTMLElement }[] } {
   const entries = list.map((panel, i) => {
     const tab = document.createElement("button");
     tab.type = "button";
@@ -67,7 +75,14 @@ function buildTabs(uid: string, list: readonly Panel[], tabBar: HTMLElement, sta
   });
   return {
     entries,
-    select: (id) => select(Math.max(0, entries.findIndex((e) => e.id === id)), false),
+    select: (id) =>
+      select(
+        Math.max(
+          0,
+          entries.findIndex((e) => e.id === id),
+        ),
+        false,
+      ),
     active: () => entries[active].id,
   };
 }
@@ -211,11 +226,14 @@ export function mountLabs(): void {
     };
     // A link to this lab's state, or a browser without IntersectionObserver: load now.
     if (linked(i) || typeof IntersectionObserver === "undefined") return start();
-    const io = new IntersectionObserver((seen) => {
-      if (!seen.some((e) => e.isIntersecting)) return;
-      io.disconnect();
-      start();
-    }, { rootMargin: loadMargin });
+    const io = new IntersectionObserver(
+      (seen) => {
+        if (!seen.some((e) => e.isIntersecting)) return;
+        io.disconnect();
+        start();
+      },
+      { rootMargin: loadMargin },
+    );
     io.observe(root);
     // A same-page link to this lab before it came into view: load it now (mounting reads the link).
     window.addEventListener("hashchange", () => {

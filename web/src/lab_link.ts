@@ -35,8 +35,14 @@ export interface LabLink {
  * `activeTab` reads the open panel. Panels with their own what-if (pipeline, mesh, comm, planner) store every control once a
  * reader touched one of them, so the panel comes back whole (follow-the-scenario values included).
  */
-export function labLink(index: number, stage: HTMLElement, store: ScenarioStore, initial: Scenario, startTab: string,
-  activeTab: () => string): LabLink {
+export function labLink(
+  index: number,
+  stage: HTMLElement,
+  store: ScenarioStore,
+  initial: Scenario,
+  startTab: string,
+  activeTab: () => string,
+): LabLink {
   const key = stateKey(index);
   const touched = new Set<string>();
   let timer = 0;
@@ -132,7 +138,7 @@ export function labLink(index: number, stage: HTMLElement, store: ScenarioStore,
   }
 
   const flush = () => {
-    if (timer) window.clearTimeout(timer), write();
+    if (timer) (window.clearTimeout(timer), write());
   };
   return { restore, changed, flush };
 }

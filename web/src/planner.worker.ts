@@ -38,8 +38,8 @@ function start(client: TslabClient, msg: Extract<PlannerRequest, { type: "run" }
   try {
     if (msg.calibration) client.loadCalibration(msg.calibration.text, msg.calibration.fileName);
     else client.clearCalibration();
-    const progress = msg.parts > 1 ? client.planPartStart(msg.scenario, msg.options, msg.part, msg.parts)
-      : client.planStart(msg.scenario, msg.options);
+    const progress =
+      msg.parts > 1 ? client.planPartStart(msg.scenario, msg.options, msg.part, msg.parts) : client.planStart(msg.scenario, msg.options);
     running = msg.id;
     post({ type: "progress", id: msg.id, progress });
     loop(client, msg.id, msg.parts);

@@ -22,7 +22,10 @@ export interface LabProps {
 
 /** A prop the lab cannot use; the message names the prop ("panels[2]") and the reason. */
 export class LabPropError extends Error {
-  constructor(readonly path: string, readonly reason: string) {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
     super(`${path}: ${reason}`);
     this.name = "LabPropError";
   }
@@ -45,8 +48,10 @@ export function checkProps(p: LabProps): { lang?: LabLang; panels: PanelId[]; st
   if (!panels.includes(start)) throw new LabPropError("start", `"${String(start)}" is not among the shown panels (${panels.join(", ")})`);
   const s = p.scenario;
   if (s !== undefined && typeof s !== "string") {
-    if (typeof s !== "object" || s === null || Array.isArray(s)) throw new LabPropError("scenario", "must be a tslab/scenario@1 object or a model preset name");
-    if (s.schema !== undefined && s.schema !== "tslab/scenario@1") throw new LabPropError("scenario.schema", `"${String(s.schema)}" is not tslab/scenario@1`);
+    if (typeof s !== "object" || s === null || Array.isArray(s))
+      throw new LabPropError("scenario", "must be a tslab/scenario@1 object or a model preset name");
+    if (s.schema !== undefined && s.schema !== "tslab/scenario@1")
+      throw new LabPropError("scenario.schema", `"${String(s.schema)}" is not tslab/scenario@1`);
   }
   if (typeof s === "string" && s.trim() === "") throw new LabPropError("scenario", "an empty preset name");
   return { lang: p.lang, panels, start, scenario: s, compact: Boolean(p.compact) };

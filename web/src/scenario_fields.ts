@@ -21,13 +21,20 @@ export interface ScenarioField {
 
 const named = (names: string[]) => names.map((value) => ({ value }));
 /** The name a field shows when the scenario holds an object instead of a name: `key` of it ({ preset } for a model, { recipe } for a precision). */
-const nameIn = (key: string) => (x: unknown): Value =>
-  typeof x === "object" && x !== null ? String((x as Record<string, unknown>)[key] ?? "") : String(x ?? "");
+const nameIn =
+  (key: string) =>
+  (x: unknown): Value =>
+    typeof x === "object" && x !== null ? String((x as Record<string, unknown>)[key] ?? "") : String(x ?? "");
 const presetName = nameIn("preset");
 
 /** A field stored as is at `path` (shown through `toControl`, edited through `fromControl`). */
-function plain(v: Vocabulary, spec: ControlSpec, path: string, toControl = (x: unknown): Value => String(x ?? ""),
-  fromControl = (x: Value): unknown => x): ScenarioField {
+function plain(
+  v: Vocabulary,
+  spec: ControlSpec,
+  path: string,
+  toControl = (x: unknown): Value => String(x ?? ""),
+  fromControl = (x: Value): unknown => x,
+): ScenarioField {
   return { spec, paths: [path], show: (s) => toControl(valueAt(s, path) ?? defaultOf(v, path)), changes: (x) => [[path, fromControl(x)]] };
 }
 
@@ -46,24 +53,63 @@ export function scenarioFields(client: TslabClient): Map<string, ScenarioField> 
     plain(v, { kind: "select", key: "cluster", labelKey: "mem.cluster", choices: named(Object.keys(presets.clusters)) }, "cluster", presetName),
     ...["dp", "tp", "pp", "vpp", "ep", "cp"].map((axis) => degree(v, axis)),
     plain(v, { kind: "check", key: "sp", labelKey: "mem.sp" }, "parallel.sp", Boolean),
-    plain(v, { kind: "select", key: "zero", labelKey: "mem.zero", choices: v.zero_stages.map((z) => ({ value: String(z.stage), labelKey: `mem.zero.${z.stage}`, label: z.label })) },
-      "parallel.zero", undefined, Number),
+    plain(
+      v,
+      {
+        kind: "select",
+        key: "zero",
+        labelKey: "mem.zero",
+        choices: v.zero_stages.map((z) => ({ value: String(z.stage), labelKey: `mem.zero.${z.stage}`, label: z.label })),
+      },
+      "parallel.zero",
+      undefined,
+      Number,
+    ),
     plain(v, { kind: "select", key: "schedule", labelKey: "mem.schedule", choices: choicesOf(v.schedules) }, "training.schedule"),
-    plain(v, { kind: "range", key: "seq_len", labelKey: "mem.seq_len", min: 9, max: 20, step: 1, show: seqShow }, "training.seq_len",
-      (x) => Math.log2(Number(x)), (k) => 2 ** Number(k)),
-    plain(v, { kind: "range", key: "micro_batch", labelKey: "mem.micro_batch", min: 1, max: 32, step: 1, show: String }, "training.micro_batch", Number),
-    plain(v, { kind: "number", key: "global_batch", labelKey: "mem.global_batch", min: 1, max: 1e9, placeholder: "auto" }, "training.global_batch",
-      (x) => (x === undefined ? "" : String(x)), (x) => (String(x).trim() === "" ? undefined : num(x))),
+    plain(
+      v,
+      { kind: "range", key: "seq_len", labelKey: "mem.seq_len", min: 9, max: 20, step: 1, show: seqShow },
+      "training.seq_len",
+      (x) => Math.log2(Number(x)),
+      (k) => 2 ** Number(k),
+    ),
+    plain(
+      v,
+      { kind: "range", key: "micro_batch", labelKey: "mem.micro_batch", min: 1, max: 32, step: 1, show: String },
+      "training.micro_batch",
+      Number,
+    ),
+    plain(
+      v,
+      { kind: "number", key: "global_batch", labelKey: "mem.global_batch", min: 1, max: 1e9, placeholder: "auto" },
+      "training.global_batch",
+      (x) => (x === undefined ? "" : String(x)),
+      (x) => (String(x).trim() === "" ? undefined : num(x)),
+    ),
     plain(v, { kind: "select", key: "recompute", labelKey: "mem.recompute", choices: choicesOf(v.recompute_modes, "opt") }, "training.recompute"),
     plain(v, { kind: "check", key: "flash", labelKey: "mem.flash" }, "training.flash_attention", Boolean),
-    plain(v, { kind: "select", key: "precision", labelKey: "mem.precision", choices: choicesOf(v.precision_recipes) }, "training.precision",
-      nameIn("recipe")),
+    plain(
+      v,
+      { kind: "select", key: "precision", labelKey: "mem.precision", choices: choicesOf(v.precision_recipes) },
+      "training.precision",
+      nameIn("recipe"),
+    ),
     plain(v, { kind: "select", key: "optimizer", labelKey: "mem.optimizer", choices: choicesOf(v.optimizers) }, "training.optimizer"),
-    plain(v, { kind: "range", key: "offload_opt", labelKey: "mem.offload_opt", min: 0, max: 100, step: 5, show: (x) => `${x}%` },
-      "training.offload.optimizer", percent, fraction),
+    plain(
+      v,
+      { kind: "range", key: "offload_opt", labelKey: "mem.offload_opt", min: 0, max: 100, step: 5, show: (x) => `${x}%` },
+      "training.offload.optimizer",
+      percent,
+      fraction,
+    ),
     plain(v, { kind: "check", key: "offload_dpu", labelKey: "mem.offload_dpu" }, "training.offload.delayed_update", Boolean),
-    plain(v, { kind: "range", key: "offload_act", labelKey: "mem.offload_act", min: 0, max: 100, step: 5, show: (x) => `${x}%` },
-      "training.offload.activations", percent, fraction),
+    plain(
+      v,
+      { kind: "range", key: "offload_act", labelKey: "mem.offload_act", min: 0, max: 100, step: 5, show: (x) => `${x}%` },
+      "training.offload.activations",
+      percent,
+      fraction,
+    ),
     overlapField(v.mesh_axes.map((a) => a.name)),
   ];
   return new Map(list.map((f) => [f.spec.key, f]));
@@ -92,8 +138,14 @@ export function errorTargetsOf(fields: Map<string, ScenarioField>, keys: readonl
  * Binds a panel's controls to the store: an edit patches the one field it shows, any change of the
  * scenario (an edit elsewhere, an applied plan, a trial) rewrites the controls and calls `changed`.
  */
-export function bindScenarioControls(store: ScenarioStore, panelId: string, form: HTMLFormElement, controls: Map<string, Control>,
-  fields: Map<string, ScenarioField>, changed: (s: Scenario, e: ScenarioEvent) => void): (s: Scenario) => void {
+export function bindScenarioControls(
+  store: ScenarioStore,
+  panelId: string,
+  form: HTMLFormElement,
+  controls: Map<string, Control>,
+  fields: Map<string, ScenarioField>,
+  changed: (s: Scenario, e: ScenarioEvent) => void,
+): (s: Scenario) => void {
   const { scenario, editScenario, subscribe } = store;
   const show = (s: Scenario) => {
     for (const [key, c] of controls) c.write(fields.get(key)!.show(s));

@@ -18,6 +18,4 @@ export interface ScheduleRequest {
 }
 
 /** Schedule Worker → page: every result, or the first error with the index of its SPEC. */
-export type ScheduleReply =
-  | { id: number; type: "results"; results: ScheduleResult[] }
-  | ({ id: number; type: "error"; index: number } & ErrorReply);
+export type ScheduleReply = { id: number; type: "results"; results: ScheduleResult[] } | ({ id: number; type: "error"; index: number } & ErrorReply);

@@ -15,8 +15,11 @@ type Listener = (scenario: Scenario, event: ScenarioEvent) => void;
  * at 4096 tokens. Lesson content, not a default: every field it leaves out is the core's default.
  */
 export const startingScenario: Scenario = {
-  schema: "tslab/scenario@1", model: "llama3-70b", cluster: "dgx-h100",
-  parallel: { dp: 8, tp: 8, pp: 4, sp: true }, training: { seq_len: 4096 },
+  schema: "tslab/scenario@1",
+  model: "llama3-70b",
+  cluster: "dgx-h100",
+  parallel: { dp: 8, tp: 8, pp: 4, sp: true },
+  training: { seq_len: 4096 },
 };
 
 /** The value at a dotted path ("training.offload.optimizer"), undefined when absent. */

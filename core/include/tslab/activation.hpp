@@ -10,8 +10,8 @@ namespace tslab {
 
 struct layer_activation {
     double replicated = 0;  // tensors every TP rank keeps whole unless SP splits them (the "10 sbh")
-    double split = 0;       // tensors split over TP (the "24 sbh / t")
-    double quadratic = 0;   // attention scores, softmax, dropout (the "5 a s² b / t"); 0 with Flash
+    double split = 0;  // tensors split over TP (the "24 sbh / t")
+    double quadratic = 0;  // attention scores, softmax, dropout (the "5 a s² b / t"); 0 with Flash
     double total = 0;
     const char* formula = "";  // the Korthikanti form that applies, in GPT notation (a static string)
 };

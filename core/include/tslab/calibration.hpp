@@ -63,9 +63,7 @@ struct gemm_curve {
     fit_summary fit;
     double flops_per_s(double x) const { return x > 0 ? flops_per_s_max * x / (x + x_half_flops) : 0; }
     double time_s(double x) const { return flops_per_s_max > 0 ? (x + x_half_flops) / flops_per_s_max : 0; }
-    double efficiency(double x, double peak_flops_per_s) const {
-        return peak_flops_per_s > 0 ? flops_per_s(x) / peak_flops_per_s : 0;
-    }
+    double efficiency(double x, double peak_flops_per_s) const { return peak_flops_per_s > 0 ? flops_per_s(x) / peak_flops_per_s : 0; }
 };
 
 struct gemm_section {
@@ -112,7 +110,7 @@ struct provenance_info {
 
 struct calibration_profile {
     bool complete = true;  // false when a run was cut short (signal or --timeout)
-    std::string created;   // ISO 8601 UTC, e.g. "2026-12-01T09:30:00Z"
+    std::string created;  // ISO 8601 UTC, e.g. "2026-12-01T09:30:00Z"
     std::string host, backend;  // backend: "cuda" or "cpu"
     std::vector<device_info> devices;
     std::int64_t ranks = 1, nodes = 1;

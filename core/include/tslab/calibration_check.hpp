@@ -11,9 +11,9 @@
 namespace tslab {
 
 struct probe_check {
-    std::string kind;   // "collective", "gemm" or "memory"
+    std::string kind;  // "collective", "gemm" or "memory"
     std::string probe;  // e.g. "allreduce ×2 intra", "gemm bf16 4096×4096×4096", "memory d2d"
-    double size = 0;    // bytes (collective, memory) or FLOPs (gemm)
+    double size = 0;  // bytes (collective, memory) or FLOPs (gemm)
     double measured_s = 0, predicted_s = 0;
     double error_rel = 0;  // (predicted − measured) / measured
 };

@@ -48,7 +48,7 @@ struct collective_estimate {
     collective_algorithm algorithm = collective_algorithm::ring;
     std::string_view algorithm_name;  // e.g. "ring", "hierarchical(rabenseifner)" (static strings)
     std::int64_t ranks = 2;
-    double bytes = 0;       // message size S in the nccl-tests convention (the full buffer)
+    double bytes = 0;  // message size S in the nccl-tests convention (the full buffer)
     double wire_bytes = 0;  // bytes one rank sends over all links
     std::int64_t rounds = 0;
     link_class link = link_class::intra;
@@ -65,7 +65,7 @@ comm_links link_tiers_of(const cluster_spec& c);
 
 // Every algorithm that applies to this op and group, each timed.
 std::vector<collective_estimate> collective_candidates(collective_op op, double bytes, const group_topology& g, const comm_links& l,
-                                                      collective_library lib = collective_library::mpich);
+                                                       collective_library lib = collective_library::mpich);
 
 // The fastest algorithm, or the one asked for (input_error at "algorithm" when it does not apply).
 collective_estimate estimate_collective(collective_op op, double bytes, const group_topology& g, const comm_links& l,
@@ -76,8 +76,7 @@ collective_estimate estimate_collective(collective_op op, double bytes, const gr
 // network and how many stay on NVLink (node-limited MoE dispatch, expert_dispatch.hpp): n−1 rounds,
 // time (n−1)·α_slowest + max(network / B_inter, nvlink / B_intra); the wire bytes are their sum
 // (NVLink may exceed `bytes`: what crossed the network once is forwarded to several ranks).
-collective_estimate estimate_alltoall_split(double bytes, double network_bytes, double nvlink_bytes, const group_topology& g,
-                                            const comm_links& l);
+collective_estimate estimate_alltoall_split(double bytes, double network_bytes, double nvlink_bytes, const group_topology& g, const comm_links& l);
 
 // The CLI and wasm query. SPEC: {op, bytes, ranks, algorithm?, link?: {bandwidth_Bps, latency_s} |
 // "intra_node" | "inter_node", cluster?: preset name or object (default "dgx-h100"),

@@ -15,13 +15,13 @@ namespace tslab {
 // Forward work of one transformer layer for one micro-batch on one rank (after TP, CP, EP).
 struct layer_work {
     std::vector<gemm_call> gemms;
-    double gemm_flops = 0;        // executed forward GEMM FLOPs (hardware)
-    double model_flops = 0;       // forward GEMM FLOPs with the full s×s score matrix (model)
-    double core_flops = 0;        // executed attention-core part of gemm_flops
-    double memory_bytes = 0;      // HBM bytes of memory-bound forward work (norms, activation
-                                  // functions, residual adds, dropout, softmax without Flash)
-    double core_memory_bytes = 0; // the softmax/dropout part of memory_bytes (selective recompute)
-    double mla_up_flops = 0;      // MLA up-projection GEMMs (mla_up_recomputed, activation.hpp)
+    double gemm_flops = 0;  // executed forward GEMM FLOPs (hardware)
+    double model_flops = 0;  // forward GEMM FLOPs with the full s×s score matrix (model)
+    double core_flops = 0;  // executed attention-core part of gemm_flops
+    double memory_bytes = 0;  // HBM bytes of memory-bound forward work (norms, activation
+        // functions, residual adds, dropout, softmax without Flash)
+    double core_memory_bytes = 0;  // the softmax/dropout part of memory_bytes (selective recompute)
+    double mla_up_flops = 0;  // MLA up-projection GEMMs (mla_up_recomputed, activation.hpp)
 };
 
 // Causal masks are assumed (decoder LMs). Model FLOPs count the whole s×s score matrix, as
@@ -59,8 +59,8 @@ struct compute_estimate {
     // where the rank holding the last stage (its layers, the head and MTP modules, at DualPipe's
     // half share) binds; 1 where a full stage does.
     double last_rank_load = 1;
-    double optimizer_s = 0;     // memory-bound optimizer step, once per step
-    double expert_step_s = 0;   // the routed-expert part of step_compute_s (L6 scales it by imbalance)
+    double optimizer_s = 0;  // memory-bound optimizer step, once per step
+    double expert_step_s = 0;  // the routed-expert part of step_compute_s (L6 scales it by imbalance)
     double recompute_step_s = 0;  // m × recompute_s
     // FP8 cast (quantise) kernels of the forward GEMM inputs, HBM-bound (numerics.hpp fp8_cast_of):
     // per micro-batch (inside fwd_s and the chunk F costs) and per step, m × fp8_cast_s. 0 unless
@@ -75,7 +75,7 @@ struct compute_estimate {
     double model_flops = 0, hardware_flops = 0;
     double model_flops_per_gpu = 0, hardware_flops_per_gpu = 0;
     double recompute_extra = 0;  // hardware / model − 1 attributable to recompute
-    double fp8_speedup = 1;      // the FP8-eligible GEMMs' time at bf16 / at fp8, from the curves (L8)
+    double fp8_speedup = 1;  // the FP8-eligible GEMMs' time at bf16 / at fp8, from the curves (L8)
 };
 
 compute_estimate estimate_compute(const scenario& s);
@@ -144,8 +144,8 @@ inline constexpr const char* flops_convention =
 
 // GEMM FLOPs for one whole sequence on one unsplit model, in the convention above.
 struct sequence_flops {
-    double forward = 0;    // forward GEMMs
-    double backward = 0;   // 2 × forward (input and weight gradients)
+    double forward = 0;  // forward GEMMs
+    double backward = 0;  // 2 × forward (input and weight gradients)
     double recompute = 0;  // run again: full or selective recompute, Flash's backward QKᵀ
     double model() const { return forward + backward; }
     double hardware() const { return model() + recompute; }

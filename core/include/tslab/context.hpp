@@ -16,24 +16,24 @@ namespace tslab {
 // The words are string literals (views): a planner builds this report for millions of plans.
 struct context_item {
     std::string_view what;  // e.g. "ulysses qkv all-to-all"
-    std::string_view op;    // collective_ops names: allgather, reducescatter, alltoall, sendrecv
+    std::string_view op;  // collective_ops names: allgather, reducescatter, alltoall, sendrecv
     std::string_view axis;  // "tp" (SP) or "cp"
-    double bytes = 0;       // the full buffer of one call on one rank (wire bytes: op's factor)
-    double group = 1;       // ranks in the call
-    double count_fwd = 0;   // calls in the forward pass
-    double count_bwd = 0;   // calls in the backward pass
+    double bytes = 0;  // the full buffer of one call on one rank (wire bytes: op's factor)
+    double group = 1;  // ranks in the call
+    double count_fwd = 0;  // calls in the forward pass
+    double count_bwd = 0;  // calls in the backward pass
     bool overlappable = false;  // a ring block pass: runs under the previous block's attention kernel
     std::string_view part;  // "sp", "ulysses", "ring" or "allgather": which sub-group of the cp axis
     std::string_view note;
 };
 
 struct context_report {
-    std::string method;           // "none", "ring", "ulysses", "usp", "allgather"
+    std::string method;  // "none", "ring", "ulysses", "usp", "allgather"
     std::int64_t ulysses = 1, ring = 1;  // the two degrees (USP: both > 1)
     std::vector<context_item> items;
-    std::string constraint;       // which rule limits the degree, in words
-    double kernel_keys = 0;       // keys per attention-kernel call (attention_kernel_keys)
-    double load_balance = 1;      // busiest / mean causal attention work per rank (1: zig-zag 2·cp chunks)
+    std::string constraint;  // which rule limits the degree, in words
+    double kernel_keys = 0;  // keys per attention-kernel call (attention_kernel_keys)
+    double load_balance = 1;  // busiest / mean causal attention work per rank (1: zig-zag 2·cp chunks)
 };
 
 // Throws input_error (path parallel.cp or parallel.tp) when the method cannot split the model:

@@ -14,30 +14,30 @@ namespace tslab {
 
 // One exchange of a method, per transformer layer and micro-batch on one rank.
 struct context_method_item {
-    std::string what, op, link;   // link: the mesh class of its group ("intra" NVLink, "inter" network, "mixed")
-    double bytes = 0;             // one call's buffer (nccl-tests size)
-    double wire_bytes = 0;        // what one rank sends in one call
-    double calls = 0;             // calls per layer and micro-batch, forward + backward
+    std::string what, op, link;  // link: the mesh class of its group ("intra" NVLink, "inter" network, "mixed")
+    double bytes = 0;  // one call's buffer (nccl-tests size)
+    double wire_bytes = 0;  // what one rank sends in one call
+    double calls = 0;  // calls per layer and micro-batch, forward + backward
     double time_s = 0, exposed_s = 0;  // per layer and micro-batch: calls × one call, and what overlap leaves
-    bool under_attention = false;      // a ring pass: runs under the previous block's attention kernel
+    bool under_attention = false;  // a ring pass: runs under the previous block's attention kernel
 };
 
 struct context_method_row {
     std::string id, label, source, axis;  // id "sp" or a cp_method_rows name; axis "tp" or "cp"
     bool available = true, active = false;
-    std::string reason;                   // why not available: the scenario rule it breaks, "path: reason"
-    std::string reason_path;              // its path and its reason as a message (messages.hpp)
+    std::string reason;  // why not available: the scenario rule it breaks, "path: reason"
+    std::string reason_path;  // its path and its reason as a message (messages.hpp)
     message reason_msg;
     std::int64_t degree = 1, ulysses = 1, ring = 1;
     std::vector<context_method_item> items;
     double bytes = 0, wire_bytes = 0, time_s = 0, exposed_s = 0;  // per layer and micro-batch, summed
-    double attention_s = 0;               // one layer's attention core, forward + backward, one micro-batch
+    double attention_s = 0;  // one layer's attention core, forward + backward, one micro-batch
     double step_l7_s = 0, step_l7_exposed_s = 0, step_s = 0;
     double memory_bytes = 0, activation_bytes = 0, capacity_bytes = 0;
     bool fits = true;
-    double kv_bytes = 0;                  // attention K/V a rank holds at once for one layer
+    double kv_bytes = 0;  // attention K/V a rank holds at once for one layer
     std::string kv_formula;
-    double kernel_keys = 0;               // keys per attention-kernel call
+    double kernel_keys = 0;  // keys per attention-kernel call
     double balance_zigzag = 1, balance_contiguous = 1;  // busiest / mean causal work over its sequence split
 };
 

@@ -12,13 +12,13 @@ namespace tslab {
 
 // Per MoE layer, micro-batch and rank, forward (backward moves the same bytes again).
 struct moe_layer_traffic {
-    double tokens = 0;          // tokens entering the layer on this rank (b·s/cp, split tp/etp ways)
-    double routed = 0;          // token-expert pairs sent: tokens × top_k
+    double tokens = 0;  // tokens entering the layer on this rank (b·s/cp, split tp/etp ways)
+    double routed = 0;  // token-expert pairs sent: tokens × top_k
     double dispatch_bytes = 0;  // routed × hidden × dispatch element (FP8 + 1×128 scales under fp8)
-    double combine_bytes = 0;   // routed × hidden × 2 (BF16 combine, DeepSeek-V3 section 3.3.4)
-    double remote_fraction = 0; // (ep−1)/ep of the pairs leave the rank under uniform routing
-    double capacity = 0;        // slots per expert: capacity_factor × mean pairs per expert; 0 dropless
-    double computed = 0;        // pairs each rank computes: routed, or local experts × capacity
+    double combine_bytes = 0;  // routed × hidden × 2 (BF16 combine, DeepSeek-V3 section 3.3.4)
+    double remote_fraction = 0;  // (ep−1)/ep of the pairs leave the rank under uniform routing
+    double capacity = 0;  // slots per expert: capacity_factor × mean pairs per expert; 0 dropless
+    double computed = 0;  // pairs each rank computes: routed, or local experts × capacity
     double padding_fraction = 0;  // computed / routed − 1 (empty capacity slots are still computed)
     double dropped_fraction = 0;  // expected share of pairs over capacity (normal approximation)
 };
@@ -29,10 +29,10 @@ moe_layer_traffic moe_traffic(const scenario& s);
 double expected_max_std_normal(std::int64_t n);
 
 struct expert_balance {
-    double mean_load = 0;      // token-expert pairs per EP rank
-    double busiest_load = 0;   // expected (or given) busiest rank
-    double imbalance = 1;      // busiest / mean
-    double sigma = 0;          // std. dev. of one rank's load (uniform routing)
+    double mean_load = 0;  // token-expert pairs per EP rank
+    double busiest_load = 0;  // expected (or given) busiest rank
+    double imbalance = 1;  // busiest / mean
+    double sigma = 0;  // std. dev. of one rank's load (uniform routing)
 };
 
 // `tokens` routed by the whole EP group, each to top_k distinct experts of `experts` chosen
@@ -56,15 +56,15 @@ double eplb_busiest(const std::vector<double>& expert_loads, std::int64_t ep, st
 std::vector<double> uniform_expert_profile(double tokens, std::int64_t top_k, std::int64_t experts);
 
 struct expert_options {
-    double imbalance = 0;                 // given busiest/mean; 0: expected max of uniform routing
-    std::int64_t redundant_experts = 0;   // extra slots over the EP group (EPLB / MoonEP)
+    double imbalance = 0;  // given busiest/mean; 0: expected max of uniform routing
+    std::int64_t redundant_experts = 0;  // extra slots over the EP group (EPLB / MoonEP)
 };
 
 struct expert_report {
     moe_layer_traffic traffic;
-    expert_balance balance;           // without redundancy
-    double balanced_imbalance = 1;    // with the redundant experts (1 when there are none)
-    double imbalance_used = 1;        // the factor the step applies to expert compute
+    expert_balance balance;  // without redundancy
+    double balanced_imbalance = 1;  // with the redundant experts (1 when there are none)
+    double imbalance_used = 1;  // the factor the step applies to expert compute
 };
 
 expert_report expert_ledger(const scenario& s, const expert_options& o);

@@ -21,10 +21,10 @@ std::vector<double> routing_expert_shares(const routing_spec& r, std::int64_t ex
 std::vector<double> contiguous_rank_loads(const std::vector<double>& expert_loads, std::int64_t ep);
 
 struct redundant_plan {
-    std::vector<double> rank_loads;       // load per EP rank after placement
-    std::vector<std::int64_t> replicas;   // copies per expert (1 = no replica)
-    std::int64_t slots_used = 0;          // redundant slots the chosen placement fills
-    double busiest = 0;                   // max of rank_loads
+    std::vector<double> rank_loads;  // load per EP rank after placement
+    std::vector<std::int64_t> replicas;  // copies per expert (1 = no replica)
+    std::int64_t slots_used = 0;  // redundant slots the chosen placement fills
+    double busiest = 0;  // max of rank_loads
 };
 
 // The EPLB-style greedy packing with exactly `redundant` extra slots (a multiple of ep): each slot

@@ -14,7 +14,7 @@ struct gemm_call {
     std::string name;
     double m = 0, n = 0, k = 0, batch = 1;
     bool core = false;  // attention core (QKᵀ or AV): the FlashAttention kernel when Flash is on
-    bool fp8 = false;   // runs at the FP8 rate when the recipe's gemm dtype is fp8 (L8)
+    bool fp8 = false;  // runs at the FP8 rate when the recipe's gemm dtype is fp8 (L8)
     double executed = 1;  // fraction actually computed: 0.5 for causal blocks skipped by Flash
     double kernel_keys = 0;  // > 0: a FlashAttention kernel walking this many keys per call (context.hpp)
     bool mla_up = false;  // an MLA up-projection (latent → per-head Q or K/V): selective recompute redoes it

@@ -18,8 +18,8 @@ namespace tslab {
 // not dp, sets it: changing tp, pp or cp at a fixed GPU count keeps the batch. Last, the micro-batches
 // per pipeline (batch / unit) go up to the smallest count the schedule accepts on pp ranks
 // (DualPipe: m even and m ≥ 2·pp), so the default never breaks a schedule rule the user did not set.
-std::int64_t auto_global_batch(std::int64_t world, std::int64_t seq_len, std::int64_t unit,
-                               schedule_kind schedule = schedule_kind::one_f_one_b, std::int64_t pp = 1);
+std::int64_t auto_global_batch(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind schedule = schedule_kind::one_f_one_b,
+                               std::int64_t pp = 1);
 
 // The rule with its numbers as registered messages, so that the lab words it in the reader's
 // language: batch.auto, then batch.auto_schedule where the schedule raised the batch further.
@@ -29,8 +29,8 @@ std::vector<message> auto_global_batch_rule_msg(std::int64_t world, std::int64_t
 // The same in English, its clauses joined by ", ", e.g. "auto: max(2^22 tokens / seq_len 4096 =
 // 1024, world 64 GPUs) = 1024, rounded up to 2^k = 1024, then to a multiple of micro_batch × dp = 8: 1024".
 std::string global_batch_rule_text(const std::vector<message>& rule);
-std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit,
-                                   schedule_kind schedule = schedule_kind::one_f_one_b, std::int64_t pp = 1);
+std::string auto_global_batch_rule(std::int64_t world, std::int64_t seq_len, std::int64_t unit, schedule_kind schedule = schedule_kind::one_f_one_b,
+                                   std::int64_t pp = 1);
 
 // The rule when the batch was given: batch.given, "set by training.global_batch".
 std::vector<message> given_global_batch_rule_msg();

@@ -21,8 +21,7 @@ public:
     std::int64_t integer(const char* key, std::int64_t def, std::int64_t lo, std::int64_t hi);
     double number(const char* key, double def, double lo, double hi);
     bool boolean(const char* key, bool def);
-    std::string choice(const char* key, const std::string& def,
-                       const std::vector<std::string>& allowed);
+    std::string choice(const char* key, const std::string& def, const std::vector<std::string>& allowed);
     std::string text(const char* key, const std::string& def);
     // An array of distinct names from `allowed`, as their indices in the order given (empty when absent).
     std::vector<std::size_t> choice_set(const char* key, const std::vector<std::string>& allowed);

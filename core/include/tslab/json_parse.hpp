@@ -12,8 +12,8 @@ namespace tslab {
 
 struct parse_limits {
     std::size_t max_bytes = std::size_t{4} << 20;  // 4 MiB of text; the CLI's --max-input-bytes
-    int max_depth = 64;                            // nested objects/arrays
-    std::size_t max_keys = 1024;                   // fields in one object
+    int max_depth = 64;  // nested objects/arrays
+    std::size_t max_keys = 1024;  // fields in one object
 };
 
 // The limits every parse_json call uses (process-wide; the CLI sets max_bytes from its flag).

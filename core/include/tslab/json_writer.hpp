@@ -29,10 +29,11 @@ public:
     void value(bool b);
     void value(double d);  // exactly as dump() prints it; NaN and ±inf print as null
     template <std::signed_integral T>
-    void value(T v) { integer(static_cast<std::int64_t>(v)); }
+    void value(T v) {
+        integer(static_cast<std::int64_t>(v));
+    }
     template <std::unsigned_integral T>
-        requires(!std::same_as<T, bool>)
-    void value(T v) { unsigned_integer(static_cast<std::uint64_t>(v)); }
+    requires(!std::same_as<T, bool>) void value(T v) { unsigned_integer(static_cast<std::uint64_t>(v)); }
     void value(const json& j);  // any tree, element by element
     template <class T>
     void value(const std::vector<T>& v) {
@@ -58,7 +59,7 @@ private:
 
     std::string& out_;
     int depth_ = 0;
-    bool empty_ = true;       // the open container has no element yet
+    bool empty_ = true;  // the open container has no element yet
     bool after_key_ = false;  // a member's key was written; its value follows on the same line
 };
 

@@ -14,17 +14,17 @@ namespace tslab {
 
 struct memory_item {
     std::string id;  // params, grads, master_params, optimizer_states, redundant_experts,
-                     // activations_layers, activations_other, comm_buffers, offloaded
+        // activations_layers, activations_other, comm_buffers, offloaded
     double bytes = 0;
     std::string formula;
 };
 
 struct memory_report {
-    std::int64_t rank = 0;   // global rank of the most loaded GPU
+    std::int64_t rank = 0;  // global rank of the most loaded GPU
     std::int64_t stage = 0;  // its pipeline rank
     double total_bytes = 0, capacity_bytes = 0, headroom_bytes = 0;  // headroom < 0: over by that much
     bool fits = true;
-    double inflight = 0;            // micro-batch × chunk activations alive on that rank
+    double inflight = 0;  // micro-batch × chunk activations alive on that rank
     std::int64_t layers_on_rank = 0;
     std::vector<memory_item> items;
     std::vector<double> stage_total_bytes;  // HBM total for every pipeline rank
@@ -53,8 +53,7 @@ double redundant_expert_bytes(const scenario& s, double local_expert_elems);
 
 // `formulas` false leaves every item's formula text empty (the planner's numbers-only pass);
 // `tensors`, when given, is tensor_list(s.model) computed once by the caller.
-memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool formulas = true,
-                            const std::vector<tensor_entry>* tensors = nullptr);
+memory_report memory_ledger(const scenario& s, const pipeline_shape& shape, bool formulas = true, const std::vector<tensor_entry>* tensors = nullptr);
 
 // Sums of the report's items: model state (params, grads, master_params, optimizer_states,
 // redundant_experts) and
@@ -88,8 +87,8 @@ activation_terms activation_terms_of(const scenario& s);
 struct rank_state {
     model_state_bytes dense, expert;
     double nd = 1, ne = 1;  // ZeRO groups: dp·cp (dense) and expert-DP dp·cp·tp/(ep·etp)
-    double keep = 1;        // fraction of master copy and optimizer states left in HBM
-    double redundant = 0;   // redundant expert replicas' weights and grads (redundant_expert_bytes)
+    double keep = 1;  // fraction of master copy and optimizer states left in HBM
+    double redundant = 0;  // redundant expert replicas' weights and grads (redundant_expert_bytes)
     double params() const { return dense.params + expert.params; }
     double grads() const { return dense.grads + expert.grads; }
     double master() const { return (dense.master + expert.master) * keep; }
@@ -109,8 +108,8 @@ rank_state rank_state_of(const scenario& s, const rank_shards& st);
 // backward (minus the offloaded fraction), and the first/last-stage extras.
 struct rank_activation {
     double per_chunk = 0, per_layer = 0;  // layers per chunk, bytes per layer (mean over dense/MoE)
-    double layers = 0, other = 0;         // in HBM
-    double host = 0;                      // offloaded layer activations
+    double layers = 0, other = 0;  // in HBM
+    double host = 0;  // offloaded layer activations
 };
 // rank_activation_of in two steps, both inline: the planner evaluates the first once per (class,
 // recompute) and the second for every schedule's in-flight count.
@@ -133,7 +132,8 @@ inline activation_rates activation_rates_of(const scenario& s, const rank_shards
     r.first = st.first, r.last = st.last;
     r.first_other = a.first_other, r.last_other = a.last_other;
     // Only the last stage of a model with MTP holds blocks (0 × a finite term is the +0 this gives).
-    if (st.mtp_layers != 0) r.mtp_other = static_cast<double>(st.mtp_layers) * ((mtp_block_is_moe(s.model) ? a.layer_moe : a.layer_dense) + a.last_other);
+    if (st.mtp_layers != 0)
+        r.mtp_other = static_cast<double>(st.mtp_layers) * ((mtp_block_is_moe(s.model) ? a.layer_moe : a.layer_dense) + a.last_other);
     return r;
 }
 // In-flight (micro-batch × chunk) units × layers per chunk × bytes per layer; the embedding output
@@ -148,8 +148,7 @@ inline rank_activation rank_activation_at(const activation_rates& a, double infl
     r.other += a.mtp_other;
     return r;
 }
-inline rank_activation rank_activation_of(const scenario& s, const rank_shards& st, double chunks_held, double inflight,
-                                          const activation_terms& a) {
+inline rank_activation rank_activation_of(const scenario& s, const rank_shards& st, double chunks_held, double inflight, const activation_terms& a) {
     return rank_activation_at(activation_rates_of(s, st, chunks_held, a), inflight);
 }
 
@@ -178,8 +177,8 @@ inline double stage_total(double state, const rank_activation& a, double buffers
 
 // The full ledger of pipeline rank r (memory_items.cpp); `formulas` false skips the text (used for
 // the totals of every stage). `a` is activation_terms_of(s).
-memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st,
-                              const activation_terms& a, bool formulas);
+memory_report ledger_for_rank(const scenario& s, const pipeline_shape& shape, std::int64_t r, const rank_shards& st, const activation_terms& a,
+                              bool formulas);
 
 // The planner's numbers-only path: the same terms, hoisted to what each depends on.
 //
@@ -199,8 +198,7 @@ std::vector<stage_class> stage_classes(const scenario& s, const pipeline_shape& 
 // The largest in-flight count over the class's ranks (the closed forms of schedule_shape.hpp).
 double class_inflight(const stage_class& c, schedule_kind k, std::int64_t pp, std::int64_t vpp, std::int64_t m);
 // HBM total of the busiest pipeline rank of `shape` (the largest over the classes).
-double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<stage_class>& classes,
-                        const activation_terms& a);
+double peak_stage_bytes(const scenario& s, const pipeline_shape& shape, const std::vector<stage_class>& classes, const activation_terms& a);
 }  // namespace detail
 
 }  // namespace tslab

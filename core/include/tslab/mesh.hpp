@@ -43,15 +43,13 @@ struct axis_groups {
     std::string axis;  // tp, cp, ep, dp, pp; internal: "dp·cp" (gradient reduction), "edp" (expert DP)
     std::int64_t size = 1, count = 0;
     std::int64_t intra = 0, inter = 0, mixed = 0;  // groups of each link class
-    std::int64_t max_nodes = 1;     // the most nodes one group spans
+    std::int64_t max_nodes = 1;  // the most nodes one group spans
     std::int64_t max_per_node = 1;  // the most members of one group on one node
-    std::int64_t listed = 0;                 // groups listed (the first by lowest rank, capped)
+    std::int64_t listed = 0;  // groups listed (the first by lowest rank, capped)
     std::vector<std::int64_t> listed_ranks;  // group i's members at [i·size, (i+1)·size)
     std::vector<link_class> listed_link;
     std::vector<std::int64_t> listed_nodes;
-    std::span<const std::int64_t> group(std::int64_t i) const {
-        return {listed_ranks.data() + i * size, static_cast<std::size_t>(size)};
-    }
+    std::span<const std::int64_t> group(std::int64_t i) const { return {listed_ranks.data() + i * size, static_cast<std::size_t>(size)}; }
     // The class that binds the timing: mixed if any group is mixed, else inter if any is.
     link_class binding() const { return mixed > 0 ? link_class::mixed : inter > 0 ? link_class::inter : link_class::intra; }
 };
@@ -60,10 +58,10 @@ struct mesh_layout {
     mesh_spec spec;
     std::int64_t world = 1, nodes = 1;
     std::vector<std::string> order;  // all five axes, innermost first (missing size-1 axes appended)
-    std::vector<axis_groups> axes;   // tp, cp, ep, dp, pp (this order)
-    axis_groups dp_cp, edp;          // gradient-reduction groups of dense and expert parameters
-    std::int64_t list_limit = 0;     // most ranks listed per axis
-    bool truncated = false;          // some groups were not listed
+    std::vector<axis_groups> axes;  // tp, cp, ep, dp, pp (this order)
+    axis_groups dp_cp, edp;  // gradient-reduction groups of dense and expert parameters
+    std::int64_t list_limit = 0;  // most ranks listed per axis
+    bool truncated = false;  // some groups were not listed
     std::vector<message> warnings_msg;  // messages.hpp
     std::vector<std::string> warnings;  // their English text
     const axis_groups& axis(std::string_view name) const;

@@ -14,7 +14,7 @@ namespace tslab {
 
 // One row of the recipe as the report shows it: what, its dtype name, why.
 struct recipe_row {
-    std::string role;   // "params (storage)", "GEMM input", "GEMM accumulate", "weight update", ...
+    std::string role;  // "params (storage)", "GEMM input", "GEMM accumulate", "weight update", ...
     std::string dtype;  // "bf16", "fp8 e4m3", "fp32", "none"
     std::string note;
 };
@@ -22,10 +22,10 @@ struct recipe_row {
 struct numerics_report {
     std::string recipe;
     std::vector<recipe_row> rows;
-    double fp8_speedup = 1;            // the FP8-eligible GEMMs at bf16 / at fp8 (compute.hpp fp8_speedup), else 1
-    double weight_scale_bytes = 0;     // whole model: one fp32 scale per 128×128 weight block
-    double activation_scale_bytes = 0; // per layer, micro-batch and rank: one fp32 per 1×128 tile
-    double activation_fp8_bytes = 0;   // the FP8 GEMM inputs those scales belong to (same unit)
+    double fp8_speedup = 1;  // the FP8-eligible GEMMs at bf16 / at fp8 (compute.hpp fp8_speedup), else 1
+    double weight_scale_bytes = 0;  // whole model: one fp32 scale per 128×128 weight block
+    double activation_scale_bytes = 0;  // per layer, micro-batch and rank: one fp32 per 1×128 tile
+    double activation_fp8_bytes = 0;  // the FP8 GEMM inputs those scales belong to (same unit)
     message notes_msg;  // messages.hpp
     std::string notes;  // its English text
     void set_notes(message m) { notes = english(m), notes_msg = std::move(m); }

@@ -19,7 +19,7 @@ namespace tslab {
 struct scaling_row {
     std::string name, label;
     bool available = true;
-    bool current = false;     // the row the scenario's recipe runs
+    bool current = false;  // the row the scenario's recipe runs
     std::string unavailable;  // why not, when !available (no FP8 tensor cores, no MX scaling)
     message unavailable_msg;  // the same as a message id (messages.hpp); JSON null when available
     // Stages: storage (params), GEMM input, accumulation, gradient reduction, update.
@@ -29,16 +29,16 @@ struct scaling_row {
     // Per layer and micro-batch, one rank: FP8 GEMM-input bytes (activations), their scales, the
     // bytes the cast kernels move (read bf16, write fp8 + scales; per-tensor: one extra amax read).
     double gemm_input_bytes = 0, activation_scale_bytes = 0, cast_bytes = 0, cast_s = 0;
-    double input_bytes_saved = 0;       // bf16 input bytes − (fp8 bytes + scales)
-    double weight_scale_bytes = 0;      // whole model
+    double input_bytes_saved = 0;  // bf16 input bytes − (fp8 bytes + scales)
+    double weight_scale_bytes = 0;  // whole model
     double gemm_s = 0, gemm_saved_s = 0;  // per step on the busiest stage: FP8-eligible GEMMs
     std::string source;
 };
 
 struct numerics_section {
-    std::string recipe;            // the scenario's
+    std::string recipe;  // the scenario's
     double eligible_gemm_bf16_s = 0;  // per step: 3 × m × Σ (stage's FP8-eligible forward GEMMs at bf16)
-    double fp8_speedup = 1;        // fp8_speedup() of the scenario with FP8 GEMMs
+    double fp8_speedup = 1;  // fp8_speedup() of the scenario with FP8 GEMMs
     std::string gemm_formula;
     message gemm_formula_msg;
     std::vector<scaling_row> rows;

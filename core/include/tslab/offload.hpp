@@ -8,9 +8,9 @@
 namespace tslab {
 
 struct offload_cost {
-    double optimizer_s = 0;      // per step: gradients out, then the host update beside the params back (never hidden)
+    double optimizer_s = 0;  // per step: gradients out, then the host update beside the params back (never hidden)
     double optimizer_cpu_s = 0;  // of which: the host CPUs' update of the node's offloaded shards
-    double activations_s = 0;    // per step: what the per-micro-batch copies leave exposed
+    double activations_s = 0;  // per step: what the per-micro-batch copies leave exposed
 };
 
 // Bytes one optimizer step streams through memory per parameter it updates: the gradient read, the
@@ -35,7 +35,6 @@ double optimizer_update_bytes(const scenario& s);
 // its forward + backward is exposed.
 // stage_params: the rank's local parameters (after TP/PP, before ZeRO); act_bytes: one micro-batch's
 // stored layer activations on the stage; fwd_bwd_s: one micro-batch's forward, backward and recompute.
-offload_cost offload_seconds(const scenario& s, double stage_params, double act_bytes, double fwd_bwd_s,
-                             std::int64_t microbatches);
+offload_cost offload_seconds(const scenario& s, double stage_params, double act_bytes, double fwd_bwd_s, std::int64_t microbatches);
 
 }  // namespace tslab

@@ -16,8 +16,8 @@ namespace tslab {
 //    section 2.3, which Kimi K2 arXiv 2507.20534 section 2.1 trains with): a matrix inside the slice
 //    needs nothing, a matrix the slice cuts needs its missing part.
 struct muon_gather {
-    double whole_elems = 0;       // every matrix on every rank
-    double owned_max_elems = 0;   // the rank that gathers most, slice-local pattern
+    double whole_elems = 0;  // every matrix on every rank
+    double owned_max_elems = 0;  // the rank that gathers most, slice-local pattern
     double owned_mean_elems = 0;
 };
 
@@ -39,13 +39,13 @@ muon_gather muon_gather_elems(const std::vector<double>& sizes, std::int64_t ran
 struct optimizer_compare {
     double params = 0, matrix_params = 0;  // whole model; matrix_params: hidden (layer) matrices
     double adam_state_bytes = 0, muon_state_bytes = 0;  // whole model, in the optimizer dtype
-    std::int64_t group = 1;      // ZeRO-1 group of the dense matrices (dp·cp); 1 without ZeRO
+    std::int64_t group = 1;  // ZeRO-1 group of the dense matrices (dp·cp); 1 without ZeRO
     // ZeRO-1 group of the routed-expert matrices: the expert-DP group dp·cp·tp/(ep·etp) that holds
     // the same experts (the memory ledger's rule); 1 without ZeRO or MoE.
     std::int64_t expert_group = 1;
-    double bytes_per_elem = 2;   // the gradient dtype the gather moves
-    muon_gather dense;           // one stage's dense layer matrices (TP shards as whole matrices)
-    muon_gather expert;          // one stage's local expert matrices: E/ep per MoE layer, ETP shards whole
+    double bytes_per_elem = 2;  // the gradient dtype the gather moves
+    muon_gather dense;  // one stage's dense layer matrices (TP shards as whole matrices)
+    muon_gather expert;  // one stage's local expert matrices: E/ep per MoE layer, ETP shards whole
     // Per rank per step, dense + expert: whole = Σ_group m·(n−1)/n over both groups; owned_max adds
     // the busiest rank of each group (an upper bound when those are different ranks).
     double whole_bytes = 0, owned_max_bytes = 0;

@@ -19,7 +19,7 @@ struct tensor_entry {
     layer_kind layers = layer_kind::any;
     std::int64_t rows = 0, cols = 1, copies = 1;
     bool tp_split = false;  // split over TP (over ETP for experts)
-    bool expert = false;    // routed expert: split over EP × ETP
+    bool expert = false;  // routed expert: split over EP × ETP
     bool matrix() const { return cols > 1; }
     std::int64_t elements() const { return rows * cols * copies; }
 };

@@ -31,12 +31,12 @@ struct bubble_bound {
     struct rank_terms {
         double busy[5] = {};
         double head_F = 0, head_b = 0;  // first op's ready bound: head_F·F + head_b·b_min
-        double tail_stage = 0;          // stage of the last op that completes a backward (0: none)
-        double after[5] = {};           // ops after it, by duration
+        double tail_stage = 0;  // stage of the last op that completes a backward (0: none)
+        double after[5] = {};  // ops after it, by duration
     };
     std::vector<rank_terms> ranks;
     bool splits = false, full_backward = false;  // the schedule has I ops, B ops
-    double ops = 0;                              // ops in all (the rounding allowance scales with it)
+    double ops = 0;  // ops in all (the rounding allowance scales with it)
 };
 
 bubble_bound bubble_bound_of(const pipeline_schedule& s);

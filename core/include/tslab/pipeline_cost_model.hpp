@@ -22,9 +22,9 @@ schedule_request scenario_schedule_request(const scenario& s, std::int64_t micro
 // EP all-to-all (dispatch + combine) is kept apart: schedules that pair chunks (DualPipe, DualPipeV)
 // hide it under the paired chunk's compute, at the price of the SMs its kernels hold (sm_share).
 struct stage_comm {
-    double fwd_s = 0, bwd_s = 0;        // TP and CP
+    double fwd_s = 0, bwd_s = 0;  // TP and CP
     double ep_fwd_s = 0, ep_bwd_s = 0;  // EP all-to-all
-    double sm_share = 0;                // SMs held by the EP kernels / the GPU's SMs
+    double sm_share = 0;  // SMs held by the EP kernels / the GPU's SMs
 };
 
 // One phase of an overlapped F&B pair: `compute_s` of one chunk runs while `comm_s` of the other
@@ -53,11 +53,11 @@ double ep_hidden_s(const schedule_request& q, const pipeline_costs& c);
 pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q, double p2p_s, const stage_comm& comm = {});
 
 struct pipeline_timing {
-    bool simulated = false;   // false: closed forms (one stage, where they are exact, or above max_schedule_ops)
-    double makespan_s = 0;    // first op start to last op end over all ranks
-    double busy_s = 0;        // op time of the busiest rank
-    double bubble_s = 0;      // its idle time without P2P: makespan(p2p = 0) − busy
-    double p2p_exposed_s = 0; // what P2P adds to the makespan
+    bool simulated = false;  // false: closed forms (one stage, where they are exact, or above max_schedule_ops)
+    double makespan_s = 0;  // first op start to last op end over all ranks
+    double busy_s = 0;  // op time of the busiest rank
+    double bubble_s = 0;  // its idle time without P2P: makespan(p2p = 0) − busy
+    double p2p_exposed_s = 0;  // what P2P adds to the makespan
     double bubble_fraction = 0;
     double param_copies = 1;
     std::vector<double> peak_inflight;  // per rank (simulated only)

@@ -37,10 +37,10 @@ struct schedule_request {
 struct pipeline_schedule {
     schedule_kind kind = schedule_kind::one_f_one_b;
     std::int64_t ranks = 1, microbatches = 1, vpp = 1;
-    std::int64_t stages = 1;          // stages on every micro-batch's path
+    std::int64_t stages = 1;  // stages on every micro-batch's path
     std::int64_t chunks_per_rank = 1;
     stage_placement placement = stage_placement::linear;
-    double param_copies = 1;          // model copies the pipeline holds (DualPipe: 2)
+    double param_copies = 1;  // model copies the pipeline holds (DualPipe: 2)
     // Parameters per device in stages of the micro-batch path, the DualPipe README's "Parameter
     // Per Device" column (same number of PP stages): chunks held per rank (DualPipe 2, DualPipeV 2).
     double stage_params_per_device = 1;

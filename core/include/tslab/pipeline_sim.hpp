@@ -26,8 +26,8 @@ struct op_time {
 };
 
 struct rank_timing {
-    double span_s = 0;   // first op start to last op end
-    double busy_s = 0;   // sum of op durations
+    double span_s = 0;  // first op start to last op end
+    double busy_s = 0;  // sum of op durations
     std::int64_t peak_inflight = 0;  // micro-batch-chunks alive: from F until W (B when not split)
 };
 

@@ -38,8 +38,9 @@ struct plan_knob_desc {
     const char* name;  // options.fixed
 };
 inline constexpr plan_knob_desc plan_knob_rows[] = {
-    {plan_knob::zero, "zero"}, {plan_knob::recompute, "recompute"}, {plan_knob::sp, "sp"},
-    {plan_knob::tp_overlap, "tp_overlap"}, {plan_knob::offload, "offload"}, {plan_knob::cp, "cp"},
+    {plan_knob::zero, "zero"},       {plan_knob::recompute, "recompute"},
+    {plan_knob::sp, "sp"},           {plan_knob::tp_overlap, "tp_overlap"},
+    {plan_knob::offload, "offload"}, {plan_knob::cp, "cp"},
 };
 
 struct plan_options {
@@ -98,7 +99,7 @@ struct plan_choice {
     std::size_t cp_method = 0;  // row of cp_method_rows
     bool sp = false;
     double offload_optimizer = 0;  // training.offload.optimizer: the scenario's, or 1 where only that fits
-    bool tp_comm = false;          // training.overlap.tp_comm
+    bool tp_comm = false;  // training.overlap.tp_comm
     // The layout the top list keeps distinct: (dp, tp, pp, cp, ep).
     bool same_layout(const plan_choice& o) const { return dp == o.dp && tp == o.tp && pp == o.pp && cp == o.cp && ep == o.ep; }
 };
@@ -110,12 +111,12 @@ plan_choice plan_choice_of(const scenario& s);
 // time and the segments (step.segments ids) that differ most, largest |Δ| first.
 struct segment_delta {
     std::string id, ledger;  // the step segment and its ledger ("L5" for the collectives)
-    double delta_s = 0;      // this plan's segment − the baseline's
+    double delta_s = 0;  // this plan's segment − the baseline's
 };
 struct versus_baseline {
     double speedup = 0;  // baseline time / this plan's time
     std::vector<segment_delta> largest;  // at most 3
-    std::string note;    // "1.27× faster: tp −0.11 s, dp −0.02 s, compute +0.01 s"
+    std::string note;  // "1.27× faster: tp −0.11 s, dp −0.02 s, compute +0.01 s"
 };
 
 struct plan_entry {
@@ -125,7 +126,7 @@ struct plan_entry {
     // Filled for the entries shown in `top` and `closest` from the full report of the plan.
     double tokens_per_s = 0, mfu = 0;
     std::string bottleneck_ledger;  // the ledger with the most exposed time among L3..L7
-    std::string bottleneck;         // the report's sentence
+    std::string bottleneck;  // the report's sentence
     std::vector<message> bottleneck_msg;  // its clauses as message ids (messages.hpp)
     std::vector<step_ledger> ledgers;
     double search_memory_bytes = 0;  // the search's own total (memory_bytes is the report's; they agree)
@@ -143,9 +144,9 @@ struct plan_entry {
 // knobs the search found for it (every plan of that layout is timed, none pruned), with the
 // rank of that layout among the distinct layouts of the top list (0: below the list).
 struct plan_baseline {
-    plan_choice choice;      // as given
-    bool valid = false;      // the scenario's own plan is a plan of the searched GPU count
-    double time_s = 0;       // its report's step time as given
+    plan_choice choice;  // as given
+    bool valid = false;  // the scenario's own plan is a plan of the searched GPU count
+    double time_s = 0;  // its report's step time as given
     bool fits = false;
     std::vector<step_segment> segments;
     std::optional<plan_entry> best_of_layout;  // the fastest fitting plan of its layout
@@ -164,9 +165,9 @@ struct plan_baseline {
 // fitting plan. JSON: candidates_considered, _evaluated, _fitting, _timed.
 struct plan_progress {
     std::int64_t considered = 0;  // combinations enumerated (before the rules)
-    std::int64_t evaluated = 0;   // valid candidates (passed the rules): memory and fit evaluated
-    std::int64_t fitting = 0;     // of those, the ones that fit in HBM
-    std::int64_t timed = 0;       // of those, the ones whose full step time was computed
+    std::int64_t evaluated = 0;  // valid candidates (passed the rules): memory and fit evaluated
+    std::int64_t fitting = 0;  // of those, the ones that fit in HBM
+    std::int64_t timed = 0;  // of those, the ones whose full step time was computed
     std::int64_t groups_done = 0, groups_total = 0;  // (tp, pp, cp, dp, ep) layouts searched / in all
     bool done = false, capped = false;
 };
@@ -176,17 +177,17 @@ struct plan_result {
     // The training shape every candidate was ranked with (global_batch in sequences).
     std::int64_t seq_len = 0, global_batch = 0;
     bool global_batch_default = false;  // chosen by the auto rule (global_batch.hpp), not given by the scenario
-    std::string global_batch_rule;      // the rule in words with its numbers, or "set by training.global_batch"
+    std::string global_batch_rule;  // the rule in words with its numbers, or "set by training.global_batch"
     std::vector<tslab::message> global_batch_rule_msg;  // the same as registered messages (global_batch.hpp)
     bool sp = false;
     plan_progress progress;
-    std::vector<plan_entry> top;     // ranks_before order; no two with the same time and memory (at most options.top)
+    std::vector<plan_entry> top;  // ranks_before order; no two with the same time and memory (at most options.top)
     // Fitting plans no other beats on both memory and time, by memory, within pareto_window × the
     // fastest plan's step time (JSON pareto_window).
     std::vector<plan_entry> pareto;
     std::optional<plan_entry> closest;  // when nothing fits: the plan that misses HBM by the least
     plan_baseline baseline;
-    std::string message;             // why the result is partial or empty; "" otherwise
+    std::string message;  // why the result is partial or empty; "" otherwise
     std::vector<tslab::message> message_msg;  // its clauses as message ids (messages.hpp)
     void say(tslab::message m) { message_msg.push_back(std::move(m)), message = english(message_msg); }
     std::int64_t pipeline_cache_hits = 0, pipeline_cache_misses = 0;
@@ -261,8 +262,8 @@ private:
     // (layout index, position within the layout), whichever part of the search evaluates it.
     std::int64_t layout_id_ = 0, layout_first_ = 0;
     plan_progress progress_;
-    std::vector<plan_entry> best_;    // the top K so far, unsorted heap by time
-    std::vector<plan_entry> front_;   // Pareto front so far, by memory ascending
+    std::vector<plan_entry> best_;  // the top K so far, unsorted heap by time
+    std::vector<plan_entry> front_;  // Pareto front so far, by memory ascending
     std::vector<std::pair<double, double>> front_points_;  // its (memory, time), which cannot_place searches
     std::optional<plan_entry> closest_;
     std::uint64_t search_version_ = 1;  // advanced whenever consider() gets a fitting plan
@@ -280,9 +281,9 @@ private:
     // starts and lowered by consider(); top_faster_than's own-layout bound.
     double layout_best_s_ = std::numeric_limits<double>::infinity();
     bool beyond_top(double memory_bytes, double lb) const;
-    plan_choice baseline_;                  // the scenario's own plan
+    plan_choice baseline_;  // the scenario's own plan
     bool baseline_valid_ = false;
-    bool in_baseline_layout_ = false;       // the layout being searched is the baseline's: no pruning
+    bool in_baseline_layout_ = false;  // the layout being searched is the baseline's: no pruning
     std::optional<plan_entry> baseline_best_;
     // The mesh of the layout searched last, kept for the next ones of the same degrees. Its groups
     // depend on (tp, pp, cp, dp, ep), the axis order and the node size (mesh.hpp), and layouts come
@@ -297,11 +298,13 @@ private:
     std::int64_t hits_ = 0, misses_ = 0;
     double elapsed_s_ = 0;
     std::pair<std::int64_t, std::int64_t> classes_of_{0, 0};  // the (tp, pp) class_cache_ holds
-    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>> class_cache_;  // (ep, etp, placement, chunks)
+    std::map<std::tuple<std::int64_t, std::int64_t, int, std::int64_t>, std::vector<detail::stage_class>>
+        class_cache_;  // (ep, etp, placement, chunks)
     // The per-layer times by what they read of a layout (compute.hpp stage_layer_times): tp, cp and
     // its method, ep, etp, the micro-batch, and whether the busiest stage holds dense and MoE layers
     // (sp is tp > 1 in every plan); layouts that differ in pp or dp share them.
-    using layer_key = std::tuple<std::int64_t, std::int64_t, std::size_t, std::int64_t, std::int64_t, std::int64_t, bool, bool>;  // method: cp_method_rows index
+    using layer_key =
+        std::tuple<std::int64_t, std::int64_t, std::size_t, std::int64_t, std::int64_t, std::int64_t, bool, bool>;  // method: cp_method_rows index
     // The hash of an integer tuple: its fields mixed in order (multiplicative, then folded).
     struct tuple_hash {
         template <class... T>
@@ -316,7 +319,7 @@ private:
     using act_key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, bool>;  // (tp, cp, etp, micro-batch, recompute, sp)
     std::unordered_map<act_key, detail::activation_terms, tuple_hash> act_terms_;
     std::vector<std::vector<detail::activation_rates>> rates_;  // search_recompute's, by class table
-    std::vector<double> layers_, other_;                       // its activations of one schedule, by class
+    std::vector<double> layers_, other_;  // its activations of one schedule, by class
 
     // Compute and communication of one (layout, micro-batch, recompute, zero), by vpp: the report's
     // own functions (estimate_compute_time with split_chunks, build_comm_inventory, axis_totals),
@@ -327,7 +330,7 @@ private:
         compute_estimate compute;
         double pp_exposed_s = 0;
         std::vector<axis_comm> axes{};  // no EP overlap credit
-        stage_comm chunk_comm{};        // per micro-batch TP/CP/EP in the chunk costs
+        stage_comm chunk_comm{};  // per micro-batch TP/CP/EP in the chunk costs
     };
     // Step time without bubble and P2P over some of the axes (any vpp); `dual` with the EP axis
     // hidden in full, the bound of the schedules that pair chunks (DualPipe, DualPipeV).
@@ -336,11 +339,11 @@ private:
         double of(schedule_kind k) const { return bound_index(k) == 1 ? dual : plain; }
     };
     struct cached_model {
-        compute_estimate compute;    // at vpp 1
+        compute_estimate compute;  // at vpp 1
         std::vector<vpp_model> by_vpp;  // filled only once a bound needs the communication; [0] is vpp 1
         double bound_compute_s = 0;  // step time without communication, bubble and P2P (any vpp)
         std::optional<step_bounds> ep_cp;  // over the EP and CP axes only (micro_batch_state::ep_cp)
-        step_bounds comm;                  // over every axis, set with by_vpp
+        step_bounds comm;  // over every axis, set with by_vpp
     };
     using zero_models = std::array<std::optional<cached_model>, 4>;  // by ZeRO stage
     // search_recompute's, [optimizer offloaded · 2 + head class]: the compute reads the schedule only
@@ -352,7 +355,7 @@ private:
     // alike (GPipe, 1F1B, ZB-H1 and ZB-H2; ZB-V and DualPipeV).
     struct class_table {
         stage_placement placement = stage_placement::linear;
-        std::int64_t chunks = 1;                               // per rank
+        std::int64_t chunks = 1;  // per rank
         const std::vector<detail::stage_class>* classes = nullptr;  // class_cache_'s, kept for the layout
         // [class · 4 + zero]: a class's four ZeRO stages side by side, so that search_recompute sums
         // them lane by lane; state_offloaded with the optimizer states on the host
@@ -366,8 +369,8 @@ private:
         std::int64_t vpp = 1;
         std::size_t classes = no_table;  // index into layout_tables::classes
         std::vector<double> inflight{};  // [class], at the current micro-batch
-        bool valid = false;              // the rules hold at the current micro-batch
-        std::size_t head_class = 0;      // plan_search::head_class of its plans
+        bool valid = false;  // the rules hold at the current micro-batch
+        std::size_t head_class = 0;  // plan_search::head_class of its plans
     };
     static constexpr std::size_t no_table = static_cast<std::size_t>(-1);
     struct layout_tables {
@@ -409,12 +412,12 @@ private:
         std::array<std::int64_t, 6> layout{};  // (tp, pp, cp, dp, ep, etp)
         bool complete = false;
         std::size_t schedules = 0;
-        std::vector<char> valid;                     // [micro-batch · schedules + schedule]: the rules hold
+        std::vector<char> valid;  // [micro-batch · schedules + schedule]: the rules hold
         std::vector<zero_totals> totals, offloaded;  // [(micro-batch · 4 + recompute) · schedules + schedule]
-        std::vector<char> has_offloaded;             // offloaded was formed (where a plan missed HBM)
+        std::vector<char> has_offloaded;  // offloaded was formed (where a plan missed HBM)
     };
     memory_memo memo_;
-    bool replaying_ = false;                     // the layout reads memo_ instead of building its memory
+    bool replaying_ = false;  // the layout reads memo_ instead of building its memory
     std::size_t memo_mb_ = 0, memo_mode_ = 0;  // the micro-batch and recompute indices being searched
     std::size_t memo_slot(std::size_t schedule) const { return (memo_mb_ * 4 + memo_mode_) * memo_.schedules + schedule; }
     bool begin_memo(const std::array<std::int64_t, 6>& degrees, std::size_t micro_batches, std::size_t schedules);

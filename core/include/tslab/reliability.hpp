@@ -40,9 +40,9 @@ struct reliability_report {
     // The policy's figures (checkpoint_policy below); the 4-argument ledger leaves them as
     // a synchronous checkpoint at Daly's interval with the given restart.
     double snapshot_bytes_per_gpu = 0, snapshot_s = 0;  // device-to-host copy of one GPU's state
-    double blocking_s = 0;                              // what the job stalls per checkpoint
-    double young_s = 0, daly_s = 0;                     // optimal intervals for blocking_s
-    double restart_total_s = 0;                         // restart + reading the checkpoint back
+    double blocking_s = 0;  // what the job stalls per checkpoint
+    double young_s = 0, daly_s = 0;  // optimal intervals for blocking_s
+    double restart_total_s = 0;  // restart + reading the checkpoint back
     bool async = false;
 };
 

@@ -28,10 +28,10 @@ struct rl_spec {
     std::int64_t response_median_tokens = 4096;
     double tail_sigma = 1.0;
     std::int64_t context_tokens = 32768;  // the longest prompt + response the engine admits
-    std::int64_t inference_tp = 8;        // GPUs per decode replica (tensor parallel)
+    std::int64_t inference_tp = 8;  // GPUs per decode replica (tensor parallel)
     std::string reshard_link = "inter_node";  // or "intra_node": the mesh link the new weights cross
-    std::string reward = "policy";            // "policy": a forward of a policy-sized model; "rule": none on GPU
-    double reward_efficiency = 0.4;           // assumed fraction of peak for the reward forward
+    std::string reward = "policy";  // "policy": a forward of a policy-sized model; "rule": none on GPU
+    double reward_efficiency = 0.4;  // assumed fraction of peak for the reward forward
     std::int64_t weight_bytes = 2, kv_bytes = 2;  // BF16 weights and KV cache (fp8: 1)
 };
 

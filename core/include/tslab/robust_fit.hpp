@@ -15,10 +15,10 @@ struct line_fit {
     double alpha = 0;
     double beta = 0;
     std::vector<double> rel_residuals;  // one per sample, in input order
-    double rms_rel = 0;                 // root mean square of the residuals that are not outliers
-    double max_abs_rel = 0;             // largest |residual| among those that are not outliers
-    std::int64_t outliers = 0;          // samples the fit rejected (zero weight in the last pass)
-    bool ok = false;                    // false for fewer than one sample or a degenerate x
+    double rms_rel = 0;  // root mean square of the residuals that are not outliers
+    double max_abs_rel = 0;  // largest |residual| among those that are not outliers
+    std::int64_t outliers = 0;  // samples the fit rejected (zero weight in the last pass)
+    bool ok = false;  // false for fewer than one sample or a degenerate x
 };
 
 // Theil–Sen estimator with Sen's weighting (Sen, JASA 63(324), 1968): beta is the median of the

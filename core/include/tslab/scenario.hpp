@@ -32,7 +32,7 @@ struct moe_spec {
     std::int64_t shared_experts = 0;
     std::int64_t expert_ffn_hidden = 0;
     std::int64_t dense_layers = 0;  // the first layers keep a dense MLP
-    double capacity_factor = 0;     // 0 = dropless
+    double capacity_factor = 0;  // 0 = dropless
     // Group-limited routing (DeepSeek-V3 arXiv 2412.19437 section 2.1.2; config.json n_group,
     // topk_group): the router first keeps the topk_groups best of `groups` equal, contiguous blocks
     // of experts and picks top_k inside them. topk_groups ≥ groups = plain top-k. With experts laid out in order
@@ -63,9 +63,9 @@ struct link_spec {
 // large GEMM reaches alone (a matmul benchmark); half_flops 0 derives the knee from the per-call
 // overhead: half_flops = call_overhead_s × peak × max (the call takes overhead + x / (peak · max)).
 struct gemm_efficiency_spec {
-    double max = 0.869;     // the A100 SXM BF16 measurement (the default GPU; presets.cpp cites it)
+    double max = 0.869;  // the A100 SXM BF16 measurement (the default GPU; presets.cpp cites it)
     double half_flops = 0;  // 0: from gemm_rates::call_overhead_s
-    bool fitted = false;    // true when a preset or the user supplied the values
+    bool fitted = false;  // true when a preset or the user supplied the values
 };
 
 // The GEMM rate model of a GPU: one standalone curve per GEMM dtype, the fixed time of one call, and
@@ -82,10 +82,10 @@ struct attention_rate_spec {
 
 struct gemm_rates {
     attention_rate_spec attention;  // FlashAttention kernels (the attention core when Flash is on)
-    gemm_efficiency_spec bf16;      // 16-bit GEMMs (bf16, fp16); fp32 and tf32 GEMMs reuse its max
-    gemm_efficiency_spec fp8;       // FP8 GEMMs; max 0: no FP8 measurement, the 16-bit curve's max
+    gemm_efficiency_spec bf16;  // 16-bit GEMMs (bf16, fp16); fp32 and tf32 GEMMs reuse its max
+    gemm_efficiency_spec fp8;  // FP8 GEMMs; max 0: no FP8 measurement, the 16-bit curve's max
     double call_overhead_s = 6.9e-6;  // launch and pipeline fill of one call: fit to XLA's sm_90 table (gemm_rate.cpp)
-    double in_step = 0.815;           // fitted with cluster.gpu_speed_cv (validation_fit.hpp; gemm_rate.cpp)
+    double in_step = 0.815;  // fitted with cluster.gpu_speed_cv (validation_fit.hpp; gemm_rate.cpp)
 };
 
 struct gpu_spec {
@@ -154,7 +154,7 @@ struct precision_spec {
 };
 
 struct offload_spec {
-    double optimizer = 0;    // fraction of optimizer states (and master copy) kept in host memory
+    double optimizer = 0;  // fraction of optimizer states (and master copy) kept in host memory
     double activations = 0;  // fraction of stored layer activations kept in host memory
     // ZeRO-Offload's delayed parameter update (DPU, arXiv 2101.06840 section 5.2): the host update of
     // step i runs under step i+1's forward and backward, which use the params of step i-1.

@@ -11,11 +11,11 @@
 namespace tslab {
 
 struct pipeline_shape {
-    std::int64_t chunks = 1;                            // the model is cut into this many chunks
-    double param_copies = 1;                            // model copies held by the pipeline
-    std::vector<std::vector<std::int64_t>> rank_chunks; // chunk ids held by each pipeline rank
-    std::vector<double> inflight;                       // peak (micro-batch × chunk) activations per rank
-    std::string inflight_formula;                       // the closed form used, in words
+    std::int64_t chunks = 1;  // the model is cut into this many chunks
+    double param_copies = 1;  // model copies held by the pipeline
+    std::vector<std::vector<std::int64_t>> rank_chunks;  // chunk ids held by each pipeline rank
+    std::vector<double> inflight;  // peak (micro-batch × chunk) activations per rank
+    std::string inflight_formula;  // the closed form used, in words
 };
 
 // Layers of chunk `c` when `layers` are cut into `chunks` contiguous pieces (the first

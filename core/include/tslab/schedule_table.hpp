@@ -35,13 +35,13 @@ struct schedule_request;
 
 struct schedule_desc {
     schedule_kind kind;
-    const char* name;   // the name in JSON ("1f1b")
+    const char* name;  // the name in JSON ("1f1b")
     const char* label;  // the name in prose ("1F1B")
     stage_placement placement;
     chunks_rule chunks;
-    int param_copies;     // model copies the pipeline holds (DualPipe 2)
+    int param_copies;  // model copies the pipeline holds (DualPipe 2)
     bool split_backward;  // B split into I and W (zero-bubble family)
-    bool ep_overlap;      // overlaps the EP all-to-all with the paired chunk's compute (DualPipe)
+    bool ep_overlap;  // overlaps the EP all-to-all with the paired chunk's compute (DualPipe)
     // Preconditions (check_schedule_preconditions, schedule_rules.hpp): ranks ≥ min_pp and a multiple of
     // pp_multiple; micro-batches m a multiple of p (m_multiple_of_p), even (m_even), m ≥ m_per_rank·p.
     int min_pp, pp_multiple;
@@ -84,46 +84,58 @@ constexpr double one_f_one_b_inflight(double p, double, double m, double r) { re
 // table ("Pipeline Bubbles and Memory Usage Comparison") with chunk costs; ZB-H2 and ZB-V use ZB-H1's
 // (p−1)(F+B−2W) = (p−1)(F+I−W), exact at F = I = W (arXiv 2401.10241 sections 3.1 and 6).
 inline constexpr std::array schedule_rows = {
-    schedule_desc{schedule_kind::gpipe, "gpipe", "GPipe", stage_placement::linear, chunks_rule::one, 1, false, false,
-                  1, 1, false, false, 0, detail::one_f_one_b_bubble, "(p−1)(F+B)",
-                  [](double, double, double m, double) { return m; }, "all m micro-batches", detail::generate_gpipe,
-                  "Huang et al., GPipe, arXiv 1811.06965"},
-    schedule_desc{schedule_kind::one_f_one_b, "1f1b", "1F1B", stage_placement::linear, chunks_rule::one, 1, false, false,
-                  1, 1, false, false, 0, detail::one_f_one_b_bubble, "(p−1)(F+B)", detail::one_f_one_b_inflight,
-                  "min(p − r, m) on rank r", detail::generate_one_f_one_b,
+    schedule_desc{schedule_kind::gpipe, "gpipe", "GPipe", stage_placement::linear, chunks_rule::one, 1, false, false, 1, 1, false, false, 0,
+                  detail::one_f_one_b_bubble, "(p−1)(F+B)", [](double, double, double m, double) { return m; }, "all m micro-batches",
+                  detail::generate_gpipe, "Huang et al., GPipe, arXiv 1811.06965"},
+    schedule_desc{schedule_kind::one_f_one_b, "1f1b", "1F1B", stage_placement::linear, chunks_rule::one, 1, false, false, 1, 1, false, false, 0,
+                  detail::one_f_one_b_bubble, "(p−1)(F+B)", detail::one_f_one_b_inflight, "min(p − r, m) on rank r", detail::generate_one_f_one_b,
                   "Narayanan et al., arXiv 2104.04473 section 2.2 (PipeDream-Flush)"},
-    schedule_desc{schedule_kind::interleaved, "interleaved", "interleaved 1F1B", stage_placement::linear, chunks_rule::vpp, 1,
-                  false, false, 2, 1, true, false, 0, detail::one_f_one_b_bubble, "(p−1)(F+B), F and B of one chunk (1/v stage)",
+    schedule_desc{schedule_kind::interleaved, "interleaved", "interleaved 1F1B", stage_placement::linear, chunks_rule::vpp, 1, false, false, 2, 1,
+                  true, false, 0, detail::one_f_one_b_bubble, "(p−1)(F+B), F and B of one chunk (1/v stage)",
                   [](double p, double v, double m, double r) { return std::min((v - 1) * p + 2 * (p - r - 1) + 1, m * v); },
                   "(v−1)p + 2(p−r−1) + 1 chunks = p(1 + (p−1)/(pv)) stages on rank 0", detail::generate_interleaved,
                   "Narayanan et al., arXiv 2104.04473 section 2.2; Megatron-LM interleaved schedule"},
-    schedule_desc{schedule_kind::zb_h1, "zb-h1", "ZB-H1", stage_placement::linear, chunks_rule::one, 1, true, false,
-                  2, 1, false, false, 0, detail::zero_bubble_bubble, "(p−1)(F+B−2W)",
-                  [](double p, double, double m, double) { return std::min(p, m); },
-                  "min(p, m) on every rank (the W passes deferred into the drain keep their activations)",
-                  detail::generate_zb_h1,
+    schedule_desc{schedule_kind::zb_h1, "zb-h1", "ZB-H1", stage_placement::linear, chunks_rule::one, 1, true, false, 2, 1, false, false, 0,
+                  detail::zero_bubble_bubble, "(p−1)(F+B−2W)", [](double p, double, double m, double) { return std::min(p, m); },
+                  "min(p, m) on every rank (the W passes deferred into the drain keep their activations)", detail::generate_zb_h1,
                   "Qi et al., Zero Bubble Pipeline Parallelism, arXiv 2401.10241 section 3.1"},
-    schedule_desc{schedule_kind::zb_h2, "zb-h2", "ZB-H2", stage_placement::linear, chunks_rule::one, 1, true, false,
-                  2, 1, false, false, 0, detail::zero_bubble_bubble, "(p−1)(F+B−2W), exact at F = I = W",
+    schedule_desc{schedule_kind::zb_h2, "zb-h2", "ZB-H2", stage_placement::linear, chunks_rule::one, 1, true, false, 2, 1, false, false, 0,
+                  detail::zero_bubble_bubble, "(p−1)(F+B−2W), exact at F = I = W",
                   [](double p, double, double m, double) { return std::min(2 * p - 1, m); },
                   "min(2p − 1, m) on every rank (W deferred; arXiv 2401.10241 Table 1 peak)", detail::generate_zb_h2,
                   "Qi et al., arXiv 2401.10241 section 3.1 and Table 1"},
     // ZB-V in-flight: the end of its warm-up (pipeline_schedule_zbv.cpp phases 1–3), min(m, 2p−r−1) F0,
     // min(m, r) F1 and, when r < m, the first F1 of phase 3; with m ≥ 2p − 1 that is 2p on every rank.
-    schedule_desc{schedule_kind::zbv, "zbv", "ZB-V", stage_placement::v_shape, chunks_rule::two, 1, true, false,
-                  2, 1, false, false, 0, detail::zero_bubble_bubble, "(p−1)(F+B−2W), exact at F = I = W",
-                  [](double p, double, double m, double r) { return std::min({2 * p, 2 * m, m + r + 1}); },
-                  "min(2p, 2m, m + r + 1) half-stage chunks on rank r (2p = 1F1B's bytes)", detail::generate_zbv,
-                  "Qi et al., arXiv 2401.10241 section 6 (ZB-V)", 2, 1},
-    schedule_desc{schedule_kind::dualpipe, "dualpipe", "DualPipe", stage_placement::dual, chunks_rule::two, 2, true, true,
-                  2, 2, false, true, 2, [](const bubble_terms& t) { return (t.p / 2 - 1) * (t.FB + t.B - 3 * t.W); },
-                  "(p/2−1)(F&B+B−3W)", [](double p, double, double, double) { return p + 1; },
-                  "PP + 1 stages, 2× parameters", detail::generate_dualpipe,
+    schedule_desc{schedule_kind::zbv,
+                  "zbv",
+                  "ZB-V",
+                  stage_placement::v_shape,
+                  chunks_rule::two,
+                  1,
+                  true,
+                  false,
+                  2,
+                  1,
+                  false,
+                  false,
+                  0,
+                  detail::zero_bubble_bubble,
+                  "(p−1)(F+B−2W), exact at F = I = W",
+                  [](double p, double, double m, double r) {
+                      return std::min({2 * p, 2 * m, m + r + 1});
+                  },
+                  "min(2p, 2m, m + r + 1) half-stage chunks on rank r (2p = 1F1B's bytes)",
+                  detail::generate_zbv,
+                  "Qi et al., arXiv 2401.10241 section 6 (ZB-V)",
+                  2,
+                  1},
+    schedule_desc{schedule_kind::dualpipe, "dualpipe", "DualPipe", stage_placement::dual, chunks_rule::two, 2, true, true, 2, 2, false, true, 2,
+                  [](const bubble_terms& t) { return (t.p / 2 - 1) * (t.FB + t.B - 3 * t.W); }, "(p/2−1)(F&B+B−3W)",
+                  [](double p, double, double, double) { return p + 1; }, "PP + 1 stages, 2× parameters", detail::generate_dualpipe,
                   "DeepSeek-V3 arXiv 2412.19437 section 3.2.1; deepseek-ai/DualPipe dualpipe.py and README"},
-    schedule_desc{schedule_kind::dualpipev, "dualpipev", "DualPipeV", stage_placement::v_shape, chunks_rule::two, 1, true,
-                  true, 2, 1, false, false, 2, [](const bubble_terms& t) { return (t.p - 1) * (t.FB + t.B - 3 * t.W); },
-                  "(p−1)(F&B+B−3W)", [](double p, double, double, double) { return 2 * p + 1; },
-                  "PP + 1 with PP = 2p half-stage chunks", detail::generate_dualpipe,
+    schedule_desc{schedule_kind::dualpipev, "dualpipev", "DualPipeV", stage_placement::v_shape, chunks_rule::two, 1, true, true, 2, 1, false, false,
+                  2, [](const bubble_terms& t) { return (t.p - 1) * (t.FB + t.B - 3 * t.W); }, "(p−1)(F&B+B−3W)",
+                  [](double p, double, double, double) { return 2 * p + 1; }, "PP + 1 with PP = 2p half-stage chunks", detail::generate_dualpipe,
                   "deepseek-ai/DualPipe dualpipev.py and README (DualPipeV, the cut-in-half DualPipe)"},
 };
 

@@ -19,11 +19,11 @@
 namespace tslab {
 
 struct step_ledger {
-    std::string id;    // "L1".."L9"
+    std::string id;  // "L1".."L9"
     std::string name;  // "model state", "activation", "compute", ...
     double time_s = 0, exposed_s = 0, bytes = 0;
     std::vector<message> notes_msg;  // clauses, as message ids (messages.hpp)
-    std::string notes;               // their English text, "; "-joined
+    std::string notes;  // their English text, "; "-joined
 };
 
 // Communication of one axis over the step, after overlap (summed from the comm inventory).
@@ -40,16 +40,16 @@ struct ep_overlap_report {
 };
 
 struct step_inputs {
-    compute_estimate compute;     // L3
-    double bubble_s = 0;          // L4: idle time of the busiest rank (simulator makespan − busy)
-    double p2p_exposed_s = 0;     // L4: stage-to-stage transfers on the critical path
+    compute_estimate compute;  // L3
+    double bubble_s = 0;  // L4: idle time of the busiest rank (simulator makespan − busy)
+    double p2p_exposed_s = 0;  // L4: stage-to-stage transfers on the critical path
     std::vector<axis_comm> comm;  // L5 takes dp, tp, pp; L6 takes ep; L7 takes cp
-    memory_report memory;         // L1, L2
-    expert_report expert;         // L6
-    context_report context;       // L7 volumes (for notes and bytes)
-    numerics_report numerics;     // L8
+    memory_report memory;  // L1, L2
+    expert_report expert;  // L6
+    context_report context;  // L7 volumes (for notes and bytes)
+    numerics_report numerics;  // L8
     reliability_report reliability;  // L9 (not part of step time: see goodput)
-    ep_overlap_report ep_overlap;    // L6: already taken off comm's ep axis
+    ep_overlap_report ep_overlap;  // L6: already taken off comm's ep axis
 };
 
 // One disjoint part of the step time, as the step bar draws it: the parts add up to time_s.
@@ -62,16 +62,16 @@ struct step_segment {
 };
 
 struct step_result {
-    double time_s = 0;          // L3 + exposed L4..L7
+    double time_s = 0;  // L3 + exposed L4..L7
     double tokens_per_s = 0;
     double tflops_per_gpu = 0;  // hardware FLOPs (with recompute) per GPU per second, as Megatron prints
-    double mfu = 0, hfu = 0;    // model / hardware FLOPs over the dense BF16 peak; hfu ≥ mfu
+    double mfu = 0, hfu = 0;  // model / hardware FLOPs over the dense BF16 peak; hfu ≥ mfu
     // All FLOPs above in compute.hpp's flops_convention (non-causal attention, PaLM appendix B).
-    double goodput = 1;         // L9: useful / wall time with failures and checkpoints
+    double goodput = 1;  // L9: useful / wall time with failures and checkpoints
     std::vector<step_ledger> ledgers;
     std::vector<step_segment> segments;
     std::vector<message> bottleneck_msg;  // clauses: what binds first, then what the chosen optimisation trades
-    std::string bottleneck;               // their English text
+    std::string bottleneck;  // their English text
     ep_overlap_report ep_overlap;
 };
 
@@ -80,12 +80,11 @@ step_result assemble_step(const scenario& s, const step_inputs& in);
 // The step time the ledgers add up to, L3 + exposed L4..L7: compute, bubble, P2P, the exposed
 // time of every axis but pp (which reaches the step through the simulator) and the busiest
 // expert rank's excess c.expert_step_s·(imbalance − 1). assemble_step and the planner use it.
-double step_time_of(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm,
-                    double imbalance_used);
+double step_time_of(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm, double imbalance_used);
 
 // The step time split into the segments above: every term of step_time_of once, exposed time only.
-std::vector<step_segment> step_segments(const compute_estimate& c, double bubble_s, double p2p_exposed_s,
-                                        const std::vector<axis_comm>& comm, double imbalance_used, double time_s);
+std::vector<step_segment> step_segments(const compute_estimate& c, double bubble_s, double p2p_exposed_s, const std::vector<axis_comm>& comm,
+                                        double imbalance_used, double time_s);
 
 // "L4 pipeline binds first (bubble 23% of the step); ..." plus what the scenario's chosen
 // optimisation saves and where it moves the cost. Used by assemble_step.

@@ -41,8 +41,8 @@ struct step_comm {
     stage_comm per_microbatch;
 };
 // item_text false: the items' sentences are left empty (build_comm_inventory), as the planner needs.
-step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c,
-                       std::int64_t microbatches, bool item_text = true);
+step_comm step_comm_of(const scenario& s, const mesh_layout& mesh, const param_counts& pc, const compute_estimate& c, std::int64_t microbatches,
+                       bool item_text = true);
 // The EP and CP axes of axis_totals(step_comm_of(...).inventory), without the other axes' items: the
 // TP and DP overlap passes touch only their own axes, ring CP's overlap is applied as there. The
 // items are built without their sentences (axis totals read none).
@@ -50,7 +50,7 @@ std::vector<axis_comm> ep_cp_axes_of(const scenario& s, const mesh_layout& mesh,
 
 // Everything assemble_step needs. `timing` gives L4 (bubble and P2P), `comm` L5-L7 traffic, `ep`
 // what the schedule's F&B pairs hide of the EP axis.
-step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing,
-                               const memory_report& m, const comm_inventory& comm, const ep_overlap_report& ep = {});
+step_inputs gather_step_inputs(const scenario& s, const compute_estimate& c, const pipeline_timing& timing, const memory_report& m,
+                               const comm_inventory& comm, const ep_overlap_report& ep = {});
 
 }  // namespace tslab

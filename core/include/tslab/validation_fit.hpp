@@ -11,7 +11,7 @@ namespace tslab {
 struct step_model_fit {
     double in_step = 0, gpu_speed_cv = 0;
     double worst_log_error = 0;  // max over rows of |ln(predicted / published)|
-    double mean_abs_error = 0;   // mean of |predicted / published − 1| at the fit
+    double mean_abs_error = 0;  // mean of |predicted / published − 1| at the fit
 };
 
 // The largest per-GPU speed spread the fit may take. Sinha et al. (SC22, arXiv 2208.11035) measured
@@ -29,7 +29,6 @@ step_model_fit fit_step_model(const std::vector<validation_case>& cases);
 step_model_fit fit_step_model();
 
 // The worst |ln(predicted / published)| and the mean |error| of `cases` at the given constants.
-step_model_fit evaluate_step_model(const std::vector<validation_case>& cases, double in_step, double gpu_speed_cv,
-                                   double stop_above = 1e300);
+step_model_fit evaluate_step_model(const std::vector<validation_case>& cases, double in_step, double gpu_speed_cv, double stop_above = 1e300);
 
 }  // namespace tslab

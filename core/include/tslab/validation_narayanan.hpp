@@ -14,7 +14,7 @@ struct narayanan_row {
     const char* model;  // preset name
     std::int64_t tp, pp, gpus, batch;
     double published_tflops;  // achieved teraFLOP/s per GPU, Table 1
-    std::int64_t vpp;         // not in Table 1: our assumption, see validation_narayanan.cpp
+    std::int64_t vpp;  // not in Table 1: our assumption, see validation_narayanan.cpp
 };
 
 const std::vector<narayanan_row>& narayanan_table1();
@@ -27,10 +27,10 @@ scenario narayanan_scenario(const narayanan_row& r);
 double narayanan_flops(double B, double s, double l, double h, double V);
 
 struct narayanan_prediction {
-    step_result step;          // the integrated step model (build_report)
-    double flops = 0;          // eq. 3 for the row
+    step_result step;  // the integrated step model (build_report)
+    double flops = 0;  // eq. 3 for the row
     double predicted_tflops = 0;  // eq. 3 / (predicted time × GPUs), the paper's own convention
-    double error = 0;          // predicted / published − 1
+    double error = 0;  // predicted / published − 1
 };
 
 narayanan_prediction predict_narayanan(const narayanan_row& r);

@@ -23,7 +23,7 @@ inline constexpr const char* embedded_published_path = "tests/validation/publish
 struct accuracy_row {
     std::string id;
     std::string source;  // "arXiv 2104.04473 Table 1": the paper and table the figure is read from
-    std::string paper;   // the paper's full reference
+    std::string paper;  // the paper's full reference
     std::string kind, gpu;  // run class: dense | moe, GPU generation
     std::string dtype, context;  // from the scenario: bf16 | fp8 (GEMMs), short | long (seq_len ≥ 32K)
     // The family the row is cross-validated with (its `family`, default the source): a paper's table.
@@ -36,7 +36,7 @@ struct accuracy_row {
     std::string layout;  // "dp32 tp8 pp2 vpp2 interleaved"
     std::string metric;  // tflops_per_gpu | iteration_s | mfu | tokens_per_s
     double published = 0, predicted = 0;
-    double error = 0;    // predicted / published − 1, on the metric as published
+    double error = 0;  // predicted / published − 1, on the metric as published
     // Leave one family out: the row predicted with the constants fitted without its family (fitted =
     // its family is in the training set); for a run no fit has seen, cv_error = error.
     bool fitted = false;
@@ -50,7 +50,7 @@ struct accuracy_family {
     bool fitted = false;
     double mean_abs_error = 0, max_abs_error = 0, cv_mean_abs_error = 0, cv_max_abs_error = 0;
     double in_step = 0, gpu_speed_cv = 0;  // the refit without this family (fitted families only)
-    std::vector<std::string> at_bound;     // constants of that refit held at a bound of their range
+    std::vector<std::string> at_bound;  // constants of that refit held at a bound of their range
 };
 
 struct accuracy_report {

@@ -27,7 +27,7 @@ struct dtype_desc {
 };
 inline constexpr std::array dtype_rows = {
     dtype_desc{dtype::fp32, "fp32", 4}, dtype_desc{dtype::bf16, "bf16", 2}, dtype_desc{dtype::fp16, "fp16", 2},
-    dtype_desc{dtype::fp8, "fp8", 1}, dtype_desc{dtype::none, "none", 0},
+    dtype_desc{dtype::fp8, "fp8", 1},   dtype_desc{dtype::none, "none", 0},
 };
 
 struct recompute_desc {
@@ -57,9 +57,9 @@ struct optimizer_desc {
     optimizer_kind kind;
     const char* name;
     const char* label;
-    int moments;        // states per element of a hidden (layer) matrix; a factored one keeps rows + cols instead
+    int moments;  // states per element of a hidden (layer) matrix; a factored one keeps rows + cols instead
     int other_moments;  // states per element of embeddings, the head and vectors
-    bool factored;      // second moment of a hidden matrix kept as row and column vectors
+    bool factored;  // second moment of a hidden matrix kept as row and column vectors
     const char* state_rule;
     const char* source;
     // State elements of one rows × cols tensor (matrix: a hidden layer's weight matrix).
@@ -76,8 +76,8 @@ inline constexpr std::array optimizer_rows = {
                    "1 momentum on hidden matrices; AdamW's 2 moments on embeddings, head and vectors",
                    "Jordan et al. 2024 (Muon); Kimi K2 arXiv 2507.20534 section 2.1"},
     // No momentum; the factored second moment is rows + cols per matrix, one value per element of a vector.
-    optimizer_desc{optimizer_kind::adafactor, "adafactor", "Adafactor", 0, 1, true,
-                   "factored second moment: rows + cols per matrix, no momentum", "Shazeer & Stern, arXiv 1804.04235"},
+    optimizer_desc{optimizer_kind::adafactor, "adafactor", "Adafactor", 0, 1, true, "factored second moment: rows + cols per matrix, no momentum",
+                   "Shazeer & Stern, arXiv 1804.04235"},
 };
 
 // The model's layer types (model.attention, model.ffn_type, model.norm): parsed once from these rows.
@@ -141,9 +141,12 @@ struct precision_field_desc {
     std::array<bool, dtype_rows.size()> allowed;  // indexed by dtype
 };
 inline constexpr std::array precision_field_rows = {
-    precision_field_desc{"params", {true, true, true, true, false}},      precision_field_desc{"grads", {true, true, true, false, false}},
-    precision_field_desc{"master", {true, false, false, false, true}},     precision_field_desc{"optimizer", {true, true, false, true, false}},
-    precision_field_desc{"activations", {true, true, true, true, false}}, precision_field_desc{"gemm", {true, true, true, true, false}},
+    precision_field_desc{"params", {true, true, true, true, false}},
+    precision_field_desc{"grads", {true, true, true, false, false}},
+    precision_field_desc{"master", {true, false, false, false, true}},
+    precision_field_desc{"optimizer", {true, true, false, true, false}},
+    precision_field_desc{"activations", {true, true, true, true, false}},
+    precision_field_desc{"gemm", {true, true, true, true, false}},
     // The DP gradient reduce-scatter / all-reduce: none = in the grads dtype (Megatron reduces the fp32
     // main_grad unless grad_reduce_in_bf16; MCore DistributedDataParallelConfig.grad_reduce_in_fp32).
     precision_field_desc{"reduce", {true, true, true, false, true}},
@@ -159,15 +162,17 @@ struct cp_method_desc {
     const char* name;
     const char* label;
     const char* source;
-    bool alltoall;   // a Ulysses part: All-to-All over the ulysses degree
-    bool ring;       // a ring part: K/V block passes over the ring degree
+    bool alltoall;  // a Ulysses part: All-to-All over the ulysses degree
+    bool ring;  // a ring part: K/V block passes over the ring degree
     bool allgather;  // K/V All-Gather forward, dK/dV ReduceScatter backward
 };
 inline constexpr std::array cp_method_rows = {
-    cp_method_desc{cp_method_kind::ring, "ring", "Ring attention", "Liu et al., arXiv 2310.01889; Megatron-Core context parallelism", false, true, false},
+    cp_method_desc{cp_method_kind::ring, "ring", "Ring attention", "Liu et al., arXiv 2310.01889; Megatron-Core context parallelism", false, true,
+                   false},
     cp_method_desc{cp_method_kind::ulysses, "ulysses", "DeepSpeed-Ulysses", "Jacobs et al., arXiv 2309.14509", true, false, false},
     cp_method_desc{cp_method_kind::usp, "usp", "USP (Ulysses × Ring)", "Fang & Zhao, arXiv 2405.07719", true, true, false},
-    cp_method_desc{cp_method_kind::allgather, "allgather", "All-gather K/V (Llama 3)", "Llama 3, arXiv 2407.21783 section 3.3.2 (context parallelism)", false, false, true},
+    cp_method_desc{cp_method_kind::allgather, "allgather", "All-gather K/V (Llama 3)",
+                   "Llama 3, arXiv 2407.21783 section 3.3.2 (context parallelism)", false, false, true},
 };
 
 // How the router spreads token-expert pairs over the experts (training.moe.routing.kind,
@@ -180,8 +185,10 @@ struct routing_desc {
 };
 inline constexpr std::array routing_rows = {
     routing_desc{"uniform", "uniform top-k", "every expert equally likely; the busiest rank is the expected maximum of the sampling spread", ""},
-    routing_desc{"zipf", "Zipf-skewed", "expert of popularity rank r gets a share ∝ (r+1)^−skew, capped at 1/top_k (Zipf 1949; hot experts as in DeepSeek-V3 section 3.4 EPLB)",
-                 "training.moe.routing.skew"},
+    routing_desc{
+        "zipf", "Zipf-skewed",
+        "expert of popularity rank r gets a share ∝ (r+1)^−skew, capped at 1/top_k (Zipf 1949; hot experts as in DeepSeek-V3 section 3.4 EPLB)",
+        "training.moe.routing.skew"},
     routing_desc{"histogram", "measured histogram", "one load per expert, in expert order (e.g. a router's per-expert token counts)",
                  "training.moe.routing.histogram"},
 };
@@ -192,11 +199,11 @@ inline constexpr std::array routing_rows = {
 struct scaling_desc {
     const char* name;
     const char* label;
-    bool fp8;               // GEMM inputs in FP8 (false: the BF16 baseline row)
+    bool fp8;  // GEMM inputs in FP8 (false: the BF16 baseline row)
     double act_rows, act_cols, weight_rows, weight_cols;
-    double scale_bytes;     // fp32 = 4, E8M0 = 1
-    double promote_every;   // K elements between fp32 promotions of the partial sums; 0 = in the MMA
-    bool needs_mx;          // only on GPUs whose tensor cores apply MX scales (gpu_spec::mx_scaling)
+    double scale_bytes;  // fp32 = 4, E8M0 = 1
+    double promote_every;  // K elements between fp32 promotions of the partial sums; 0 = in the MMA
+    bool needs_mx;  // only on GPUs whose tensor cores apply MX scales (gpu_spec::mx_scaling)
     const char* accumulate;  // the message id of the accumulation in words (messages_report.cpp)
     const char* source;
 };
@@ -205,8 +212,7 @@ inline constexpr std::array scaling_rows = {
                  "Micikevicius et al., arXiv 1710.03740; ZeRO arXiv 1910.02054 section 3.1"},
     scaling_desc{"fp8-tensorwise", "FP8 per-tensor", true, 0, 0, 0, 0, 4, 0, false, "numerics.accumulate.fp8_tensorwise",
                  "Micikevicius et al., arXiv 2209.05433 (FP8 formats); Transformer Engine delayed/current scaling"},
-    scaling_desc{"fp8-blockwise", "FP8 1×128 / 128×128 (DeepSeek-V3)", true, 1, 128, 128, 128, 4, 128, false,
-                 "numerics.accumulate.fp8_blockwise",
+    scaling_desc{"fp8-blockwise", "FP8 1×128 / 128×128 (DeepSeek-V3)", true, 1, 128, 128, 128, 4, 128, false, "numerics.accumulate.fp8_blockwise",
                  "DeepSeek-V3, arXiv 2412.19437 sections 3.3.1-3.3.2"},
     scaling_desc{"mxfp8", "MXFP8 (1×32, E8M0)", true, 1, 32, 1, 32, 1, 0, true, "numerics.accumulate.mxfp8",
                  "OCP Microscaling Formats (MX) v1.0; Rouhani et al., arXiv 2310.10537"},
@@ -242,7 +248,7 @@ struct mesh_axis_desc {
     const char* label;
 };
 inline constexpr std::array mesh_axis_rows = {
-    mesh_axis_desc{"tp", "tensor"}, mesh_axis_desc{"cp", "context"}, mesh_axis_desc{"ep", "expert"},
+    mesh_axis_desc{"tp", "tensor"}, mesh_axis_desc{"cp", "context"},  mesh_axis_desc{"ep", "expert"},
     mesh_axis_desc{"dp", "data"},   mesh_axis_desc{"pp", "pipeline"},
 };
 // Megatron-Core's RankGenerator default: the first axis varies fastest (mesh.cpp).

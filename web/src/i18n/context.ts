@@ -36,7 +36,8 @@ const zh = {
   "ctx.stale": "输入有误：下面保留上一次有效的结果。",
   "ctx.trial": "试一试：一条 128K 序列放不下",
   "ctx.trial.hint": "llama3-8b · 131,072 tokens · TP 8 + SP · CP 1 → CP 8",
-  "ctx.trial.lesson": "CP 1：每 rank {before}，超过 HBM {cap}。CP 8（{method}）：{after}，放得下；代价是每层 {bytes} 的 K/V 轮转，走{link}，{hidden} 藏在 attention 之下，暴露 {exposed}。",
+  "ctx.trial.lesson":
+    "CP 1：每 rank {before}，超过 HBM {cap}。CP 8（{method}）：{after}，放得下；代价是每层 {bytes} 的 K/V 轮转，走{link}，{hidden} 藏在 attention 之下，暴露 {exposed}。",
 };
 
 const en: Record<keyof typeof zh, string> = {
@@ -75,7 +76,8 @@ const en: Record<keyof typeof zh, string> = {
   "ctx.stale": "Input error: the last valid result stays below.",
   "ctx.trial": "Try it: one 128K sequence does not fit",
   "ctx.trial.hint": "llama3-8b · 131,072 tokens · TP 8 + SP · CP 1 → CP 8",
-  "ctx.trial.lesson": "CP 1: {before} per rank, over the {cap} of HBM. CP 8 ({method}): {after}, it fits; the price is {bytes} of K/V passes per layer over the {link}, {hidden} of it hidden under attention, {exposed} exposed.",
+  "ctx.trial.lesson":
+    "CP 1: {before} per rank, over the {cap} of HBM. CP 8 ({method}): {after}, it fits; the price is {bytes} of K/V passes per layer over the {link}, {hidden} of it hidden under attention, {exposed} exposed.",
 };
 
 export const contextStrings = { zh, en };

@@ -43,7 +43,8 @@ const zh = {
   "ex.overlap.none": "当前 schedule 没有 F&B 配对：All-to-All 全部暴露（选 dualpipe 看配对重叠）",
   "ex.trial": "试一试：最忙的 rank 定节奏",
   "ex.trial.hint": "deepseek-v3 · dgx-h100 · DP 128 · EP 64 · PP 16 · dualpipe：Zipf skew 0 → 0.6 → 再加 64 个冗余专家",
-  "ex.trial.lesson": "一层的速度由最忙 rank 的专家计算决定：路由越偏，step 越长；把最热的专家复制到空闲 rank，最忙 rank 回落到平均附近，step 也回来了。",
+  "ex.trial.lesson":
+    "一层的速度由最忙 rank 的专家计算决定：路由越偏，step 越长；把最热的专家复制到空闲 rank，最忙 rank 回落到平均附近，step 也回来了。",
   "ex.trial.col.case": "情形",
   "ex.trial.col.imb": "最忙 / 平均",
   "ex.trial.col.busiest": "最忙 rank 专家计算",
@@ -96,7 +97,8 @@ const en: Record<keyof typeof zh, string> = {
   "ex.overlap.none": "This schedule has no F&B pairs: the All-to-All is fully exposed (pick dualpipe to see paired overlap)",
   "ex.trial": "Trial: the busiest rank sets the pace",
   "ex.trial.hint": "deepseek-v3 · dgx-h100 · DP 128 · EP 64 · PP 16 · dualpipe: Zipf skew 0 → 0.6 → then 64 redundant experts",
-  "ex.trial.lesson": "A layer runs at the pace of its busiest rank's expert compute: skewed routing stretches the step, and replicating the hottest experts onto idle ranks pulls the busiest rank back toward the mean and the step with it.",
+  "ex.trial.lesson":
+    "A layer runs at the pace of its busiest rank's expert compute: skewed routing stretches the step, and replicating the hottest experts onto idle ranks pulls the busiest rank back toward the mean and the step with it.",
   "ex.trial.col.case": "case",
   "ex.trial.col.imb": "busiest / mean",
   "ex.trial.col.busiest": "busiest rank's expert compute",

@@ -31,7 +31,8 @@ const zh = {
   "nu.gather.none": "没有 ZeRO 分片（zero = 0）：每个 rank 已有整块矩阵，无需 gather",
   "nu.trial": "试一试：FP8 让 GEMM 快近一倍，但 step 不会",
   "nu.trial.hint": "deepseek-v3 · dgx-h100 · DP 128 · EP 64 · PP 16 · dualpipe：precision bf16-mixed → fp8-mixed",
-  "nu.trial.lesson": "FP8 只加速可 FP8 的 GEMM（和改用 FP8 传的 dispatch）；attention core、norm 等 memory-bound kernel、optimizer、bubble 一秒不少，所以 step 缩短得比 GEMM 少。",
+  "nu.trial.lesson":
+    "FP8 只加速可 FP8 的 GEMM（和改用 FP8 传的 dispatch）；attention core、norm 等 memory-bound kernel、optimizer、bubble 一秒不少，所以 step 缩短得比 GEMM 少。",
   "nu.trial.gemm": "可 FP8 的 GEMM",
   "nu.trial.step": "step 时间",
   "nu.trial.segments": "step 各段（前 → 后）",
@@ -68,7 +69,8 @@ const en: Record<keyof typeof zh, string> = {
   "nu.gather.none": "No ZeRO sharding (zero = 0): every rank already holds whole matrices, nothing to gather",
   "nu.trial": "Trial: FP8 nearly halves GEMM time, not the step",
   "nu.trial.hint": "deepseek-v3 · dgx-h100 · DP 128 · EP 64 · PP 16 · dualpipe: precision bf16-mixed → fp8-mixed",
-  "nu.trial.lesson": "FP8 speeds up only the FP8-eligible GEMMs (and the dispatch it now sends in FP8); the attention core, memory-bound kernels such as norms, the optimizer and the bubble keep every second, so the step shrinks less than the GEMMs.",
+  "nu.trial.lesson":
+    "FP8 speeds up only the FP8-eligible GEMMs (and the dispatch it now sends in FP8); the attention core, memory-bound kernels such as norms, the optimizer and the bubble keep every second, so the step shrinks less than the GEMMs.",
   "nu.trial.gemm": "FP8-eligible GEMMs",
   "nu.trial.step": "step time",
   "nu.trial.segments": "step segments (before → after)",

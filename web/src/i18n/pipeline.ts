@@ -76,7 +76,8 @@ export const pipelineEn: Record<keyof typeof pipelineZh, string> = {
   "pipe.timelineLabel": "{schedule} timeline: {ranks} ranks, makespan {makespan} s. Arrow keys move between blocks.",
   "pipe.rankLabel": "rank {rank}",
   "pipe.peakShort": "peak {peak}",
-  "pipe.capped": "Timeline not drawn: this schedule has {ops} ops, over the drawing cap of {cap} (the numbers above still come from the full simulation).",
+  "pipe.capped":
+    "Timeline not drawn: this schedule has {ops} ops, over the drawing cap of {cap} (the numbers above still come from the full simulation).",
   "pipe.hint": "Hover a block, or Tab into the timeline and use ← → ↑ ↓, to see which op it is.",
   "pipe.legend.F": "F forward",
   "pipe.legend.B": "B backward",

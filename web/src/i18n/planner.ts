@@ -10,7 +10,8 @@ const zh = {
   "plan.progress": "搜索进度",
   "plan.status.idle": "选择模型、集群和 GPU 数量，然后点 Run。",
   "plan.status.running": "搜索中：已考虑 {considered}，已评估 {evaluated}，放得下 {fitting}（layout {done}/{total}）",
-  "plan.status.done": "完成：考虑 {considered} 个组合，评估 {evaluated} 个，放得下 {fitting} 个（其中 {timed} 个完整计时，其余可证明进不了 top 与 Pareto front），用时 {elapsed}",
+  "plan.status.done":
+    "完成：考虑 {considered} 个组合，评估 {evaluated} 个，放得下 {fitting} 个（其中 {timed} 个完整计时，其余可证明进不了 top 与 Pareto front），用时 {elapsed}",
   "plan.status.cancelled": "已取消。",
   "plan.batch": "所有候选都按 global batch {batch} 条 × seq {seq} = {tokens} tokens 排名（{source}）",
   "plan.batch.scenario": "你给定的",
@@ -58,7 +59,8 @@ const en: Record<keyof typeof zh, string> = {
   "plan.progress": "Search progress",
   "plan.status.idle": "Pick a model, a cluster and a GPU count, then press Run.",
   "plan.status.running": "Searching: {considered} considered, {evaluated} evaluated, {fitting} fit (layout {done}/{total})",
-  "plan.status.done": "Done: {considered} combinations considered, {evaluated} evaluated, {fitting} fit ({timed} timed in full, the rest provably outside the top and the Pareto front), in {elapsed}",
+  "plan.status.done":
+    "Done: {considered} combinations considered, {evaluated} evaluated, {fitting} fit ({timed} timed in full, the rest provably outside the top and the Pareto front), in {elapsed}",
   "plan.status.cancelled": "Cancelled.",
   "plan.batch": "Every candidate is ranked for a global batch of {batch} sequences × seq {seq} = {tokens} tokens ({source})",
   "plan.batch.scenario": "as given",

@@ -112,7 +112,8 @@ const en: Record<keyof typeof zh, string> = {
   "rel.trial.failures.lesson": "On {gpus} GPUs, failures and recovery take {loss} of the time, more than the pipeline bubble's {bubble}.",
   "rel.trial.rollout": "Try: rollout dominates a million-token RL step",
   "rel.trial.rollout.hint": "context 1,048,576 · median response 65,536 · σ 1",
-  "rel.trial.rollout.lesson": "Rollout takes {rollout} of this RL iteration and training only {train}; the tail leaves {idle} of the decode slots waiting.",
+  "rel.trial.rollout.lesson":
+    "Rollout takes {rollout} of this RL iteration and training only {train}; the tail leaves {idle} of the decode slots waiting.",
   "rel.stale": "Input error: the last valid result stays below.",
 };
 

@@ -111,7 +111,8 @@ const en: Record<keyof typeof zh, string> = {
   "step.seg.slowest_gpu": "Waiting for the slowest GPU",
   "step.seg.offload_optimizer": "Optimizer offload (host link + CPU)",
   "step.seg.offload_activations": "Activation offload (host link, exposed)",
-  "step.accuracy": "Out-of-sample error of the model: {mean} on average, {max} at most, on {runs} published {cls} runs, each predicted by constants not fitted to it",
+  "step.accuracy":
+    "Out-of-sample error of the model: {mean} on average, {max} at most, on {runs} published {cls} runs, each predicted by constants not fitted to it",
   "step.accuracy.closest": " (no published {cls} run yet: the closest class)",
   "step.accuracy.range": "Expected step time: {low} – {high} (from the errors on {runs} published runs of this class)",
   "step.accuracy.all": "all",

@@ -29,7 +29,9 @@ export interface AccuracyNote {
 }
 
 function classText(c: AccuracyClass, all: boolean): string {
-  const keys = all ? [c.kind, c.gpu, c.dtype, `${c.context}-context`] : [c.match_kind, c.match_gpu, c.match_dtype, c.match_context && `${c.match_context}-context`];
+  const keys = all
+    ? [c.kind, c.gpu, c.dtype, `${c.context}-context`]
+    : [c.match_kind, c.match_gpu, c.match_dtype, c.match_context && `${c.match_context}-context`];
   return keys.filter(Boolean).join(" ") || t("step.accuracy.all");
 }
 
@@ -57,7 +59,13 @@ function accuracyRow(r: AccuracyRow, cvColumn: boolean): HTMLElement {
 }
 
 function summaryLine(a: Accuracy): string {
-  return t("step.accuracy.summary", { runs: a.counted, mean: pct(a.mean_abs_error), max: pct(a.max_abs_error), cvMean: pct(a.cv_mean_abs_error), cvMax: pct(a.cv_max_abs_error) });
+  return t("step.accuracy.summary", {
+    runs: a.counted,
+    mean: pct(a.mean_abs_error),
+    max: pct(a.max_abs_error),
+    cvMean: pct(a.cv_mean_abs_error),
+    cvMax: pct(a.cv_max_abs_error),
+  });
 }
 
 export function createAccuracyNote(client: TslabClient): AccuracyNote {
@@ -77,8 +85,13 @@ export function createAccuracyNote(client: TslabClient): AccuracyNote {
   const draw = () => {
     summary.textContent = t("step.accuracy.table");
     if (!current) return;
-    range.textContent = t("step.accuracy.range", { low: duration(current.step_time_low_s), high: duration(current.step_time_high_s), runs: current.runs });
-    line.textContent = t("step.accuracy", { runs: current.runs, cls: classText(current, false), mean: pct(current.mean_abs_error), max: pct(current.max_abs_error) }) +
+    range.textContent = t("step.accuracy.range", {
+      low: duration(current.step_time_low_s),
+      high: duration(current.step_time_high_s),
+      runs: current.runs,
+    });
+    line.textContent =
+      t("step.accuracy", { runs: current.runs, cls: classText(current, false), mean: pct(current.mean_abs_error), max: pct(current.max_abs_error) }) +
       (current.match === "class" ? "" : t("step.accuracy.closest", { cls: classText(current, true) }));
     element.dataset.match = current.match;
     element.dataset.mean = String(current.mean_abs_error);
@@ -88,7 +101,10 @@ export function createAccuracyNote(client: TslabClient): AccuracyNote {
   };
   const drawTables = ([training, published]: [Accuracy, Accuracy]) => {
     details.querySelectorAll(".tsl-accuracy-block").forEach((b) => b.remove());
-    for (const [a, title, cv] of [[training, "step.accuracy.training", true], [published, "step.accuracy.validation", false]] as const) {
+    for (const [a, title, cv] of [
+      [training, "step.accuracy.training", true],
+      [published, "step.accuracy.validation", false],
+    ] as const) {
       const block = el("div", "tsl-accuracy-block");
       const wrap = scrollFrame(el("div", "tsl-table-scroll"), t(title));
       wrap.append(accuracyTable(a, cv));

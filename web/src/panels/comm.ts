@@ -17,8 +17,16 @@ const links = ["nodes", "intra_node", "inter_node", "custom"] as const;
 
 /** Error paths of collective() and report() → the control that caused them. */
 const errorTargets = [
-  ["op", "op"], ["algorithm", "op"], ["bytes", "bytes"], ["ranks", "ranks"], ["ranks_per_node", "ranks"], ["link", "link"], // not-a-vocabulary-name: the collective spec's "op" field
-  ["link.bandwidth_Bps", "bw"], ["link.latency_s", "lat"], ["cluster", "cluster"], ["overlap", "overlap"],
+  ["op", "op"], // not-a-vocabulary-name: the collective spec's "op" field
+  ["algorithm", "op"], // not-a-vocabulary-name: its control
+  ["bytes", "bytes"],
+  ["ranks", "ranks"],
+  ["ranks_per_node", "ranks"],
+  ["link", "link"],
+  ["link.bandwidth_Bps", "bw"],
+  ["link.latency_s", "lat"],
+  ["cluster", "cluster"],
+  ["overlap", "overlap"],
 ] as const;
 
 type InventoryScenario = Omit<Scenario, "training"> & { training: Record<string, unknown> };
@@ -30,13 +38,26 @@ function inventoryScenarios(v: Vocabulary): Record<string, InventoryScenario> {
     "3d": { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 8, tp: 8, pp: 4, sp: true }, training: {} },
     zero3: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 64, zero: 3 }, training: { recompute: full } },
     moe: { model: "deepseek-v3", cluster: "hgx-h800", parallel: { dp: 64, pp: 16, ep: 64 }, training: {} },
-    cp: { model: "llama3-70b", cluster: "dgx-h100", parallel: { dp: 2, tp: 8, cp: 4, pp: 2, sp: true }, training: { seq_len: 131072, recompute: full } },
+    cp: {
+      model: "llama3-70b",
+      cluster: "dgx-h100",
+      parallel: { dp: 2, tp: 8, cp: 4, pp: 2, sp: true },
+      training: { seq_len: 131072, recompute: full },
+    },
   };
 }
 const inventoryKeys = ["3d", "zero3", "moe", "cp"];
 
 const defaults: Record<string, string | number | boolean> = {
-  op: "allreduce", bytes: 28, ranks: "8", overlap: 0, link: "nodes", cluster: "dgx-h100", bw: "50", lat: "5", scenario: "applied",
+  op: "allreduce",
+  bytes: 28,
+  ranks: "8",
+  overlap: 0,
+  link: "nodes",
+  cluster: "dgx-h100",
+  bw: "50",
+  lat: "5",
+  scenario: "applied",
 };
 
 /** ops: the core's collective op names (presets().vocabulary.collectives). */
@@ -55,8 +76,12 @@ function specs(clusters: string[], ops: string[]): ControlSpec[][] {
       { kind: "number", key: "lat", labelKey: "comm.lat", min: 0, max: 1e6 },
     ],
     [
-      { kind: "select", key: "scenario", labelKey: "comm.scenario",
-        choices: inventoryKeys.map((value) => ({ value, labelKey: `comm.scn.${value}` as "comm.scn.3d" })) },
+      {
+        kind: "select",
+        key: "scenario",
+        labelKey: "comm.scenario",
+        choices: inventoryKeys.map((value) => ({ value, labelKey: `comm.scn.${value}` as "comm.scn.3d" })),
+      },
     ],
   ];
 }
@@ -69,7 +94,11 @@ function num(v: string | number | boolean, scale = 1): unknown {
 
 function collectiveSpec(v: (key: string) => string | number | boolean): CollectiveSpec {
   const spec: Record<string, unknown> = {
-    op: v("op"), bytes: 2 ** Number(v("bytes")), ranks: num(v("ranks")), cluster: v("cluster"), overlap: Number(v("overlap")) / 100, // not-a-vocabulary-name: the collective spec's "op" field
+    op: v("op"), // not-a-vocabulary-name: the collective spec's "op" field
+    bytes: 2 ** Number(v("bytes")),
+    ranks: num(v("ranks")),
+    cluster: v("cluster"),
+    overlap: Number(v("overlap")) / 100,
   };
   const link = v("link");
   if (link === "intra_node" || link === "inter_node") spec.link = link;
@@ -96,7 +125,10 @@ function inventoryScenario(v: Vocabulary, key: string, overlapPct: number, appli
 }
 
 function buildForm(client: TslabClient) {
-  const groups = specs(Object.keys(client.presets().clusters), vocabularyOf(client).collectives.map((c) => c.name));
+  const groups = specs(
+    Object.keys(client.presets().clusters),
+    vocabularyOf(client).collectives.map((c) => c.name),
+  );
   return createForm("comm.controls", ["comm.group.op", "comm.group.link", "comm.group.inventory"], groups);
 }
 
@@ -109,8 +141,12 @@ function showLinkFields(controls: Map<string, Control>): void {
 }
 
 /** Rebuilds the inventory only when its scenario, the overlap or the applied plan changed (one report per change). */
-function inventoryUpdater(client: TslabClient, view: CommView, read: (key: string) => string | number | boolean,
-  applied: () => { config: Scenario; serial: number }): () => void {
+function inventoryUpdater(
+  client: TslabClient,
+  view: CommView,
+  read: (key: string) => string | number | boolean,
+  applied: () => { config: Scenario; serial: number },
+): () => void {
   let shown = "";
   return () => {
     const a = applied();
@@ -118,7 +154,9 @@ function inventoryUpdater(client: TslabClient, view: CommView, read: (key: strin
     if (key === shown) return;
     shown = key;
     try {
-      view.renderInventory(client.report(inventoryScenario(vocabularyOf(client), String(read("scenario")), Number(read("overlap")), a.config)) as CommInReport);
+      view.renderInventory(
+        client.report(inventoryScenario(vocabularyOf(client), String(read("scenario")), Number(read("overlap")), a.config)) as CommInReport,
+      );
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       view.renderInventory(null, errorText(e));
@@ -152,13 +190,14 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const labelOptions = () => {
     appliedOption.text = t("comm.scn.applied", { config: configLabel(v, applied) });
     const listed = inventoryScenarios(v);
-    for (const o of scenarioSelect.options) if (o.value in listed) o.text = `${t(`comm.scn.${o.value}` as "comm.scn.3d")} · ${configLabel(v, listed[o.value])}`;
+    for (const o of scenarioSelect.options)
+      if (o.value in listed) o.text = `${t(`comm.scn.${o.value}` as "comm.scn.3d")} · ${configLabel(v, listed[o.value])}`;
   };
   store.subscribe((sc, e) => {
     applied = sc;
     appliedSerial += 1;
     labelOptions();
-    if (e.kind === "apply") controls.get("scenario")!.write("applied"), view.clearTrial();
+    if (e.kind === "apply") (controls.get("scenario")!.write("applied"), view.clearTrial());
     compute();
   });
   const compute = (): boolean => {
@@ -185,7 +224,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   form.addEventListener("change", schedule);
 
   function runTrial(): void {
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     const overlap = controls.get("overlap")!;
     if (Number(overlap.read()) >= 95) overlap.write(0);
     const from = Number(overlap.read());
@@ -206,6 +245,13 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const commPanel: Panel = { id: "comm", titleKey: "panel.comm", mount,
-  headline: [{ value: '[data-testid="algorithm"]' }, { value: '[data-testid="comm-time"] strong', labelled: true },
-    { value: '[data-testid="exposed"] strong', labelled: true }] };
+export const commPanel: Panel = {
+  id: "comm",
+  titleKey: "panel.comm",
+  mount,
+  headline: [
+    { value: '[data-testid="algorithm"]' },
+    { value: '[data-testid="comm-time"] strong', labelled: true },
+    { value: '[data-testid="exposed"] strong', labelled: true },
+  ],
+};

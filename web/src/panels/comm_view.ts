@@ -50,27 +50,59 @@ function summary(c: CollectiveResult): HTMLElement {
   const algo = el("strong", "", c.algorithm);
   algo.dataset.testid = "algorithm";
   head.append(`${t("comm.algorithm")}: `, algo, ` · ${t("comm.chosen", { by: c.chosen_by })} · ${t("comm.rounds", { rounds: c.rounds })}`);
-  const where = el("p", "tsl-cwhere", t("comm.where", { ranks: c.ranks, nodes: c.nodes, per: c.ranks_per_node, link: c.link, source: c.link_source }));
+  const where = el(
+    "p",
+    "tsl-cwhere",
+    t("comm.where", { ranks: c.ranks, nodes: c.nodes, per: c.ranks_per_node, link: c.link, source: c.link_source }),
+  );
   const stats = el("div", "tsl-cstats");
   stats.append(
-    stat("comm.time", `${duration(c.time_s)} = ${duration(c.alpha_s)} + ${duration(c.beta_s)}`, "comm-time",
-      { seconds: c.time_s, alpha: c.alpha_s, beta: c.beta_s }),
-    stat("comm.wire", `${binaryBytes(c.wire_bytes)} (${c.wire_bytes.toLocaleString("en-US")} B)`, "wire-bytes",
-      { bytes: c.wire_bytes, message: c.bytes }),
+    stat("comm.time", `${duration(c.time_s)} = ${duration(c.alpha_s)} + ${duration(c.beta_s)}`, "comm-time", {
+      seconds: c.time_s,
+      alpha: c.alpha_s,
+      beta: c.beta_s,
+    }),
+    stat("comm.wire", `${binaryBytes(c.wire_bytes)} (${c.wire_bytes.toLocaleString("en-US")} B)`, "wire-bytes", {
+      bytes: c.wire_bytes,
+      message: c.bytes,
+    }),
     stat("comm.exposed", `${duration(c.exposed_s)} @ ${Math.round(c.overlap * 100)}%`, "exposed", { seconds: c.exposed_s }),
   );
   const bars = el("div", "tsl-cbars");
   bars.append(
-    bar(t("comm.time"), [["tsl-alpha", c.alpha_s, t("comm.alpha")], ["tsl-beta", c.beta_s, t("comm.beta")]], c.time_s),
-    bar(t("comm.exposed"), [["tsl-exposed", c.exposed_s, t("comm.exposed")], ["tsl-hidden", c.time_s - c.exposed_s, t("comm.hidden")]], c.time_s),
+    bar(
+      t("comm.time"),
+      [
+        ["tsl-alpha", c.alpha_s, t("comm.alpha")],
+        ["tsl-beta", c.beta_s, t("comm.beta")],
+      ],
+      c.time_s,
+    ),
+    bar(
+      t("comm.exposed"),
+      [
+        ["tsl-exposed", c.exposed_s, t("comm.exposed")],
+        ["tsl-hidden", c.time_s - c.exposed_s, t("comm.hidden")],
+      ],
+      c.time_s,
+    ),
   );
   const key = el("ul", "tsl-legend");
-  for (const [cls, k] of [["tsl-alpha", "comm.alpha"], ["tsl-beta", "comm.beta"], ["tsl-exposed", "comm.exposed"], ["tsl-hidden", "comm.hidden"]] as const) {
+  for (const [cls, k] of [
+    ["tsl-alpha", "comm.alpha"],
+    ["tsl-beta", "comm.beta"],
+    ["tsl-exposed", "comm.exposed"],
+    ["tsl-hidden", "comm.hidden"],
+  ] as const) {
     const li = el("li", "", t(k));
     li.prepend(el("i", `tsl-cseg ${cls}`));
     key.append(li);
   }
-  const bw = el("p", "tsl-cwhere", t("comm.bw.result", { alg: (c.algbw_Bps / 1e9).toPrecision(4), bus: (c.busbw_Bps / 1e9).toPrecision(4), factor: c.busbw_factor.toPrecision(4) }));
+  const bw = el(
+    "p",
+    "tsl-cwhere",
+    t("comm.bw.result", { alg: (c.algbw_Bps / 1e9).toPrecision(4), bus: (c.busbw_Bps / 1e9).toPrecision(4), factor: c.busbw_factor.toPrecision(4) }),
+  );
   box.append(head, where, stats, bars, key, bw);
   return box;
 }
@@ -100,8 +132,12 @@ function table(caption: string, heads: string[], rows: (string | number)[][], nu
 function candidates(c: CollectiveResult): HTMLElement {
   const sorted = [...c.candidates].sort((a, b) => a.time_s - b.time_s);
   const rows = sorted.map((k) => [k.algorithm, k.rounds, duration(k.alpha_s), duration(k.beta_s), duration(k.time_s), binaryBytes(k.wire_bytes)]);
-  const tb = table(t("comm.candidates"), [t("comm.col.algorithm"), t("comm.col.rounds"), t("comm.col.alpha"), t("comm.col.beta"),
-    t("comm.col.time"), t("comm.col.wire")], rows, (i) => i > 0);
+  const tb = table(
+    t("comm.candidates"),
+    [t("comm.col.algorithm"), t("comm.col.rounds"), t("comm.col.alpha"), t("comm.col.beta"), t("comm.col.time"), t("comm.col.wire")],
+    rows,
+    (i) => i > 0,
+  );
   tb.dataset.testid = "candidates";
   tb.querySelectorAll("tbody tr").forEach((tr, i) => tr.classList.toggle("tsl-chosen", sorted[i].algorithm === c.algorithm));
   const wrap = scrollFrame(el("div", "tsl-tablewrap"), tb.caption?.textContent ?? "");
@@ -112,10 +148,35 @@ function candidates(c: CollectiveResult): HTMLElement {
 function inventory(r: CommInReport): HTMLElement {
   const c = r.comm;
   // A break opportunity after "/" lets "layer/micro-batch" wrap in its narrow column.
-  const rows = c.items.map((i) => [`${i.what} (${i.op})`, i.per.replace(/\//g, "/\u200b"), i.count, binaryBytes(i.bytes), `${i.link} · ${i.axis} ${i.ranks}`,
-    duration(i.time_s), duration(i.exposed_s), duration(i.step_time_s), duration(i.step_exposed_s)]);
-  const tb = table(t("comm.inventory"), (["comm.col.what", "comm.col.per", "comm.col.count", "comm.col.bytes", "comm.col.link",
-    "comm.col.timeCall", "comm.col.exposedCall", "comm.col.timeStep", "comm.col.exposedStep"] as const).map((k) => t(k)), rows, (i) => i === 2 || i >= 5);
+  const rows = c.items.map((i) => [
+    `${i.what} (${i.op})`,
+    i.per.replace(/\//g, "/\u200b"),
+    i.count,
+    binaryBytes(i.bytes),
+    `${i.link} · ${i.axis} ${i.ranks}`,
+    duration(i.time_s),
+    duration(i.exposed_s),
+    duration(i.step_time_s),
+    duration(i.step_exposed_s),
+  ]);
+  const tb = table(
+    t("comm.inventory"),
+    (
+      [
+        "comm.col.what",
+        "comm.col.per",
+        "comm.col.count",
+        "comm.col.bytes",
+        "comm.col.link",
+        "comm.col.timeCall",
+        "comm.col.exposedCall",
+        "comm.col.timeStep",
+        "comm.col.exposedStep",
+      ] as const
+    ).map((k) => t(k)),
+    rows,
+    (i) => i === 2 || i >= 5,
+  );
   tb.dataset.testid = "inventory";
   tb.querySelectorAll("tbody tr").forEach((tr, i) => ((tr as HTMLElement).dataset.bytes = String(c.items[i].bytes)));
   const foot = tb.createTFoot().insertRow();
@@ -151,9 +212,12 @@ function createCommTrialBox(onTrial: () => void) {
   return createTrialBox<Trial>({ testid: "comm-trial", labelKey: "comm.trial", hintKey: "comm.trial.hint" }, onTrial, result, (trial) => {
     const { before, after } = trial;
     const same = before.wire_bytes === after.wire_bytes ? ` (${t("comm.trial.same")})` : "";
-    result.append(`${t("comm.trial.result", { from: trial.from, to: Math.round(after.overlap * 100) })} · ${t("comm.trial.bytes")} `,
+    result.append(
+      `${t("comm.trial.result", { from: trial.from, to: Math.round(after.overlap * 100) })} · ${t("comm.trial.bytes")} `,
       el("strong", "", `${binaryBytes(before.wire_bytes)} → ${binaryBytes(after.wire_bytes)}${same}`),
-      ` · ${t("comm.trial.exposed")} `, el("strong", "", `${duration(before.exposed_s)} → ${duration(after.exposed_s)}`));
+      ` · ${t("comm.trial.exposed")} `,
+      el("strong", "", `${duration(before.exposed_s)} → ${duration(after.exposed_s)}`),
+    );
   });
 }
 
@@ -182,7 +246,7 @@ export function createCommView(host: HTMLElement, onTrial: () => void): CommView
       trialBox.draw(trial);
     },
     clearTrial() {
-      if (trial) (trial = null), trialBox.draw(null);
+      if (trial) ((trial = null), trialBox.draw(null));
     },
     relabel() {
       status.relabel();

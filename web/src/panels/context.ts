@@ -19,8 +19,15 @@ const groups = [
 
 /** The slider's stops come from the core (seq_stops); the control holds an index into them. */
 function seqField(stops: readonly number[]): ScenarioField {
-  const spec: ControlSpec = { kind: "range", key: "ctx_seq", labelKey: "ctx.seq", min: 0, max: stops.length - 1, step: 1,
-    show: (i) => (stops[i] ?? 0).toLocaleString("en-US") };
+  const spec: ControlSpec = {
+    kind: "range",
+    key: "ctx_seq",
+    labelKey: "ctx.seq",
+    min: 0,
+    max: stops.length - 1,
+    step: 1,
+    show: (i) => (stops[i] ?? 0).toLocaleString("en-US"),
+  };
   const index = (s: Scenario) => {
     const seq = Number(valueAt(s, "training.seq_len"));
     const at = stops.findIndex((x) => x >= seq);
@@ -42,9 +49,20 @@ function methodField(client: TslabClient): ScenarioField {
 
 /** The trial's plan: one 131,072-token sequence of Llama 3 8B on TP 8 with SP, one pipeline stage, the core's default CP method (ring). */
 const trialPlan = (cp: number): [string, unknown][] => [
-  ["model", "llama3-8b"], ["cluster", "dgx-h100"], ["parallel.dp", 1], ["parallel.tp", 8], ["parallel.pp", 1], ["parallel.vpp", 1],
-  ["parallel.ep", 1], ["parallel.sp", true], ["parallel.cp", cp], ["parallel.cp_method", undefined],
-  ["training.seq_len", 131072], ["training.micro_batch", 1], ["training.global_batch", undefined], ["training.recompute", undefined],
+  ["model", "llama3-8b"],
+  ["cluster", "dgx-h100"],
+  ["parallel.dp", 1],
+  ["parallel.tp", 8],
+  ["parallel.pp", 1],
+  ["parallel.vpp", 1],
+  ["parallel.ep", 1],
+  ["parallel.sp", true],
+  ["parallel.cp", cp],
+  ["parallel.cp_method", undefined],
+  ["training.seq_len", 131072],
+  ["training.micro_batch", 1],
+  ["training.global_batch", undefined],
+  ["training.recompute", undefined],
 ];
 
 function mount(host: HTMLElement, { client, store }: PanelContext): void {
@@ -54,8 +72,15 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const fields = scenarioFields(client);
   fields.set("ctx_seq", seqField(stops));
   fields.set("ctx_method", methodField(client));
-  const { element: form, controls, relabel } = createForm("ctx.controls", ["ctx.group.model", "ctx.group.parallel"],
-    groups.map((g) => g.map((k) => fields.get(k)!.spec)));
+  const {
+    element: form,
+    controls,
+    relabel,
+  } = createForm(
+    "ctx.controls",
+    ["ctx.group.model", "ctx.group.parallel"],
+    groups.map((g) => g.map((k) => fields.get(k)!.spec)),
+  );
   const errorTargets = errorTargetsOf(fields, groups.flat());
   const results = document.createElement("div");
   results.className = "tsl-results";
@@ -90,10 +115,10 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
 
   function runTrial(): void {
     editScenario(trialEdits(store, trialPlan(1)), "context-trial");
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     const before = compute();
     editScenario(trialEdits(store, trialPlan(8)), "context-trial");
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     const after = compute();
     if (before && after) view.showTrial(before, after);
   }
@@ -107,6 +132,13 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const contextPanel: Panel = { id: "context", titleKey: "panel.context", mount,
-  headline: [{ value: "tr:has(.tsl-ctx-badge-active) th b" }, { value: 'tr:has(.tsl-ctx-badge-active) [data-testid^="ctx-mem-"]' },
-    { value: "tr:has(.tsl-ctx-badge-active) .tsl-ctx-badge:not(.tsl-ctx-badge-active)" }] };
+export const contextPanel: Panel = {
+  id: "context",
+  titleKey: "panel.context",
+  mount,
+  headline: [
+    { value: "tr:has(.tsl-ctx-badge-active) th b" },
+    { value: 'tr:has(.tsl-ctx-badge-active) [data-testid^="ctx-mem-"]' },
+    { value: "tr:has(.tsl-ctx-badge-active) .tsl-ctx-badge:not(.tsl-ctx-badge-active)" },
+  ],
+};

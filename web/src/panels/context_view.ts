@@ -52,7 +52,9 @@ function methodRow(m: ContextMethod, scale: number): HTMLTableRowElement {
   name.append(el("b", "", m.label));
   if (m.active) name.append(" ", el("span", "tsl-ctx-badge tsl-ctx-badge-active", t("ctx.active")));
   if (m.available)
-    name.append(el("small", "", m.axis === "tp" ? t("ctx.degree.sp", { tp: m.degree }) : t("ctx.degree.cp", { cp: m.degree, u: m.ulysses, r: m.ring })));
+    name.append(
+      el("small", "", m.axis === "tp" ? t("ctx.degree.sp", { tp: m.degree }) : t("ctx.degree.cp", { cp: m.degree, u: m.ulysses, r: m.ring })),
+    );
   name.append(el("small", "tsl-ctx-source", m.source));
   tr.append(name);
   if (!m.available) {
@@ -113,14 +115,19 @@ function balanceChart(r: ContextResult): HTMLElement {
     x.prepend(el("i", cls));
     return x;
   };
-  legend.append(li("tsl-ctx-contig", t("ctx.balance.contiguous", { ratio: ratio(b.contiguous_ratio) })),
-    li("tsl-ctx-zig", t("ctx.balance.zigzag", { ratio: ratio(b.zigzag_ratio) })));
+  legend.append(
+    li("tsl-ctx-contig", t("ctx.balance.contiguous", { ratio: ratio(b.contiguous_ratio) })),
+    li("tsl-ctx-zig", t("ctx.balance.zigzag", { ratio: ratio(b.zigzag_ratio) })),
+  );
   const top = Math.max(...b.per_rank.map((p) => Math.max(p.contiguous, p.zigzag)), 1);
   const rows = el("div", "tsl-ctx-ranks");
   for (const p of b.per_rank.slice(0, 32)) {
     const row = el("div", "tsl-ctx-rank");
     row.append(el("span", "", t("ctx.balance.rank", { rank: p.rank, a: p.chunks[0], b: p.chunks[1] })));
-    for (const [cls, v] of [["tsl-ctx-contig", p.contiguous], ["tsl-ctx-zig", p.zigzag]] as const) {
+    for (const [cls, v] of [
+      ["tsl-ctx-contig", p.contiguous],
+      ["tsl-ctx-zig", p.zigzag],
+    ] as const) {
       const bar = el("i", cls);
       bar.style.width = `${(v / top) * 100}%`;
       row.append(bar);
@@ -141,7 +148,8 @@ function formulaList(r: ContextResult): HTMLElement {
 }
 
 function lesson(p: HTMLElement, { before, after }: Trial): void {
-  const b = activeRow(before), a = activeRow(after);
+  const b = activeRow(before),
+    a = activeRow(after);
   const link = linksOf(a).map(linkText).join(" + ") || t("ctx.link.none");
   p.dataset.beforeBytes = String(b.memory_bytes);
   p.dataset.afterBytes = String(a.memory_bytes);
@@ -149,8 +157,14 @@ function lesson(p: HTMLElement, { before, after }: Trial): void {
   p.dataset.cpBytes = String(a.wire_bytes);
   p.dataset.link = linksOf(a).join(" ");
   p.textContent = t("ctx.trial.lesson", {
-    before: binaryBytes(b.memory_bytes), cap: binaryBytes(b.capacity_bytes), after: binaryBytes(a.memory_bytes), method: a.label,
-    bytes: binaryBytes(a.wire_bytes), link, hidden: duration(a.hidden_s), exposed: duration(a.exposed_s),
+    before: binaryBytes(b.memory_bytes),
+    cap: binaryBytes(b.capacity_bytes),
+    after: binaryBytes(a.memory_bytes),
+    method: a.label,
+    bytes: binaryBytes(a.wire_bytes),
+    link,
+    hidden: duration(a.hidden_s),
+    exposed: duration(a.exposed_s),
   });
 }
 
@@ -159,8 +173,9 @@ export function createContextView(host: HTMLElement, onTrial: () => void) {
   const status = createStatusLines(body, "ctx.stale");
   const result = el("p", "tsl-trial-result");
   result.dataset.testid = "ctx-lesson";
-  const trialBox = createTrialBox<Trial>({ testid: "ctx-trial", labelKey: "ctx.trial", hintKey: "ctx.trial.hint" }, onTrial, result,
-    (trial) => lesson(result, trial));
+  const trialBox = createTrialBox<Trial>({ testid: "ctx-trial", labelKey: "ctx.trial", hintKey: "ctx.trial.hint" }, onTrial, result, (trial) =>
+    lesson(result, trial),
+  );
   host.append(...status.elements, trialBox.element, body);
   let last: ContextResult | null = null;
   let trial: Trial | null = null;

@@ -15,7 +15,9 @@ import "./expert.css";
 
 const plan = ["model", "cluster", "dp", "ep", "pp", "schedule"];
 const routing = ["routing", "skew", "histogram", "redundant", "node_limit", "comm_sms"]; // not-a-vocabulary-name: control keys (the histogram control edits the field)
-const kindPath = "training.moe.routing.kind", histogramPath = "training.moe.routing.histogram", skewPath = "training.moe.routing.skew";
+const kindPath = "training.moe.routing.kind",
+  histogramPath = "training.moe.routing.histogram",
+  skewPath = "training.moe.routing.skew";
 /** The routing kind (core vocabulary.hpp routing_rows) that reads `path` besides its name. */
 const kindReading = (client: TslabClient, path: string) => vocabularyOf(client).routing_kinds.find((r) => r.reads === path)?.name;
 
@@ -41,7 +43,15 @@ function histogramField(client: TslabClient): ScenarioField {
     },
     changes: (x) => {
       const h = histogramOf(String(x));
-      return h ? [[kindPath, histogramKind], [histogramPath, h]] : [[histogramPath, undefined], [kindPath, undefined]];
+      return h
+        ? [
+            [kindPath, histogramKind],
+            [histogramPath, h],
+          ]
+        : [
+            [histogramPath, undefined],
+            [kindPath, undefined],
+          ];
     },
   };
 }
@@ -51,18 +61,40 @@ function routingFields(client: TslabClient): ScenarioField[] {
   const v = vocabularyOf(client);
   const histogramKind = kindReading(client, histogramPath);
   const at = (path: string) => (s: Scenario) => valueAt(s, path) ?? defaultOf(v, path);
-  const field = (spec: ScenarioField["spec"], path: string, show = (x: unknown) => String(x ?? ""), put = (x: unknown): unknown => x): ScenarioField =>
-    ({ spec, paths: [path], show: (s) => show(at(path)(s)) as string, changes: (x) => [[path, put(x)]] });
+  const field = (
+    spec: ScenarioField["spec"],
+    path: string,
+    show = (x: unknown) => String(x ?? ""),
+    put = (x: unknown): unknown => x,
+  ): ScenarioField => ({ spec, paths: [path], show: (s) => show(at(path)(s)) as string, changes: (x) => [[path, put(x)]] });
   return [
     // Another kind than histogram drops the pasted loads (the core refuses loads with another kind).
-    { ...field({ kind: "select", key: "routing", labelKey: "ex.kind", choices: choicesOf(v.routing_kinds) }, kindPath),
-      changes: (x) => (x === histogramKind ? [[kindPath, x]] : [[kindPath, x], [histogramPath, undefined]]) },
-    field({ kind: "range", key: "skew", labelKey: "ex.skew", min: 0, max: 1.5, step: 0.1, show: (x) => x.toFixed(1) }, skewPath,
-      (x) => String(Number(x ?? 1)), Number),
+    {
+      ...field({ kind: "select", key: "routing", labelKey: "ex.kind", choices: choicesOf(v.routing_kinds) }, kindPath),
+      changes: (x) =>
+        x === histogramKind
+          ? [[kindPath, x]]
+          : [
+              [kindPath, x],
+              [histogramPath, undefined],
+            ],
+    },
+    field(
+      { kind: "range", key: "skew", labelKey: "ex.skew", min: 0, max: 1.5, step: 0.1, show: (x) => x.toFixed(1) },
+      skewPath,
+      (x) => String(Number(x ?? 1)),
+      Number,
+    ),
     histogramField(client),
-    field({ kind: "number", key: "redundant", labelKey: "ex.redundant", min: 0, max: 65536 }, "training.moe.redundant_experts", undefined, (x) => num(x as string)),
-    field({ kind: "number", key: "node_limit", labelKey: "ex.node_limit", min: 0, max: 1024 }, "training.moe.node_limit", undefined, (x) => num(x as string)),
-    field({ kind: "number", key: "comm_sms", labelKey: "ex.comm_sms", min: 0, max: 1024 }, "training.moe.comm_sms", undefined, (x) => num(x as string)),
+    field({ kind: "number", key: "redundant", labelKey: "ex.redundant", min: 0, max: 65536 }, "training.moe.redundant_experts", undefined, (x) =>
+      num(x as string),
+    ),
+    field({ kind: "number", key: "node_limit", labelKey: "ex.node_limit", min: 0, max: 1024 }, "training.moe.node_limit", undefined, (x) =>
+      num(x as string),
+    ),
+    field({ kind: "number", key: "comm_sms", labelKey: "ex.comm_sms", min: 0, max: 1024 }, "training.moe.comm_sms", undefined, (x) =>
+      num(x as string),
+    ),
   ];
 }
 
@@ -70,15 +102,24 @@ function routingFields(client: TslabClient): ScenarioField[] {
 function trialScenario(client: TslabClient, s: Scenario, skew: number, redundant: number): Scenario {
   return deepseekPlan(client, s, [
     ["training.precision", vocabularyOf(client).precision_recipes.find((r) => r.gemm === "fp8")?.name],
-    ["training.moe.routing", { kind: kindReading(client, skewPath), skew }], ["training.moe.redundant_experts", redundant], ["training.moe.imbalance", undefined],
+    ["training.moe.routing", { kind: kindReading(client, skewPath), skew }],
+    ["training.moe.redundant_experts", redundant],
+    ["training.moe.imbalance", undefined],
   ]);
 }
 
 function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const fields = scenarioFields(client);
   for (const f of routingFields(client)) fields.set(f.spec.key, f);
-  const { element: form, controls, relabel } = createForm("ex.controls", ["ex.group.plan", "ex.group.routing"],
-    [plan, routing].map((g) => g.map((k) => fields.get(k)!.spec)));
+  const {
+    element: form,
+    controls,
+    relabel,
+  } = createForm(
+    "ex.controls",
+    ["ex.group.plan", "ex.group.routing"],
+    [plan, routing].map((g) => g.map((k) => fields.get(k)!.spec)),
+  );
   const errorTargets = errorTargetsOf(fields, [...plan, ...routing]);
   const results = document.createElement("div");
   results.className = "tsl-results";
@@ -90,12 +131,17 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   // A pasted histogram also sets the kind; the panel's own edits leave its controls as typed, so show the kind here
   // (this listener runs after the binding's, which has already edited the scenario).
   form.addEventListener("input", (e) => {
-    if ((e.target as HTMLElement).closest('[data-control="histogram"]')) controls.get("routing")!.write(fields.get("routing")!.show(store.scenario()));
+    if ((e.target as HTMLElement).closest('[data-control="histogram"]'))
+      controls.get("routing")!.write(fields.get("routing")!.show(store.scenario()));
   });
 
   /** Three reports of one plan: uniform, skewed, skewed with one redundant expert per GPU; the last one stays. */
   function runTrial(): void {
-    const cases: [ExpertTrialRow["id"], number, number][] = [["flat", 0, 0], ["skewed", 0.6, 0], ["fixed", 0.6, 64]];
+    const cases: [ExpertTrialRow["id"], number, number][] = [
+      ["flat", 0, 0],
+      ["skewed", 0.6, 0],
+      ["fixed", 0.6, 64],
+    ];
     const rows: ExpertTrialRow[] = [];
     for (const [id, skew, redundant] of cases) {
       const r = client.report(trialScenario(client, store.start(), skew, redundant)) as ExpertInReport;
@@ -115,6 +161,14 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   run.compute();
 }
 
-export const expertPanel: Panel = { id: "expert", titleKey: "panel.expert", mount,
-  headline: [{ value: '[data-testid="ex-imbalance"]', labelled: true }, { value: '[data-testid="ex-balanced"]', labelled: true },
-    { value: '[data-testid="ex-busiest-s"]', labelled: true }, { value: ".tsl-ex-body > .tsl-ex-caption:only-child" }] };
+export const expertPanel: Panel = {
+  id: "expert",
+  titleKey: "panel.expert",
+  mount,
+  headline: [
+    { value: '[data-testid="ex-imbalance"]', labelled: true },
+    { value: '[data-testid="ex-balanced"]', labelled: true },
+    { value: '[data-testid="ex-busiest-s"]', labelled: true },
+    { value: ".tsl-ex-body > .tsl-ex-caption:only-child" },
+  ],
+};

@@ -32,7 +32,10 @@ function rankBars(r: ExpertInReport, which: "rank_pairs" | "balanced_rank_pairs"
   const wrap = el("div", "tsl-ex-bars");
   wrap.dataset.testid = id;
   wrap.setAttribute("role", "img");
-  wrap.setAttribute("aria-label", `${t(which === "rank_pairs" ? "ex.ranks.before" : "ex.ranks.after")}: ${times(which === "rank_pairs" ? e.imbalance : e.balanced_imbalance)}`);
+  wrap.setAttribute(
+    "aria-label",
+    `${t(which === "rank_pairs" ? "ex.ranks.before" : "ex.ranks.after")}: ${times(which === "rank_pairs" ? e.imbalance : e.balanced_imbalance)}`,
+  );
   e[which].forEach((p, i) => {
     const b = el("i", i === e.busiest_rank && which === "rank_pairs" ? "tsl-ex-bar tsl-ex-hot" : "tsl-ex-bar");
     b.style.height = `${(100 * p) / top}%`;
@@ -49,22 +52,31 @@ function rankBars(r: ExpertInReport, which: "rank_pairs" | "balanced_rank_pairs"
 function linkBar(label: MessageKey, nvlink: number, network: number, scale: number, id: string): HTMLElement {
   const row = el("div", "tsl-ex-link");
   const bar = el("div", "tsl-ex-linkbar");
-  const a = el("i", "tsl-ex-nvl"), b = el("i", "tsl-ex-net");
+  const a = el("i", "tsl-ex-nvl"),
+    b = el("i", "tsl-ex-net");
   a.style.width = `${(100 * nvlink) / scale}%`;
   b.style.width = `${(100 * network) / scale}%`;
   b.dataset.testid = `${id}-network`;
   b.dataset.value = String(network);
   bar.append(a, b);
-  row.append(el("span", "tsl-ex-linklabel", t(label)), bar,
-    el("small", "", `${t("ex.bytes.nvlink")} ${binaryBytes(nvlink)} · ${t("ex.bytes.network")} ${binaryBytes(network)}`));
+  row.append(
+    el("span", "tsl-ex-linklabel", t(label)),
+    bar,
+    el("small", "", `${t("ex.bytes.nvlink")} ${binaryBytes(nvlink)} · ${t("ex.bytes.network")} ${binaryBytes(network)}`),
+  );
   return row;
 }
 
 function loadsBox(r: ExpertInReport): HTMLElement {
   const e = r.expert;
   const box = el("section", "tsl-ex-box");
-  box.append(el("h3", "", t("ex.ranks.title")), el("p", "tsl-ex-caption", `${t("ex.ranks.before")} · ${t("ex.ranks.mean")}`), rankBars(r, "rank_pairs", "ex-bars-before"),
-    el("p", "tsl-ex-caption", `${t("ex.ranks.after")} (${e.redundant_experts})`), rankBars(r, "balanced_rank_pairs", "ex-bars-after"));
+  box.append(
+    el("h3", "", t("ex.ranks.title")),
+    el("p", "tsl-ex-caption", `${t("ex.ranks.before")} · ${t("ex.ranks.mean")}`),
+    rankBars(r, "rank_pairs", "ex-bars-before"),
+    el("p", "tsl-ex-caption", `${t("ex.ranks.after")} (${e.redundant_experts})`),
+    rankBars(r, "balanced_rank_pairs", "ex-bars-after"),
+  );
   const figs = el("div", "tsl-figs");
   figs.append(
     figure("ex.imbalance", times(e.imbalance), "ex-imbalance", e.imbalance),
@@ -87,13 +99,18 @@ function bytesBox(r: ExpertInReport): HTMLElement {
   const limit = d.node_limit > 0 ? t("ex.bytes.limit", { m: d.node_limit, from: d.node_limit_from }) : t("ex.bytes.no_limit", { nodes: d.ep_nodes });
   const limitLine = el("p", "tsl-ex-caption", limit);
   limitLine.dataset.testid = "ex-limit";
-  box.append(el("h3", "", t("ex.bytes.title")), el("p", "tsl-ex-caption", t("ex.bytes.layout", { nodes: d.ep_nodes, g: d.ranks_per_node })),
+  box.append(
+    el("h3", "", t("ex.bytes.title")),
+    el("p", "tsl-ex-caption", t("ex.bytes.layout", { nodes: d.ep_nodes, g: d.ranks_per_node })),
     limitLine,
     linkBar("ex.bytes.dispatch", d.dispatch_nvlink_bytes, d.dispatch_network_bytes, scale, "ex-dispatch"),
-    linkBar("ex.bytes.combine", d.combine_nvlink_bytes, d.combine_network_bytes, scale, "ex-combine"));
+    linkBar("ex.bytes.combine", d.combine_nvlink_bytes, d.combine_network_bytes, scale, "ex-combine"),
+  );
   const figs = el("div", "tsl-figs");
-  figs.append(figure("ex.bytes.limited", binaryBytes(d.network_bytes), "ex-network", d.network_bytes),
-    figure("ex.bytes.unlimited", binaryBytes(d.network_bytes_unlimited), "ex-network-unlimited", d.network_bytes_unlimited));
+  figs.append(
+    figure("ex.bytes.limited", binaryBytes(d.network_bytes), "ex-network", d.network_bytes),
+    figure("ex.bytes.unlimited", binaryBytes(d.network_bytes_unlimited), "ex-network-unlimited", d.network_bytes_unlimited),
+  );
   box.append(figs, el("p", "tsl-ex-formula", d.formula));
   return box;
 }
@@ -105,8 +122,12 @@ function overlapBox(r: ExpertInReport): HTMLElement {
   box.append(el("h3", "", t("ex.overlap.title")));
   if (o.pairs === 0) box.append(el("p", "tsl-ex-caption", t("ex.overlap.none")));
   const figs = el("div", "tsl-figs");
-  figs.append(figure("ex.overlap.pairs", String(o.pairs), "ex-pairs", o.pairs), figure("ex.overlap.hidden", duration(o.hidden_s), "ex-hidden", o.hidden_s),
-    figure("ex.overlap.exposed", duration(ep?.time_s ?? 0), "ex-exposed", ep?.time_s ?? 0), figure("ex.overlap.sm", pct(o.sm_share), "ex-sm", o.sm_share));
+  figs.append(
+    figure("ex.overlap.pairs", String(o.pairs), "ex-pairs", o.pairs),
+    figure("ex.overlap.hidden", duration(o.hidden_s), "ex-hidden", o.hidden_s),
+    figure("ex.overlap.exposed", duration(ep?.time_s ?? 0), "ex-exposed", ep?.time_s ?? 0),
+    figure("ex.overlap.sm", pct(o.sm_share), "ex-sm", o.sm_share),
+  );
   box.append(figs);
   return box;
 }
@@ -123,7 +144,12 @@ function trialTable(rows: ExpertTrialRow[]): HTMLElement {
     tr.dataset.imbalance = String(r.imbalance);
     tr.dataset.busiest = String(r.busiest_s);
     tr.dataset.step = String(r.step_s);
-    tr.append(el("td", "", t(`ex.trial.${r.id}` as MessageKey)), el("td", "", times(r.imbalance)), el("td", "", duration(r.busiest_s)), el("td", "", duration(r.step_s)));
+    tr.append(
+      el("td", "", t(`ex.trial.${r.id}` as MessageKey)),
+      el("td", "", times(r.imbalance)),
+      el("td", "", duration(r.busiest_s)),
+      el("td", "", duration(r.step_s)),
+    );
     table.append(tr);
   }
   return table;

@@ -11,5 +11,15 @@ import { reliabilityPanel } from "./reliability";
 import { expertPanel } from "./expert";
 import { numericsPanel } from "./numerics";
 
-export const panels: readonly Panel[] = [memoryPanel, pipelinePanel, meshPanel, commPanel, expertPanel, contextPanel, numericsPanel,
-  reliabilityPanel, stepPanel, plannerPanel];
+export const panels: readonly Panel[] = [
+  memoryPanel,
+  pipelinePanel,
+  meshPanel,
+  commPanel,
+  expertPanel,
+  contextPanel,
+  numericsPanel,
+  reliabilityPanel,
+  stepPanel,
+  plannerPanel,
+];

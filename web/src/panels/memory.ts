@@ -19,18 +19,36 @@ const groups = [
 /** ZeRO's worked example scaled to 70B: DP 64 shards the 16P model state 64 ways (arXiv 1910.02054, Fig. 1). */
 const trialDp = 64;
 function trialChanges(client: TslabClient): [string, unknown][] {
-  return [["model", "llama3-70b"], ["parallel.dp", trialDp], ["parallel.tp", 1], ["parallel.pp", 1], ["parallel.sp", false],
-    ["parallel.vpp", 1], ["parallel.ep", 1], ["parallel.cp", 1], ["parallel.zero", 3],
+  return [
+    ["model", "llama3-70b"],
+    ["parallel.dp", trialDp],
+    ["parallel.tp", 1],
+    ["parallel.pp", 1],
+    ["parallel.sp", false],
+    ["parallel.vpp", 1],
+    ["parallel.ep", 1],
+    ["parallel.cp", 1],
+    ["parallel.zero", 3],
     ["training.recompute", fullestRecompute(vocabularyOf(client))],
     // The closed form assumes mixed-precision Adam with nothing offloaded: the core's defaults.
-    ["training.precision", undefined], ["training.optimizer", undefined], ["training.offload", undefined]];
+    ["training.precision", undefined],
+    ["training.optimizer", undefined],
+    ["training.offload", undefined],
+  ];
 }
 
 function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const { scenario, editScenario } = store;
   const fields = scenarioFields(client);
-  const { element: form, controls, relabel } = createForm("mem.controls", ["mem.group.model", "mem.group.parallel", "mem.group.training"],
-    groups.map((g) => g.map((k) => fields.get(k)!.spec)));
+  const {
+    element: form,
+    controls,
+    relabel,
+  } = createForm(
+    "mem.controls",
+    ["mem.group.model", "mem.group.parallel", "mem.group.training"],
+    groups.map((g) => g.map((k) => fields.get(k)!.spec)),
+  );
   const errorTargets = errorTargetsOf(fields, groups.flat());
   const results = document.createElement("div");
   results.className = "tsl-results";
@@ -66,7 +84,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
 
   function runTrial(): void {
     editScenario(trialEdits(store, trialChanges(client)), "memory-trial");
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     const s = scenario();
     const replicated = client.report(withValue(s, "parallel.zero", 0));
     const after = compute(s);
@@ -82,5 +100,9 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const memoryPanel: Panel = { id: "memory", titleKey: "panel.memory", mount,
-  headline: [{ value: '[data-testid="fit-status"] .tsl-badge' }, { value: '[data-testid="fit-status"] .tsl-status-main' }] };
+export const memoryPanel: Panel = {
+  id: "memory",
+  titleKey: "panel.memory",
+  mount,
+  headline: [{ value: '[data-testid="fit-status"] .tsl-badge' }, { value: '[data-testid="fit-status"] .tsl-status-main' }],
+};

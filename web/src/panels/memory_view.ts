@@ -34,10 +34,17 @@ function statusLine(r: Report): HTMLElement {
   box.dataset.fits = String(m.fits);
   const badge = el("strong", "tsl-badge", m.fits ? t("mem.fits") : t("mem.oom"));
   const diff = Math.abs(m.headroom_bytes);
-  const main = el("span", "tsl-status-main",
-    `${bothUnits(m.total_bytes)} / ${gib(m.capacity_bytes)} GiB ${t("mem.capacity")} · ${m.fits ? t("mem.headroom") : t("mem.over")} ${bothUnits(diff)}`);
-  const info = el("small", "tsl-status-info", `${r.scenario.model} · ${t("mem.params")} = ${paramCount(r.model.params_total)} · ${r.scenario.gpu} · world ${r.scenario.world} · ` +
-    t("mem.rankInfo", { rank: m.rank, stage: m.stage, layers: m.layers_on_rank, inflight: m.inflight }));
+  const main = el(
+    "span",
+    "tsl-status-main",
+    `${bothUnits(m.total_bytes)} / ${gib(m.capacity_bytes)} GiB ${t("mem.capacity")} · ${m.fits ? t("mem.headroom") : t("mem.over")} ${bothUnits(diff)}`,
+  );
+  const info = el(
+    "small",
+    "tsl-status-info",
+    `${r.scenario.model} · ${t("mem.params")} = ${paramCount(r.model.params_total)} · ${r.scenario.gpu} · world ${r.scenario.world} · ` +
+      t("mem.rankInfo", { rank: m.rank, stage: m.stage, layers: m.layers_on_rank, inflight: m.inflight }),
+  );
   const source = el("small", "tsl-status-info", r.scenario.source);
   source.dataset.testid = "report-source";
   box.append(badge, main, info, source);
@@ -87,7 +94,10 @@ function bars(r: Report): HTMLElement {
   head.append(el("span", "", t("mem.bars")), el("span", "tsl-cap-key", `${t("mem.capacity")} ${gib(m.capacity_bytes, 0)} GiB`));
   const rows = el("div", `tsl-bar-rows${m.stage_total_bytes.length > 12 ? " tsl-dense" : ""}`);
   rows.setAttribute("role", "img");
-  rows.setAttribute("aria-label", `${t("mem.bars")}: ${m.stage_total_bytes.map((b, s) => `stage ${s} ${gib(b, 1)} GiB`).join(", ")}; ${t("mem.capacity")} ${gib(m.capacity_bytes, 1)} GiB`);
+  rows.setAttribute(
+    "aria-label",
+    `${t("mem.bars")}: ${m.stage_total_bytes.map((b, s) => `stage ${s} ${gib(b, 1)} GiB`).join(", ")}; ${t("mem.capacity")} ${gib(m.capacity_bytes, 1)} GiB`,
+  );
   m.stage_total_bytes.forEach((_, s) => rows.append(stageRow(r, s, scale)));
   const legend = el("ul", "tsl-legend");
   for (const item of m.items) {
@@ -169,8 +179,11 @@ function createMemoryTrialBox(onTrial: () => void) {
     value.dataset.testid = "trial-after";
     value.dataset.bytes = String(after);
     // ZeRO-3 (arXiv 1910.02054 section 5.3): model state per GPU is 16P/N with mixed-precision Adam.
-    result.append(`${t("mem.trial.result")}: 16P = ${gb(trial.before, 1)} GB → `, value,
-      ` (${gib(after)} GiB) · ${t("mem.trial.closed")} 16P/N = 16 × ${paramCount(p)} / ${trial.n} = ${gb((16 * p) / trial.n)} GB`);
+    result.append(
+      `${t("mem.trial.result")}: 16P = ${gb(trial.before, 1)} GB → `,
+      value,
+      ` (${gib(after)} GiB) · ${t("mem.trial.closed")} 16P/N = 16 × ${paramCount(p)} / ${trial.n} = ${gb((16 * p) / trial.n)} GB`,
+    );
   });
 }
 
@@ -199,7 +212,7 @@ export function createMemoryView(host: HTMLElement, onTrial: () => void): Memory
       trialBox.draw(trial);
     },
     clearTrial() {
-      if (trial) (trial = null), trialBox.draw(null);
+      if (trial) ((trial = null), trialBox.draw(null));
     },
   };
   view.relabel();

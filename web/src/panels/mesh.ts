@@ -22,17 +22,42 @@ function ordersOf(v: Vocabulary) {
 
 /** Error paths of mesh() and report() → the control that caused them (longest prefix wins). */
 const errorTargets = [
-  ["dp", "dp"], ["tp", "tp"], ["pp", "pp"], ["ep", "ep"], ["cp", "cp"], ["order", "order"],
-  ["gpus_per_node", "gpus_per_node"], ["nodes", "nodes"],
-  ["parallel", "nodes"], ["parallel.dp", "dp"], ["parallel.tp", "tp"], ["parallel.pp", "pp"], ["parallel.ep", "ep"],
-  ["parallel.cp", "cp"], ["parallel.order", "order"], ["cluster", "cluster"], ["cluster.gpus_per_node", "gpus_per_node"],
-  ["cluster.nodes", "nodes"], ["model", "model"],
+  ["dp", "dp"],
+  ["tp", "tp"],
+  ["pp", "pp"],
+  ["ep", "ep"],
+  ["cp", "cp"],
+  ["order", "order"],
+  ["gpus_per_node", "gpus_per_node"],
+  ["nodes", "nodes"],
+  ["parallel", "nodes"],
+  ["parallel.dp", "dp"],
+  ["parallel.tp", "tp"],
+  ["parallel.pp", "pp"],
+  ["parallel.ep", "ep"],
+  ["parallel.cp", "cp"],
+  ["parallel.order", "order"],
+  ["cluster", "cluster"],
+  ["cluster.gpus_per_node", "gpus_per_node"],
+  ["cluster.nodes", "nodes"],
+  ["model", "model"],
 ] as const;
 
 /** A small plan whose 64 GPUs all fit on screen: DP 4 · TP 8 · PP 2 on DGX H100, in the recommended order. */
 function defaultsOf(v: Vocabulary): Record<string, string | number | boolean> {
-  return { dp: "4", tp: "8", pp: "2", ep: "1", cp: "1", model: "llama3-70b", cluster: "dgx-h100",
-    order: v.recommended_order, gpus_per_node: "8", nodes: "", color: ordersOf(v).axes[0] };
+  return {
+    dp: "4",
+    tp: "8",
+    pp: "2",
+    ep: "1",
+    cp: "1",
+    model: "llama3-70b",
+    cluster: "dgx-h100",
+    order: v.recommended_order,
+    gpus_per_node: "8",
+    nodes: "",
+    color: ordersOf(v).axes[0],
+  };
 }
 
 /** The seed's trial: TP outermost, so each TP group of 8 lands on 4 nodes (2 GPUs on each). */
@@ -49,9 +74,14 @@ function specs(v: Vocabulary, models: string[], clusters: string[]): ControlSpec
     axes.map(degree),
     [
       {
-        kind: "select", key: "order", labelKey: "mesh.order",
-        choices: [{ value: o.recommended, labelKey: "mesh.order.default" as const }, ...named(o.variants),
-          { value: o.conflicting, labelKey: "mesh.order.conflict" as const }],
+        kind: "select",
+        key: "order",
+        labelKey: "mesh.order",
+        choices: [
+          { value: o.recommended, labelKey: "mesh.order.default" as const },
+          ...named(o.variants),
+          { value: o.conflicting, labelKey: "mesh.order.conflict" as const },
+        ],
       },
       { kind: "number", key: "gpus_per_node", labelKey: "mesh.gpn", min: 1, max: 1024 },
       { kind: "number", key: "nodes", labelKey: "mesh.nodes", min: 1, max: 1 << 20, placeholder: "auto" },
@@ -83,8 +113,11 @@ function scenarioFor(axes: readonly MeshAxis[], v: (key: string) => string | num
   const parallel: Record<string, unknown> = { order, sp: true };
   for (const axis of axes) parallel[axis] = num(v(axis));
   return {
-    schema: "tslab/scenario@1", model: String(v("model")),
-    cluster: { preset: String(v("cluster")), gpus_per_node: num(v("gpus_per_node")) }, parallel, training: {},
+    schema: "tslab/scenario@1",
+    model: String(v("model")),
+    cluster: { preset: String(v("cluster")), gpus_per_node: num(v("gpus_per_node")) },
+    parallel,
+    training: {},
   };
 }
 
@@ -159,7 +192,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   form.addEventListener("change", schedule);
 
   function runTrial(): void {
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     for (const [k, val] of Object.entries({ ...trialOf(vocab), cluster: read("cluster") })) controls.get(k)?.write(val);
     compute();
   }
@@ -193,6 +226,13 @@ function meshValues(v: Vocabulary, axes: readonly MeshAxis[], s: Shared): Record
   return out;
 }
 
-export const meshPanel: Panel = { id: "mesh", titleKey: "panel.mesh", mount,
-  headline: [{ value: '[data-testid="tp-recommended"] strong', labelled: true }, { value: '[data-testid="tp-current"] strong', labelled: true },
-    { value: ".tsl-tp-none" }] };
+export const meshPanel: Panel = {
+  id: "mesh",
+  titleKey: "panel.mesh",
+  mount,
+  headline: [
+    { value: '[data-testid="tp-recommended"] strong', labelled: true },
+    { value: '[data-testid="tp-current"] strong', labelled: true },
+    { value: ".tsl-tp-none" },
+  ],
+};

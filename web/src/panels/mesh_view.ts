@@ -13,8 +13,7 @@ const groupsListed = 16;
 const cell = 30;
 const gap = 4;
 /** Page palette first (ink, rust, greens, sand), then further hues so neighbouring groups differ. */
-const palette = ["#263b37", "#a45d36", "#8aa79f", "#e2b98f", "#4f7269", "#d08352", "#3e6f8e", "#c79a3c",
-  "#6b4f7a", "#b5523b", "#2f8f83", "#7d8c3c"];
+const palette = ["#263b37", "#a45d36", "#8aa79f", "#e2b98f", "#4f7269", "#d08352", "#3e6f8e", "#c79a3c", "#6b4f7a", "#b5523b", "#2f8f83", "#7d8c3c"];
 
 export interface TpTime {
   order: string;
@@ -59,7 +58,7 @@ function gpuLabel(node: number, gpu: number, rank: number, axis: MeshAxis, who: 
 
 function gpuCell(x: number, y: number, rank: number, who: Member | undefined, idle: boolean, label: string): SVGGElement {
   const noLink = "none"; // not-a-vocabulary-name: the CSS class of a GPU without a link class
-  const g = svg("g", { class: `tsl-gpu tsl-link-${idle ? "idle" : who?.link ?? noLink}`, tabindex: -1, role: "img", "aria-label": label });
+  const g = svg("g", { class: `tsl-gpu tsl-link-${idle ? "idle" : (who?.link ?? noLink)}`, tabindex: -1, role: "img", "aria-label": label });
   g.dataset.rank = String(rank);
   if (who) g.dataset.group = String(who.group);
   const fill = idle || !who ? "#ece5d7" : colorOf(who.group);
@@ -99,8 +98,14 @@ function drawNodes(m: MeshResult, axis: MeshAxis): Grid {
     for (let i = 0; i < perNode; i++) {
       const rank = n * gpn + i;
       const idle = rank >= m.world;
-      const c = gpuCell(gap + (i % cols) * (cell + gap), gap + Math.floor(i / cols) * (cell + gap), rank, who.get(rank), idle,
-        gpuLabel(n, i, rank, axis, who.get(rank), idle));
+      const c = gpuCell(
+        gap + (i % cols) * (cell + gap),
+        gap + Math.floor(i / cols) * (cell + gap),
+        rank,
+        who.get(rank),
+        idle,
+        gpuLabel(n, i, rank, axis, who.get(rank), idle),
+      );
       pic.append(c);
       cells.push(c);
     }
@@ -165,8 +170,11 @@ function table(captionKey: string, heads: string[], rows: (string | Node)[][]): 
 
 function axesTable(m: MeshResult): HTMLElement {
   const rows = m.axes.map((a) => [a.axis, String(a.size), String(a.groups), `${a.intra} / ${a.inter} / ${a.mixed}`, String(a.max_nodes), a.link]);
-  const tb = table(t("mesh.axes"), [t("mesh.col.axis"), t("mesh.col.size"), t("mesh.col.groups"), t("mesh.col.classes"),
-    t("mesh.col.spans"), t("mesh.col.link")], rows);
+  const tb = table(
+    t("mesh.axes"),
+    [t("mesh.col.axis"), t("mesh.col.size"), t("mesh.col.groups"), t("mesh.col.classes"), t("mesh.col.spans"), t("mesh.col.link")],
+    rows,
+  );
   tb.dataset.testid = "mesh-axes";
   tb.querySelectorAll("tbody tr").forEach((tr, i) => ((tr as HTMLElement).dataset.axis = m.axes[i].axis));
   return tb;
@@ -183,8 +191,11 @@ function groupTable(m: MeshResult, axis: MeshAxis): HTMLElement {
     name.prepend(sw);
     return [name, show(g), g.link, String(g.nodes)];
   });
-  const tb = table(t("mesh.groupList", { axis, n: Math.min(all.length, groupsListed), total }),
-    [t("mesh.col.group"), t("mesh.col.ranks"), t("mesh.col.link"), t("mesh.col.nodes")], rows);
+  const tb = table(
+    t("mesh.groupList", { axis, n: Math.min(all.length, groupsListed), total }),
+    [t("mesh.col.group"), t("mesh.col.ranks"), t("mesh.col.link"), t("mesh.col.nodes")],
+    rows,
+  );
   tb.dataset.testid = "mesh-groups";
   return tb;
 }
@@ -224,8 +235,11 @@ function tpCell(key: "mesh.tp.recommended" | "mesh.tp.current", tp: TpTime, test
   box.dataset.testid = testid;
   box.dataset.seconds = String(tp.step_s);
   const value = el("strong", "", duration(tp.step_s));
-  box.append(el("span", "tsl-tp-name", t(key, { order: tp.order })), value,
-    el("small", "", t("mesh.tp.perCall", { time: duration(tp.call_s), link: tp.link, count: tp.count })));
+  box.append(
+    el("span", "tsl-tp-name", t(key, { order: tp.order })),
+    value,
+    el("small", "", t("mesh.tp.perCall", { time: duration(tp.call_s), link: tp.link, count: tp.count })),
+  );
   return box;
 }
 
@@ -243,8 +257,11 @@ function createMeshTrialBox(onTrial: () => void) {
     else if (tp && tp.recommended.count === 0) tpBox.append(el("p", "tsl-tp-none", t("mesh.tp.none")));
     else if (tp) {
       const ratio = tp.recommended.step_s > 0 ? tp.current.step_s / tp.recommended.step_s : 1;
-      tpBox.append(tpCell("mesh.tp.recommended", tp.recommended, "tp-recommended"), tpCell("mesh.tp.current", tp.current, "tp-current"),
-        el("p", `tsl-tp-ratio${ratio > 1.05 ? " tsl-worse" : ""}`, t("mesh.tp.ratio", { ratio: ratio.toFixed(2) })));
+      tpBox.append(
+        tpCell("mesh.tp.recommended", tp.recommended, "tp-recommended"),
+        tpCell("mesh.tp.current", tp.current, "tp-current"),
+        el("p", `tsl-tp-ratio${ratio > 1.05 ? " tsl-worse" : ""}`, t("mesh.tp.ratio", { ratio: ratio.toFixed(2) })),
+      );
     }
   });
   let state = { tp: null as TpPair | null, tpError: "" };
@@ -262,12 +279,24 @@ function figure(m: MeshResult, axis: MeshAxis, grid: Grid): { element: HTMLEleme
   info.setAttribute("aria-live", "polite");
   grid.element.setAttribute("role", "group");
   grid.element.setAttribute("aria-label", `${t("mesh.figure", { axis })}. ${t("mesh.keys")}`);
-  fig.append(el("figcaption", "", t("mesh.figure", { axis })),
-    el("p", "tsl-mesh-summary", t("mesh.summary", { world: m.world, nodes: m.nodes, gpn: m.gpus_per_node, order: m.order })));
+  fig.append(
+    el("figcaption", "", t("mesh.figure", { axis })),
+    el("p", "tsl-mesh-summary", t("mesh.summary", { world: m.world, nodes: m.nodes, gpn: m.gpus_per_node, order: m.order })),
+  );
   const perNode = Math.min(m.gpus_per_node, maxDrawnGpus);
   if (grid.cells.length < m.nodes * m.gpus_per_node)
-    fig.append(el("p", "tsl-mesh-capped", t("mesh.capped", { shown: Math.ceil(grid.cells.length / perNode), nodes: m.nodes,
-      gpus: Math.min(grid.cells.length, m.world), world: m.world })));
+    fig.append(
+      el(
+        "p",
+        "tsl-mesh-capped",
+        t("mesh.capped", {
+          shown: Math.ceil(grid.cells.length / perNode),
+          nodes: m.nodes,
+          gpus: Math.min(grid.cells.length, m.world),
+          world: m.world,
+        }),
+      ),
+    );
   fig.append(grid.element, info, legend(m, axis));
   return { element: fig, info };
 }

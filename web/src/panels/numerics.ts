@@ -12,19 +12,30 @@ import { createNumericsView } from "./numerics_view";
 import { runReportPanel } from "./report_runner";
 import "./expert.css";
 
-const groups = [["model", "cluster", "dp", "tp", "pp", "zero"], ["precision", "optimizer"]];
+const groups = [
+  ["model", "cluster", "dp", "tp", "pp", "zero"],
+  ["precision", "optimizer"],
+];
 
 /** The trial: DeepSeek-V3's plan at the first BF16-GEMM and the first FP8-GEMM recipe of the core's table. */
 function trialPair(client: TslabClient, s: Scenario): [Scenario, Scenario] {
   const recipes = vocabularyOf(client).precision_recipes;
-  const bf16 = recipes.find((r) => r.gemm === "bf16")?.name, fp8 = recipes.find((r) => r.gemm === "fp8")?.name;
+  const bf16 = recipes.find((r) => r.gemm === "bf16")?.name,
+    fp8 = recipes.find((r) => r.gemm === "fp8")?.name;
   return [deepseekPlan(client, s, [["training.precision", bf16]]), deepseekPlan(client, s, [["training.precision", fp8]])];
 }
 
 function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const fields = scenarioFields(client);
-  const { element: form, controls, relabel } = createForm("nu.controls", ["nu.group.plan", "nu.group.numerics"],
-    groups.map((g) => g.map((k) => fields.get(k)!.spec)));
+  const {
+    element: form,
+    controls,
+    relabel,
+  } = createForm(
+    "nu.controls",
+    ["nu.group.plan", "nu.group.numerics"],
+    groups.map((g) => g.map((k) => fields.get(k)!.spec)),
+  );
   const errorTargets = errorTargetsOf(fields, groups.flat());
   const results = document.createElement("div");
   results.className = "tsl-results";
@@ -58,5 +69,9 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   run.compute();
 }
 
-export const numericsPanel: Panel = { id: "numerics", titleKey: "panel.numerics", mount,
-  headline: [{ value: '[data-current="true"] h4' }, { value: '[data-testid="nu-speedup"]', labelled: true }] };
+export const numericsPanel: Panel = {
+  id: "numerics",
+  titleKey: "panel.numerics",
+  mount,
+  headline: [{ value: '[data-current="true"] h4' }, { value: '[data-testid="nu-speedup"]', labelled: true }],
+};

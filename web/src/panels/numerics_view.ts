@@ -46,7 +46,10 @@ function card(row: ScalingRow, current: boolean): HTMLElement {
 function pair(aKey: MessageKey, a: number, bKey: MessageKey, b: number, id: string): HTMLElement {
   const top = Math.max(a, b) || 1;
   const wrap = el("div", "tsl-nu-pair");
-  for (const [k, v, alt, tid] of [[aKey, a, false, `${id}-a`], [bKey, b, true, `${id}-b`]] as const) {
+  for (const [k, v, alt, tid] of [
+    [aKey, a, false, `${id}-a`],
+    [bKey, b, true, `${id}-b`],
+  ] as const) {
     const bar = el("div", "tsl-ex-linkbar");
     const fill = el("i", alt ? "tsl-nu-alt" : "");
     fill.style.width = `${(100 * v) / top}%`;
@@ -77,11 +80,15 @@ function change(key: MessageKey, before: number, after: number, id: string): HTM
 }
 
 function trialResult(result: HTMLElement, { before, after }: NumericsTrial): void {
-  const gb = currentRow(before), ga = currentRow(after);
+  const gb = currentRow(before),
+    ga = currentRow(after);
   const lesson = el("p", "tsl-ex-lesson", t("nu.trial.lesson"));
   lesson.dataset.testid = "nu-lesson";
   const figs = el("div", "tsl-figs");
-  figs.append(change("nu.trial.gemm", gb.gemm_s, ga.gemm_s, "nu-trial-gemm"), change("nu.trial.step", before.step.time_s, after.step.time_s, "nu-trial-step"));
+  figs.append(
+    change("nu.trial.gemm", gb.gemm_s, ga.gemm_s, "nu-trial-gemm"),
+    change("nu.trial.step", before.step.time_s, after.step.time_s, "nu-trial-step"),
+  );
   const list = el("ul", "tsl-ex-caption");
   list.dataset.testid = "nu-trial-segments";
   after.step.segments.forEach((g, i) => {
@@ -97,8 +104,9 @@ export function createNumericsView(root: HTMLElement, onTrial: () => void) {
   const result = el("div", "tsl-trial-result");
   result.dataset.testid = "nu-trial-result";
   let trial: NumericsTrial | null = null;
-  const box = createTrialBox<NumericsTrial>({ testid: "nu-trial", labelKey: "nu.trial", hintKey: "nu.trial.hint" }, onTrial, result,
-    (x) => trialResult(result, x));
+  const box = createTrialBox<NumericsTrial>({ testid: "nu-trial", labelKey: "nu.trial", hintKey: "nu.trial.hint" }, onTrial, result, (x) =>
+    trialResult(result, x),
+  );
   root.append(box.element, ...status.elements, body);
   let last: ExpertInReport | null = null;
   const render = (r: ExpertInReport) => {
@@ -109,8 +117,13 @@ export function createNumericsView(root: HTMLElement, onTrial: () => void) {
     const now = currentRow(r);
     for (const row of n.rows) cards.append(card(row, row === now));
     const speed = figure("nu.speedup", `${n.fp8_speedup.toFixed(2)}×`, "nu-speedup", n.fp8_speedup);
-    table.append(el("h3", "", t("nu.table.title")), el("p", "tsl-ex-caption", t("nu.now", { recipe: n.recipe })), cards, speed,
-      el("p", "tsl-ex-formula", say(n.gemm_formula_msg, n.gemm_formula)));
+    table.append(
+      el("h3", "", t("nu.table.title")),
+      el("p", "tsl-ex-caption", t("nu.now", { recipe: n.recipe })),
+      cards,
+      speed,
+      el("p", "tsl-ex-formula", say(n.gemm_formula_msg, n.gemm_formula)),
+    );
     body.replaceChildren(table, optimizerBox(r));
   };
   const relabel = () => {

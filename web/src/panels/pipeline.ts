@@ -16,17 +16,35 @@ type Side = "a" | "b";
 type Values = Record<string, string | number | boolean>;
 
 /** SPEC error paths (schedule_io.cpp) → the control that caused them; run B's schedule has its own select. */
-const errorTargets = (side: Side) => [
-  ["schedule", side === "a" ? "pipe_schedule" : "pipe_schedule_b"], ["ranks", "pipe_ranks"], ["microbatches", "pipe_m"],
-  ["vpp", "pipe_v"], ["extra_warmup", "pipe_v"], ["costs", "pipe_f"], ["costs.F", "pipe_f"], ["costs.B", "pipe_b"],
-  ["costs.W", "pipe_w"], ["costs.FB", "pipe_fb"], ["p2p_s", "pipe_p2p"],
-] as const;
+const errorTargets = (side: Side) =>
+  [
+    ["schedule", side === "a" ? "pipe_schedule" : "pipe_schedule_b"],
+    ["ranks", "pipe_ranks"],
+    ["microbatches", "pipe_m"],
+    ["vpp", "pipe_v"],
+    ["extra_warmup", "pipe_v"],
+    ["costs", "pipe_f"],
+    ["costs.F", "pipe_f"],
+    ["costs.B", "pipe_b"],
+    ["costs.W", "pipe_w"],
+    ["costs.FB", "pipe_fb"],
+    ["p2p_s", "pipe_p2p"],
+  ] as const;
 
 /** A small pipeline of the core's default schedule (1F1B) whose bubble (p − 1)(F + B) is easy to see, B = the dual schedule (DualPipe). */
 function defaultsOf(v: Vocabulary): Values {
   return {
-    pipe_schedule: String(defaultOf(v, "training.schedule")), pipe_ranks: "4", pipe_m: "8", pipe_v: "2", pipe_compare: false,
-    pipe_schedule_b: dualSchedule(v)?.name ?? v.schedules[0].name, pipe_f: "1", pipe_b: "2", pipe_w: "1", pipe_fb: "", pipe_p2p: "0",
+    pipe_schedule: String(defaultOf(v, "training.schedule")),
+    pipe_ranks: "4",
+    pipe_m: "8",
+    pipe_v: "2",
+    pipe_compare: false,
+    pipe_schedule_b: dualSchedule(v)?.name ?? v.schedules[0].name,
+    pipe_f: "1",
+    pipe_b: "2",
+    pipe_w: "1",
+    pipe_fb: "",
+    pipe_p2p: "0",
   };
 }
 
@@ -36,8 +54,14 @@ const trialOf = (v: Vocabulary): Values => ({ ...defaultsOf(v), pipe_compare: tr
 
 function specs(v: Vocabulary): ControlSpec[][] {
   const names = choicesOf(v.schedules);
-  const cost = (key: string, labelKey: Parameters<typeof t>[0], placeholder?: string): ControlSpec =>
-    ({ kind: "number", key, labelKey, min: 0, max: 1e6, placeholder });
+  const cost = (key: string, labelKey: Parameters<typeof t>[0], placeholder?: string): ControlSpec => ({
+    kind: "number",
+    key,
+    labelKey,
+    min: 0,
+    max: 1e6,
+    placeholder,
+  });
   return [
     [
       { kind: "select", key: "pipe_schedule", labelKey: "pipe.schedule", choices: names },
@@ -47,20 +71,31 @@ function specs(v: Vocabulary): ControlSpec[][] {
       { kind: "check", key: "pipe_compare", labelKey: "pipe.compare" },
       { kind: "select", key: "pipe_schedule_b", labelKey: "pipe.schedule_b", choices: names },
     ],
-    [cost("pipe_f", "pipe.cost_f"), cost("pipe_b", "pipe.cost_b"), cost("pipe_w", "pipe.cost_w"),
-      cost("pipe_fb", "pipe.cost_fb", "F + B"), cost("pipe_p2p", "pipe.p2p")],
+    [
+      cost("pipe_f", "pipe.cost_f"),
+      cost("pipe_b", "pipe.cost_b"),
+      cost("pipe_w", "pipe.cost_w"),
+      cost("pipe_fb", "pipe.cost_fb", "F + B"),
+      cost("pipe_p2p", "pipe.p2p"),
+    ],
   ];
 }
 
 function buildSpec(vocab: Vocabulary, v: (key: string) => string | number | boolean, side: Side, timeline: boolean): ScheduleSpec {
   const schedule = String(v(side === "a" ? "pipe_schedule" : "pipe_schedule_b"));
   const costs: NonNullable<ScheduleSpec["costs"]> = {
-    F: numberOrText(v("pipe_f")) as number, B: numberOrText(v("pipe_b")) as number, W: numberOrText(v("pipe_w")) as number,
+    F: numberOrText(v("pipe_f")) as number,
+    B: numberOrText(v("pipe_b")) as number,
+    W: numberOrText(v("pipe_w")) as number,
   };
   if (String(v("pipe_fb")).trim() !== "") costs.FB = numberOrText(v("pipe_fb")) as number;
   const spec: ScheduleSpec = {
-    schedule, ranks: numberOrText(v("pipe_ranks")) as number, microbatches: numberOrText(v("pipe_m")) as number,
-    costs, p2p_s: numberOrText(v("pipe_p2p")) as number, timeline,
+    schedule,
+    ranks: numberOrText(v("pipe_ranks")) as number,
+    microbatches: numberOrText(v("pipe_m")) as number,
+    costs,
+    p2p_s: numberOrText(v("pipe_p2p")) as number,
+    timeline,
   };
   // v only means something for a schedule that reads parallel.vpp (interleaved); the others reject vpp > 1.
   if (scheduleRow(vocab, schedule)?.uses_vpp) spec.vpp = numberOrText(v("pipe_v")) as number;
@@ -130,9 +165,12 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     // One stage has no pipeline to schedule: say so instead of simulating (or naming a schedule's rank rule).
     const oneStage = numberOrText(read("pipe_ranks")) === 1;
     view.setOneStage(oneStage);
-    if (oneStage) return runner.cancel(), view.setBusy(false), showErrors([]), view.setStale(false), null;
+    if (oneStage) return (runner.cancel(), view.setBusy(false), showErrors([]), view.setStale(false), null);
     const sides: Side[] = compare ? ["a", "b"] : ["a"];
-    const outcome = runner.run(sides.map((side) => buildSpec(vocab, read, side, false)), (later) => show(sides, later));
+    const outcome = runner.run(
+      sides.map((side) => buildSpec(vocab, read, side, false)),
+      (later) => show(sides, later),
+    );
     if (outcome !== "background") return show(sides, outcome);
     view.setBusy(true); // the last timelines stay, dimmed, until the Worker answers
     return null;
@@ -146,18 +184,20 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   form.addEventListener("change", onInput);
 
   function runTrial(): void {
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     writeAll(trialOf(vocab));
     const runs = compute();
     if (runs && runs.length === 2) view.showTrial({ a: runs[0], b: runs[1], pp: trialPP });
   }
 
   // The shared scenario sets the stage count, chunks, schedule and micro-batches; an applied plan also drops the trial and compare.
-  store.subscribe(followScenario(client, vocab, store.scenario(), (values, applied) => {
-    if (applied) view.showTrial(null);
-    writeAll(applied ? { ...values, pipe_compare: false } : values);
-    compute();
-  }));
+  store.subscribe(
+    followScenario(client, vocab, store.scenario(), (values, applied) => {
+      if (applied) view.showTrial(null);
+      writeAll(applied ? { ...values, pipe_compare: false } : values);
+      compute();
+    }),
+  );
   onLangChange(() => {
     relabel();
     trace.relabel();
@@ -168,7 +208,15 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const pipelinePanel: Panel = { id: "pipeline", titleKey: "panel.pipeline", mount,
-  headline: [{ value: '[data-testid="pipe-bubble-a"] dd', tag: "A", labelled: true }, { value: '[data-testid="pipe-makespan-a"] dd', labelled: true },
-    { value: '[data-testid="pipe-bubble-b"] dd', tag: "B", labelled: true }, { value: '[data-testid="pipe-makespan-b"] dd', labelled: true },
-    { value: '[data-testid="pipe-one-stage"]' }] };
+export const pipelinePanel: Panel = {
+  id: "pipeline",
+  titleKey: "panel.pipeline",
+  mount,
+  headline: [
+    { value: '[data-testid="pipe-bubble-a"] dd', tag: "A", labelled: true },
+    { value: '[data-testid="pipe-makespan-a"] dd', labelled: true },
+    { value: '[data-testid="pipe-bubble-b"] dd', tag: "B", labelled: true },
+    { value: '[data-testid="pipe-makespan-b"] dd', labelled: true },
+    { value: '[data-testid="pipe-one-stage"]' },
+  ],
+};

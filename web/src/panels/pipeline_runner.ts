@@ -23,7 +23,7 @@ export function createScheduleRunner(client: TslabClient): ScheduleRunner {
   let serial = 0;
   let busy = false; // a background run is in the Worker: a newer one replaces the Worker rather than queue behind it
   const drop = () => {
-    if (busy) worker?.terminate(), (worker = null), (busy = false);
+    if (busy) (worker?.terminate(), (worker = null), (busy = false));
   };
   const attempt = <T>(specs: ScheduleSpec[], fn: (s: ScheduleSpec) => T): T[] | RunError[] => {
     const out: T[] = [];
@@ -54,7 +54,8 @@ export function createScheduleRunner(client: TslabClient): ScheduleRunner {
         busy = false;
         done(r.type === "results" ? r.results : [{ index: r.index, err: errorOfReply(r) }]);
       };
-      worker.onerror = (e) => id === serial && ((busy = false), done([{ index: 0, err: new ScenarioError("", e.message || t("lab.scheduleWorkerFailed")) }]));
+      worker.onerror = (e) =>
+        id === serial && ((busy = false), done([{ index: 0, err: new ScenarioError("", e.message || t("lab.scheduleWorkerFailed")) }]));
       const req: ScheduleRequest = { id, specs };
       worker.postMessage(req);
       busy = true;

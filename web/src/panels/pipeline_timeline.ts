@@ -12,7 +12,6 @@ export const opColors: Record<OpKind, string> = {
   FB: "#263b37",
 };
 
-
 /** "rank 2 · F · mb 5 · chunk 1", with the backward half for an overlapped FB pair, and its times. */
 export function opName(op: ScheduleOp): string {
   const main = `rank ${op.rank} · ${op.kind} · mb ${op.microbatch} · chunk ${op.chunk}`;
@@ -81,7 +80,8 @@ function rankLabels(r: ScheduleResult, rowH: number): HTMLElement {
     label.style.height = `${Math.max(rowH, 13)}px`;
     label.textContent = t("pipe.rankLabel", { rank: rank.rank });
     // The per-rank peak rides along when rows are tall enough; narrow screens hide it (pipeline.css).
-    if (rowH >= 13) label.append(Object.assign(document.createElement("b"), { textContent: `· ${t("pipe.peakShort", { peak: rank.peak_inflight })}` }));
+    if (rowH >= 13)
+      label.append(Object.assign(document.createElement("b"), { textContent: `· ${t("pipe.peakShort", { peak: rank.peak_inflight })}` }));
     box.append(label);
   }
   return box;
@@ -150,8 +150,10 @@ export function drawTimeline(r: ScheduleResult, scaleS: number, onInfo: (text: s
   const axis = document.createElement("div");
   axis.className = "tsl-pipe-axis";
   axis.setAttribute("aria-hidden", "true");
-  axis.append(Object.assign(document.createElement("span"), { textContent: "0" }),
-    Object.assign(document.createElement("span"), { textContent: `${t("pipe.axis")} ${fmtS(scaleS)}` }));
+  axis.append(
+    Object.assign(document.createElement("span"), { textContent: "0" }),
+    Object.assign(document.createElement("span"), { textContent: `${t("pipe.axis")} ${fmtS(scaleS)}` }),
+  );
   plot.append(root, axis);
   wrap.append(rankLabels(r, rowH), plot);
   return wrap;

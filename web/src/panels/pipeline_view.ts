@@ -22,9 +22,10 @@ function readout(labelKey: MessageKey, value: string, testid: string, raw: numbe
 }
 
 function peaksLine(r: ScheduleResult): HTMLElement {
-  const list = r.ranks.length <= 16
-    ? r.ranks.map((x) => `r${x.rank} ${x.peak_inflight}`).join(" · ")
-    : `r0 ${r.ranks[0].peak_inflight} · … · r${r.ranks.length - 1} ${r.ranks[r.ranks.length - 1].peak_inflight}`;
+  const list =
+    r.ranks.length <= 16
+      ? r.ranks.map((x) => `r${x.rank} ${x.peak_inflight}`).join(" · ")
+      : `r0 ${r.ranks[0].peak_inflight} · … · r${r.ranks.length - 1} ${r.ranks[r.ranks.length - 1].peak_inflight}`;
   return el("p", "tsl-pipe-peaks", `peak_inflight: ${list}`);
 }
 
@@ -49,7 +50,11 @@ function card(v: Vocabulary, r: ScheduleResult, side: "a" | "b", scaleS: number)
   const info = el("p", "tsl-pipe-info", t("pipe.hint"));
   info.dataset.testid = `pipe-info-${side}`;
   box.append(title, dl, peaksLine(r));
-  if (r.ops) box.append(drawTimeline(r, scaleS, (text) => (info.textContent = text), `pipe-timeline-${side}`), info);
+  if (r.ops)
+    box.append(
+      drawTimeline(r, scaleS, (text) => (info.textContent = text), `pipe-timeline-${side}`),
+      info,
+    );
   else box.append(el("p", "tsl-pipe-capped", t("pipe.capped", { ops: r.op_count.toLocaleString("en-US"), cap: drawCap.toLocaleString("en-US") })));
   return box;
 }
@@ -71,13 +76,22 @@ function trialBox(v: Vocabulary, onTrial: () => void) {
     };
     const params = el("p");
     const [la, lb] = [scheduleLabel(v, trial.a.schedule), scheduleLabel(v, trial.b.schedule)];
-    params.append(`${t("pipe.trial.params")}: ${la} `, value(`${trial.a.param_copies}×`, "pipe-trial-params-a", trial.a.param_copies),
-      ` → ${lb} `, value(`${trial.b.param_copies}×`, "pipe-trial-params-b", trial.b.param_copies));
+    params.append(
+      `${t("pipe.trial.params")}: ${la} `,
+      value(`${trial.a.param_copies}×`, "pipe-trial-params-a", trial.a.param_copies),
+      ` → ${lb} `,
+      value(`${trial.b.param_copies}×`, "pipe-trial-params-b", trial.b.param_copies),
+    );
     const pa = trial.a.ranks[0].peak_inflight;
     const pb = trial.b.ranks[0].peak_inflight;
     const act = el("p");
-    act.append(`${t("pipe.trial.act")}: ${la} `, value(`${pa} = PP`, "pipe-trial-act-a", pa),
-      ` → ${lb} `, value(`${pb} = PP+${pb - trial.pp}`, "pipe-trial-act-b", pb), ` (PP = ${trial.pp})`);
+    act.append(
+      `${t("pipe.trial.act")}: ${la} `,
+      value(`${pa} = PP`, "pipe-trial-act-a", pa),
+      ` → ${lb} `,
+      value(`${pb} = PP+${pb - trial.pp}`, "pipe-trial-act-b", pb),
+      ` (PP = ${trial.pp})`,
+    );
     result.append(params, act, el("small", "", t("pipe.trial.readme")));
   });
 }

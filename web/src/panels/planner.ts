@@ -18,13 +18,25 @@ type PlanProgressReply = Extract<PlannerReply, { type: "progress" }>["progress"]
 
 /** The parts' last progress summed (a part not heard from yet counts nothing and is not done). */
 function sumProgress(parts: (PlanProgressReply | undefined)[], n: number): PlanProgressReply {
-  const sum: PlanProgressReply = { considered: 0, evaluated: 0, fitting: 0, timed: 0, layouts_searched: 0, layouts_total: 0, done: true, capped: false };
+  const sum: PlanProgressReply = {
+    considered: 0,
+    evaluated: 0,
+    fitting: 0,
+    timed: 0,
+    layouts_searched: 0,
+    layouts_total: 0,
+    done: true,
+    capped: false,
+  };
   for (let i = 0; i < n; i++) {
     const p = parts[i];
-    if (!p) { sum.done = false; continue; }
-    sum.considered += p.considered, sum.evaluated += p.evaluated, sum.fitting += p.fitting, sum.timed += p.timed;
-    sum.layouts_searched += p.layouts_searched, sum.layouts_total += p.layouts_total;
-    sum.done &&= p.done, sum.capped ||= p.capped;
+    if (!p) {
+      sum.done = false;
+      continue;
+    }
+    ((sum.considered += p.considered), (sum.evaluated += p.evaluated), (sum.fitting += p.fitting), (sum.timed += p.timed));
+    ((sum.layouts_searched += p.layouts_searched), (sum.layouts_total += p.layouts_total));
+    ((sum.done &&= p.done), (sum.capped ||= p.capped));
   }
   return sum;
 }
@@ -43,8 +55,14 @@ export function scenarioOfPlan(c: PlanCandidate): Scenario {
 }
 
 const errorTargets = [
-  ["model", "model"], ["cluster", "cluster"], ["options.gpus", "gpus"], ["gpus", "gpus"], ["options", "gpus"],
-  ["training.seq_len", "seq_len"], ["training.global_batch", "global_batch"], ["training", "global_batch"],
+  ["model", "model"],
+  ["cluster", "cluster"],
+  ["options.gpus", "gpus"],
+  ["gpus", "gpus"],
+  ["options", "gpus"],
+  ["training.seq_len", "seq_len"],
+  ["training.global_batch", "global_batch"],
+  ["training", "global_batch"],
 ] as const;
 
 function specs(models: string[], clusters: string[], maxGpus: number): ControlSpec[] {
@@ -163,10 +181,22 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     cancel.disabled = true;
   };
   const showDone = (plan: PlanResult) => {
-    const batch = t("plan.batch", { batch: plan.global_batch, seq: plan.seq_len, tokens: compactCount(plan.global_batch * plan.seq_len),
-      source: plan.global_batch_source === "auto" ? t("plan.batch.auto", { rule: sayClauses(plan.global_batch_rule_msg, plan.global_batch_rule) }) : t("plan.batch.scenario") });
-    const done = t("plan.status.done", { considered: plan.candidates_considered, evaluated: plan.candidates_evaluated,
-      fitting: plan.candidates_fitting, timed: plan.candidates_timed, elapsed: duration(plan.elapsed_s) });
+    const batch = t("plan.batch", {
+      batch: plan.global_batch,
+      seq: plan.seq_len,
+      tokens: compactCount(plan.global_batch * plan.seq_len),
+      source:
+        plan.global_batch_source === "auto"
+          ? t("plan.batch.auto", { rule: sayClauses(plan.global_batch_rule_msg, plan.global_batch_rule) })
+          : t("plan.batch.scenario"),
+    });
+    const done = t("plan.status.done", {
+      considered: plan.candidates_considered,
+      evaluated: plan.candidates_evaluated,
+      fitting: plan.candidates_fitting,
+      timed: plan.candidates_timed,
+      elapsed: duration(plan.elapsed_s),
+    });
     view.status(`${done} · ${batch}`);
     controls.get("gpus")!.write(String(plan.gpus)); // the searched count (the lab's own world after Compare)
     view.render(plan, pick);
@@ -177,11 +207,26 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
       progressOf[part] = r.progress;
       const p = sumProgress(progressOf, request.parts);
       const fraction = p.done ? 1 : p.layouts_total > 0 ? p.layouts_searched / p.layouts_total : 0;
-      view.progress(fraction, t("plan.status.running", { considered: p.considered, evaluated: p.evaluated, fitting: p.fitting, done: p.layouts_searched, total: p.layouts_total }));
+      view.progress(
+        fraction,
+        t("plan.status.running", {
+          considered: p.considered,
+          evaluated: p.evaluated,
+          fitting: p.fitting,
+          done: p.layouts_searched,
+          total: p.layouts_total,
+        }),
+      );
     } else if (r.type === "part") {
       states[part] = r.state;
       if (states.every((x) => x !== null))
-        workers[0]!.postMessage({ type: "merge", id: r.id, scenario: request.scenario, options: request.options, states: states as string[] } satisfies PlannerRequest);
+        workers[0]!.postMessage({
+          type: "merge",
+          id: r.id,
+          scenario: request.scenario,
+          options: request.options,
+          states: states as string[],
+        } satisfies PlannerRequest);
     } else if (r.type === "result") {
       lastPlan = r.plan;
       finish();
@@ -260,7 +305,14 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   });
 }
 
-export const plannerPanel: Panel = { id: "planner", titleKey: "panel.planner", mount,
+export const plannerPanel: Panel = {
+  id: "planner",
+  titleKey: "panel.planner",
+  mount,
   // The fastest plan (empty until a search ends); the search's progress is the status line's own live region.
-  headline: [{ value: '[data-testid="plan-row"]:first-child .tsl-plan-cfg' }, { value: '[data-testid="plan-row"]:first-child td:nth-of-type(2)' },
-    { value: '[data-testid="plan-message"]' }] };
+  headline: [
+    { value: '[data-testid="plan-row"]:first-child .tsl-plan-cfg' },
+    { value: '[data-testid="plan-row"]:first-child td:nth-of-type(2)' },
+    { value: '[data-testid="plan-message"]' },
+  ],
+};

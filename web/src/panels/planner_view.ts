@@ -45,7 +45,8 @@ export interface PlannerView {
 /** "pipeline bubble −1.87 s, compute −1.17 s, DP communication +683 ms": the segments that separate two plans, as the step bar names them. */
 function deltas(v: PlanVersus, axes: ReadonlySet<string>): string {
   if (!v.largest.length) return t("plan.own.same");
-  return v.largest.map((d) => `${segmentLabel({ id: d.segment, ledger: d.ledger }, axes)} ${d.delta_s < 0 ? "−" : "+"}${duration(Math.abs(d.delta_s))}`)
+  return v.largest
+    .map((d) => `${segmentLabel({ id: d.segment, ledger: d.ledger }, axes)} ${d.delta_s < 0 ? "−" : "+"}${duration(Math.abs(d.delta_s))}`)
     .join(t("plan.own.sep"));
 }
 
@@ -85,7 +86,15 @@ export function createPlannerView(host: HTMLElement, axes: ReadonlySet<string>):
     const cap = el("caption", "", t("plan.top"));
     const thead = el("thead");
     const hr = el("tr");
-    for (const k of ["plan.col.rank", "plan.col.parallel", "plan.col.time", "plan.col.memory", "plan.col.mfu", "plan.col.tokens", "plan.col.bottleneck"] as const)
+    for (const k of [
+      "plan.col.rank",
+      "plan.col.parallel",
+      "plan.col.time",
+      "plan.col.memory",
+      "plan.col.mfu",
+      "plan.col.tokens",
+      "plan.col.bottleneck",
+    ] as const)
       hr.append(Object.assign(el("th", "", t(k)), { scope: "col" }));
     thead.append(hr);
     const tbody = el("tbody");
@@ -100,9 +109,15 @@ export function createPlannerView(host: HTMLElement, axes: ReadonlySet<string>):
       for (const [k, v] of Object.entries(c.parallel)) tr.dataset[k] = String(v);
       tr.setAttribute("aria-label", `${i + 1}. ${describe(c)}, ${duration(c.time_s)}`);
       const cell = labelled;
-      tr.append(el("th", "", String(i + 1)), el("td", "tsl-plan-cfg", describe(c)), cell("tsl-num", duration(c.time_s), "plan.col.time"),
-        cell("tsl-num", binaryBytes(c.memory_bytes), "plan.col.memory"), cell("tsl-num", `${(c.mfu * 100).toFixed(1)}%`, "plan.col.mfu"),
-        cell("tsl-num", Math.round(c.tokens_per_s).toLocaleString("en-US"), "plan.col.tokens"), el("td", "tsl-plan-bn", sayClauses(c.bottleneck_msg, c.bottleneck)));
+      tr.append(
+        el("th", "", String(i + 1)),
+        el("td", "tsl-plan-cfg", describe(c)),
+        cell("tsl-num", duration(c.time_s), "plan.col.time"),
+        cell("tsl-num", binaryBytes(c.memory_bytes), "plan.col.memory"),
+        cell("tsl-num", `${(c.mfu * 100).toFixed(1)}%`, "plan.col.mfu"),
+        cell("tsl-num", Math.round(c.tokens_per_s).toLocaleString("en-US"), "plan.col.tokens"),
+        el("td", "tsl-plan-bn", sayClauses(c.bottleneck_msg, c.bottleneck)),
+      );
       activate(tr, () => pick(c));
       tbody.append(tr);
     });
@@ -122,15 +137,22 @@ export function createPlannerView(host: HTMLElement, axes: ReadonlySet<string>):
       p.dataset.testid = testid;
       return p;
     };
-    const lines = [line("plan-own-plan", t("plan.own.plan", { config: describe(b), time: duration(b.time_s), fit: b.fits ? "" : t("plan.own.nofit") }))];
-    const best = b.best_of_layout, top = plan.top[0];
-    if (top?.versus_scenario) lines.push(line("plan-own-versus", t("plan.own.versus", { speedup: top.versus_scenario.speedup.toFixed(2), deltas: deltas(top.versus_scenario, axes) })));
+    const lines = [
+      line("plan-own-plan", t("plan.own.plan", { config: describe(b), time: duration(b.time_s), fit: b.fits ? "" : t("plan.own.nofit") })),
+    ];
+    const best = b.best_of_layout,
+      top = plan.top[0];
+    if (top?.versus_scenario)
+      lines.push(
+        line("plan-own-versus", t("plan.own.versus", { speedup: top.versus_scenario.speedup.toFixed(2), deltas: deltas(top.versus_scenario, axes) })),
+      );
     if (!best) lines.push(line("plan-own-layout", t("plan.own.layout_none")));
     else {
       const vars = { time: duration(best.time_s), config: describe(best), rank: b.layout_rank, n: plan.top.length };
       lines.push(line("plan-own-layout", t(b.layout_rank > 0 ? "plan.own.layout" : "plan.own.layout_below", vars)));
       const v = b.best_versus_layout;
-      if (v && b.layout_rank !== 1) lines.push(line("plan-own-versus-layout", t("plan.own.versus_layout", { speedup: v.speedup.toFixed(2), deltas: deltas(v, axes) })));
+      if (v && b.layout_rank !== 1)
+        lines.push(line("plan-own-versus-layout", t("plan.own.versus_layout", { speedup: v.speedup.toFixed(2), deltas: deltas(v, axes) })));
       else if (b.layout_rank === 1) lines.push(line("plan-own-versus-layout", t("plan.own.fastest")));
     }
     own.dataset.rank = String(b.layout_rank);
@@ -140,9 +162,16 @@ export function createPlannerView(host: HTMLElement, axes: ReadonlySet<string>):
 
   function renderScatter(plan: PlanResult, pick: (c: PlanCandidate) => void): void {
     const pts = plan.pareto;
-    const W = 480, H = 280, L = 64, R = 16, T = 30, B = 40;
-    const xs = pts.map((p) => p.time_s), ys = pts.map((p) => p.memory_bytes);
-    const [x0, x1] = [Math.min(...xs), Math.max(...xs)], [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+    const W = 480,
+      H = 280,
+      L = 64,
+      R = 16,
+      T = 30,
+      B = 40;
+    const xs = pts.map((p) => p.time_s),
+      ys = pts.map((p) => p.memory_bytes);
+    const [x0, x1] = [Math.min(...xs), Math.max(...xs)],
+      [y0, y1] = [Math.min(...ys), Math.max(...ys)];
     // Step times on the front can span 10×; a log axis keeps the fast end readable. Points sit 5% inside the axes.
     const logX = x0 > 0 && x1 / x0 > 5;
     const fx = (x: number) => (logX ? Math.log(x / x0) / Math.log(x1 / x0) : x1 > x0 ? (x - x0) / (x1 - x0) : 0.5);
@@ -152,8 +181,10 @@ export function createPlannerView(host: HTMLElement, axes: ReadonlySet<string>):
     const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "group", class: "tsl-plan-svg" });
     root.setAttribute("aria-label", t("plan.pareto"));
     root.dataset.testid = "pareto";
-    root.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "tsl-plan-axis" }),
-      svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "tsl-plan-axis" }));
+    root.append(
+      svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "tsl-plan-axis" }),
+      svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "tsl-plan-axis" }),
+    );
     const label = (x: number, y: number, text: string, anchor: string) => {
       const e = svg("text", { x, y, "text-anchor": anchor, class: "tsl-plan-tick" });
       e.textContent = text;
@@ -200,7 +231,9 @@ export function createPlannerView(host: HTMLElement, axes: ReadonlySet<string>):
       status.classList.toggle("tsl-oom", isError);
     },
     render(plan, pick) {
-      message.textContent = sayClauses(plan.message_msg, plan.message) + (plan.top.length === 0 && plan.closest ? ` — ${t("plan.closest")}${describe(plan.closest)}` : "");
+      message.textContent =
+        sayClauses(plan.message_msg, plan.message) +
+        (plan.top.length === 0 && plan.closest ? ` — ${t("plan.closest")}${describe(plan.closest)}` : "");
       message.hidden = plan.message === "";
       message.dataset.capped = String(plan.capped);
       renderOwn(plan);

@@ -27,7 +27,12 @@ const specs: ControlSpec[][] = [
   ],
   [
     { kind: "number", key: "batch", labelKey: "rel.batch", min: 1, max: 1e7 },
-    { kind: "select", key: "context", labelKey: "rel.context", choices: contexts.map((c) => ({ value: String(c), label: c.toLocaleString("en-US") })) },
+    {
+      kind: "select",
+      key: "context",
+      labelKey: "rel.context",
+      choices: contexts.map((c) => ({ value: String(c), label: c.toLocaleString("en-US") })),
+    },
     { kind: "number", key: "median", labelKey: "rel.median", min: 1, max: 1e8 },
     { kind: "range", key: "sigma", labelKey: "rel.sigma", min: 0, max: 2, step: 0.1, show: (v) => v.toFixed(1) },
   ],
@@ -39,8 +44,18 @@ const perMillion = 1e6;
 /** The controls' first values: the checkpoint knobs from the core's defaults (training.reliability), the rest the panel's own. */
 function initialValues(client: TslabClient): Record<string, string | number | boolean> {
   const r = vocabularyOf(client).defaults.training.reliability as Record<string, number>;
-  return { gpus: "16384", interval: "", storage: r.checkpoint_storage_Bps / 1e9, failure: Number((r.gpu_failure_rate_per_hour * perMillion).toPrecision(6)),
-    restart: r.restart_s, async: false, batch: 512, context: "32768", median: 4096, sigma: 1 };
+  return {
+    gpus: "16384",
+    interval: "",
+    storage: r.checkpoint_storage_Bps / 1e9,
+    failure: Number((r.gpu_failure_rate_per_hour * perMillion).toPrecision(6)),
+    restart: r.restart_s,
+    async: false,
+    batch: 512,
+    context: "32768",
+    median: 4096,
+    sigma: 1,
+  };
 }
 
 /** The knobs as a tslab/rl@1 spec over the shared scenario; each control's value goes to one core field. */
@@ -54,21 +69,29 @@ function specOf(c: Map<string, Control>, store: ScenarioStore): RlSpec {
   s = withValue(s, "training.reliability.restart_s", num("restart"));
   s = withValue(s, "training.reliability.async_checkpoint", Boolean(c.get("async")!.read()));
   return {
-    schema: "tslab/rl@1", scenario: s, gpus: curveGpus,
+    schema: "tslab/rl@1",
+    scenario: s,
+    gpus: curveGpus,
     rl: { rollout_batch: num("batch"), context_tokens: num("context"), response_median_tokens: num("median"), tail_sigma: num("sigma") },
   };
 }
 
 /** Controls shown in another unit than the core's field: core units per shown unit (storage in GB/s, failures per 10⁶ GPU-hours). */
 const shownIn: Record<string, { per: number; unit: string }> = {
-  storage: { per: 1e9, unit: "GB/s" }, failure: { per: 1 / perMillion, unit: "/ 10⁶ GPU·h" },
+  storage: { per: 1e9, unit: "GB/s" },
+  failure: { per: 1 / perMillion, unit: "/ 10⁶ GPU·h" },
 };
 
 /** Which control owns an error path. */
 const owner: [string, string][] = [
-  ["scenario.training.reliability.checkpoint_interval_s", "interval"], ["scenario.training.reliability.checkpoint_storage_Bps", "storage"],
-  ["scenario.training.reliability.gpu_failure_rate_per_hour", "failure"], ["scenario.training.reliability.restart_s", "restart"],
-  ["rl.rollout_batch", "batch"], ["rl.context_tokens", "context"], ["rl.response_median_tokens", "median"], ["rl.tail_sigma", "sigma"],
+  ["scenario.training.reliability.checkpoint_interval_s", "interval"],
+  ["scenario.training.reliability.checkpoint_storage_Bps", "storage"],
+  ["scenario.training.reliability.gpu_failure_rate_per_hour", "failure"],
+  ["scenario.training.reliability.restart_s", "restart"],
+  ["rl.rollout_batch", "batch"],
+  ["rl.context_tokens", "context"],
+  ["rl.response_median_tokens", "median"],
+  ["rl.tail_sigma", "sigma"],
 ];
 
 /**
@@ -77,9 +100,16 @@ const owner: [string, string][] = [
  */
 function failurePlan(client: TslabClient): [string, unknown][] {
   return [
-    ["model", "llama3-405b"], ["parallel.tp", 8], ["parallel.pp", 16], ["parallel.vpp", 4], ["parallel.dp", 128],
-    ["parallel.ep", 1], ["parallel.cp", 1], ["training.schedule", vppSchedule(vocabularyOf(client))?.name],
-    ["training.seq_len", 8192], ["training.global_batch", 8192],
+    ["model", "llama3-405b"],
+    ["parallel.tp", 8],
+    ["parallel.pp", 16],
+    ["parallel.vpp", 4],
+    ["parallel.dp", 128],
+    ["parallel.ep", 1],
+    ["parallel.cp", 1],
+    ["training.schedule", vppSchedule(vocabularyOf(client))?.name],
+    ["training.seq_len", 8192],
+    ["training.global_batch", 8192],
   ];
 }
 
@@ -90,7 +120,8 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
     const u = shownIn[key];
     if (!u || err.msg?.id !== "input.out_of_range") return null;
     const args = { ...err.msg.args };
-    for (const k of ["value", "lo", "hi"]) args[k] = `${(Number(args[k]) / u.per).toLocaleString("en-US", { maximumSignificantDigits: 6 })} ${u.unit}`;
+    for (const k of ["value", "lo", "hi"])
+      args[k] = `${(Number(args[k]) / u.per).toLocaleString("en-US", { maximumSignificantDigits: 6 })} ${u.unit}`;
     return sayWith(err.msg, args, client.messages()) || null;
   };
   const { element: form, controls, relabel } = createForm("rel.controls", ["rel.group.ckpt", "rel.group.rl"], specs);
@@ -138,7 +169,7 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
       controls.get("median")!.write(65536);
       controls.get("sigma")!.write(1);
     }
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     const r = compute();
     if (r) view.showTrial(which, r, Number(controls.get("gpus")!.read()));
   }
@@ -151,6 +182,13 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const reliabilityPanel: Panel = { id: "reliability", titleKey: "panel.reliability", mount,
-  headline: [{ value: '[data-testid="rel-goodput"]', labelled: true }, { value: '[data-testid="rel-loss"]', labelled: true },
-    { value: '[data-testid="rel-iteration"]', labelled: true }] };
+export const reliabilityPanel: Panel = {
+  id: "reliability",
+  titleKey: "panel.reliability",
+  mount,
+  headline: [
+    { value: '[data-testid="rel-goodput"]', labelled: true },
+    { value: '[data-testid="rel-loss"]', labelled: true },
+    { value: '[data-testid="rel-iteration"]', labelled: true },
+  ],
+};

@@ -21,11 +21,17 @@ function metric(key: MessageKey, text: string, id: string, value: number, vars: 
 
 /** Failure loss (solid) over log2 GPU count, the plan's bubble share (dashed), the chosen count marked. */
 function curve(r: RlResult, chosen: number): SVGSVGElement {
-  const W = 360, H = 170, L = 44, R = 10, T = 12, B = 30;
+  const W = 360,
+    H = 170,
+    L = 44,
+    R = 10,
+    T = 12,
+    B = 30;
   const pts = r.reliability.curve;
   const bubble = r.reliability.step_bubble_share;
   const top = Math.max(bubble, ...pts.map((p) => p.failure_loss)) * 1.1 || 1;
-  const lo = Math.log2(pts[0].gpus), hi = Math.log2(pts[pts.length - 1].gpus);
+  const lo = Math.log2(pts[0].gpus),
+    hi = Math.log2(pts[pts.length - 1].gpus);
   const x = (g: number) => L + ((Math.log2(g) - lo) / (hi - lo || 1)) * (W - L - R);
   const y = (v: number) => T + (1 - v / top) * (H - T - B);
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "tsl-rel-curve", role: "img", "aria-label": t("rel.curve") });
@@ -34,7 +40,12 @@ function curve(r: RlResult, chosen: number): SVGSVGElement {
   s.append(svg("line", { x1: L, y1: y(bubble), x2: W - R, y2: y(bubble), class: "tsl-rel-bubble" }));
   s.append(svg("polyline", { points: pts.map((p) => `${x(p.gpus)},${y(p.failure_loss)}`).join(" "), class: "tsl-rel-line" }));
   for (const p of pts) {
-    const c = svg("circle", { cx: x(p.gpus), cy: y(p.failure_loss), r: p.gpus === chosen ? 5 : 2.5, class: p.gpus === chosen ? "tsl-rel-pick" : "tsl-rel-dot" });
+    const c = svg("circle", {
+      cx: x(p.gpus),
+      cy: y(p.failure_loss),
+      r: p.gpus === chosen ? 5 : 2.5,
+      class: p.gpus === chosen ? "tsl-rel-pick" : "tsl-rel-dot",
+    });
     c.append(svg("title", {}));
     c.lastChild!.textContent = `${p.gpus} GPUs: ${pct(p.failure_loss)}`;
     s.append(c);
@@ -118,7 +129,12 @@ function rlBox(r: RlResult): HTMLElement {
     metric("rel.iteration", duration(it.iteration_s), "rel-iteration", it.iteration_s),
     metric("rel.idle", `${duration(it.idle_s)} · ${pct(it.idle_share)}`, "rel-idle", it.idle_share),
     metric("rel.kvToken", binaryBytes(it.kv_bytes_per_token), "rel-kv-token", it.kv_bytes_per_token),
-    metric("rel.kvPeak", `${binaryBytes(it.kv_peak_bytes_per_gpu)} · ${t(it.fits ? "rel.fits" : "rel.oom")}`, "rel-kv-peak", it.kv_peak_bytes_per_gpu),
+    metric(
+      "rel.kvPeak",
+      `${binaryBytes(it.kv_peak_bytes_per_gpu)} · ${t(it.fits ? "rel.fits" : "rel.oom")}`,
+      "rel-kv-peak",
+      it.kv_peak_bytes_per_gpu,
+    ),
     metric("rel.weights", binaryBytes(it.weight_bytes_per_gpu), "rel-weights", it.weight_bytes_per_gpu),
     metric("rel.hbm", binaryBytes(it.hbm_bytes), "rel-hbm", it.hbm_bytes),
     metric("rel.longest", `${compactCount(Math.round(it.response_max_tokens))} tokens`, "rel-longest", it.response_max_tokens),
@@ -142,7 +158,11 @@ function formulaList(r: RlResult): HTMLElement {
 function lesson(which: RelTrial, r: RlResult, chosen: number): string {
   if (which === "failures") {
     const at = r.reliability.curve.find((p) => p.gpus === chosen) ?? r.reliability.curve[0];
-    return t("rel.trial.failures.lesson", { gpus: at.gpus.toLocaleString("en-US"), loss: pct(at.failure_loss), bubble: pct(r.reliability.step_bubble_share) });
+    return t("rel.trial.failures.lesson", {
+      gpus: at.gpus.toLocaleString("en-US"),
+      loss: pct(at.failure_loss),
+      bubble: pct(r.reliability.step_bubble_share),
+    });
   }
   const share = (id: string) => pct(r.iteration.phases.find((p) => p.id === id)!.share);
   return t("rel.trial.rollout.lesson", { rollout: share("rollout"), train: share("train"), idle: pct(r.iteration.tail_idle_fraction) });

@@ -22,9 +22,15 @@ export interface ReportRunner {
 }
 
 /** Binds the controls to the store; a change not made by the panel's own trial (`${panelId}-trial`) clears the trial. */
-export function runReportPanel<R>({ client, store }: PanelContext, panelId: string, form: HTMLFormElement,
-  controls: Map<string, Control>, fields: Map<string, ScenarioField>, errorTargets: ReadonlyArray<readonly [string, string]>,
-  view: ReportView<R>): ReportRunner {
+export function runReportPanel<R>(
+  { client, store }: PanelContext,
+  panelId: string,
+  form: HTMLFormElement,
+  controls: Map<string, Control>,
+  fields: Map<string, ScenarioField>,
+  errorTargets: ReadonlyArray<readonly [string, string]>,
+  view: ReportView<R>,
+): ReportRunner {
   let lastError: ScenarioError | null = null;
   const showError = (err: ScenarioError | null) => ((lastError = err), showErrorAt(err, controls, errorTargets, view.setGeneralError));
   let frame = 0;
@@ -45,7 +51,7 @@ export function runReportPanel<R>({ client, store }: PanelContext, panelId: stri
     if (!frame) frame = requestAnimationFrame(() => ((frame = 0), draw()));
   });
   const compute = () => {
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     draw();
   };
   return { compute, show, showError, reshowError: () => showError(lastError) };

@@ -38,8 +38,15 @@ function trialChanges(client: TslabClient, which: StepTrial, s: Scenario, before
 function mount(host: HTMLElement, { client, store }: PanelContext): void {
   const { scenario, editScenario } = store;
   const fields = scenarioFields(client);
-  const { element: form, controls, relabel } = createForm("step.controls", ["step.group.model", "step.group.parallel", "step.group.training"],
-    groups.map((g) => g.map((k) => fields.get(k)!.spec)));
+  const {
+    element: form,
+    controls,
+    relabel,
+  } = createForm(
+    "step.controls",
+    ["step.group.model", "step.group.parallel", "step.group.training"],
+    groups.map((g) => g.map((k) => fields.get(k)!.spec)),
+  );
   const errorTargets = errorTargetsOf(fields, groups.flat());
   const results = document.createElement("div");
   results.className = "tsl-results";
@@ -80,11 +87,11 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   });
 
   function runTrial(which: StepTrial): void {
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     const before = last ?? compute();
     if (!before) return;
     editScenario(trialChanges(client, which, scenario(), before), "step-trial");
-    if (frame) cancelAnimationFrame(frame), (frame = 0);
+    if (frame) (cancelAnimationFrame(frame), (frame = 0));
     const after = compute();
     if (after) trials.show(before, after);
   }
@@ -100,6 +107,13 @@ function mount(host: HTMLElement, { client, store }: PanelContext): void {
   compute();
 }
 
-export const stepPanel: Panel = { id: "step", titleKey: "panel.step", mount,
-  headline: [{ value: '[data-testid="step-time"]', labelled: true }, { value: '[data-testid="step-mfu"]', labelled: true },
-    { value: '[data-testid="step-tokens"]', labelled: true }] };
+export const stepPanel: Panel = {
+  id: "step",
+  titleKey: "panel.step",
+  mount,
+  headline: [
+    { value: '[data-testid="step-time"]', labelled: true },
+    { value: '[data-testid="step-mfu"]', labelled: true },
+    { value: '[data-testid="step-tokens"]', labelled: true },
+  ],
+};

@@ -33,9 +33,14 @@ function batchLine(r: StepInReport): HTMLElement {
   line.dataset.testid = "step-global-batch";
   line.dataset.value = String(s.global_batch);
   line.dataset.source = s.global_batch_source;
-  const source = s.global_batch_source === "auto" ? t("step.batch.auto", { rule: sayClauses(s.global_batch_rule_msg, s.global_batch_rule) }) : t("step.batch.given");
-  line.append(el("strong", "", t("step.batch", { batch: s.global_batch.toLocaleString("en-US"), mb: s.micro_batch, m: s.microbatches })),
-    el("small", "", ` · ${source}`));
+  const source =
+    s.global_batch_source === "auto"
+      ? t("step.batch.auto", { rule: sayClauses(s.global_batch_rule_msg, s.global_batch_rule) })
+      : t("step.batch.given");
+  line.append(
+    el("strong", "", t("step.batch", { batch: s.global_batch.toLocaleString("en-US"), mb: s.micro_batch, m: s.microbatches })),
+    el("small", "", ` · ${source}`),
+  );
   return line;
 }
 
@@ -134,9 +139,14 @@ export function createStepView(host: HTMLElement, axes: ReadonlySet<string>): St
       tr.dataset.exposed = String(l.exposed_s);
       const th = el("th", "", l.id);
       th.scope = "row";
-      tr.append(th, el("td", "tsl-step-name", tOr(`ledger.${l.id}`, l.name)), labelled("tsl-num", duration(l.time_s), "step.col.time"),
-        labelled("tsl-num", duration(l.exposed_s), "step.col.exposed"), labelled("tsl-num", binaryBytes(l.bytes), "step.col.bytes"),
-        el("td", "tsl-step-notes", sayClauses(l.notes_msg, l.notes)));
+      tr.append(
+        th,
+        el("td", "tsl-step-name", tOr(`ledger.${l.id}`, l.name)),
+        labelled("tsl-num", duration(l.time_s), "step.col.time"),
+        labelled("tsl-num", duration(l.exposed_s), "step.col.exposed"),
+        labelled("tsl-num", binaryBytes(l.bytes), "step.col.bytes"),
+        el("td", "tsl-step-notes", sayClauses(l.notes_msg, l.notes)),
+      );
       tbody.append(tr);
     }
     tbl.append(el("thead"), tbody);

@@ -10,9 +10,19 @@ import { dualSchedule, vocabularyOf } from "../vocabulary";
 /** DeepSeek-V3's layout (arXiv 2412.19437 section 3.2: PP 16, EP 64, DualPipe) on H100 nodes; the schedule's name comes from the core. */
 export function deepseekPlan(client: TslabClient, s: Scenario, more: [string, unknown][] = []): Scenario {
   const edits: [string, unknown][] = [
-    ["model", "deepseek-v3"], ["cluster", "dgx-h100"], ["parallel.dp", 128], ["parallel.ep", 64], ["parallel.pp", 16], ["parallel.tp", 1],
-    ["parallel.cp", 1], ["parallel.vpp", 1], ["parallel.sp", false], ["training.schedule", dualSchedule(vocabularyOf(client))?.name],
-    ["training.seq_len", 4096], ["training.global_batch", 15360], ...more,
+    ["model", "deepseek-v3"],
+    ["cluster", "dgx-h100"],
+    ["parallel.dp", 128],
+    ["parallel.ep", 64],
+    ["parallel.pp", 16],
+    ["parallel.tp", 1],
+    ["parallel.cp", 1],
+    ["parallel.vpp", 1],
+    ["parallel.sp", false],
+    ["training.schedule", dualSchedule(vocabularyOf(client))?.name],
+    ["training.seq_len", 4096],
+    ["training.global_batch", 15360],
+    ...more,
   ];
   return edits.reduce((acc, [p, x]) => withValue(acc, p, x), s);
 }

@@ -57,7 +57,16 @@ export interface ScheduleResult {
 
 /** Chrome trace-event JSON (Perfetto, chrome://tracing) from scheduleTrace(). */
 export interface ScheduleTrace {
-  traceEvents: Array<{ name: string; ph: "M" | "X"; pid: number; tid: number; ts?: number; dur?: number; cat?: string; args?: Record<string, unknown> }>;
+  traceEvents: Array<{
+    name: string;
+    ph: "M" | "X";
+    pid: number;
+    tid: number;
+    ts?: number;
+    dur?: number;
+    cat?: string;
+    args?: Record<string, unknown>;
+  }>;
   displayTimeUnit: string;
 }
 

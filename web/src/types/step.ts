@@ -163,16 +163,35 @@ export interface PlanOptions {
 /** Page → planner worker. A search in parts runs part `part` of `parts` in each of `parts` workers, which answer with their
  *  state; the page then asks one of them to merge every state (in part order) into the result. */
 export type PlannerRequest =
-  | { type: "run"; id: number; scenario: Scenario; options: PlanOptions;
+  | {
+      type: "run";
+      id: number;
+      scenario: Scenario;
+      options: PlanOptions;
       /** The page's loaded calibration profile (its JSON text and file name), or null: the worker's client loads the same. */
       calibration: { text: string; fileName: string } | null;
-      part: number; parts: number }
+      part: number;
+      parts: number;
+    }
   | { type: "merge"; id: number; scenario: Scenario; options: PlanOptions; states: string[] }
   | { type: "cancel" };
 
 /** Planner worker → page; progress has the fields of PlanProgress (tslab.d.ts). */
 export type PlannerReply =
-  | { type: "progress"; id: number; progress: { considered: number; evaluated: number; fitting: number; timed: number; layouts_searched: number; layouts_total: number; done: boolean; capped: boolean } }
+  | {
+      type: "progress";
+      id: number;
+      progress: {
+        considered: number;
+        evaluated: number;
+        fitting: number;
+        timed: number;
+        layouts_searched: number;
+        layouts_total: number;
+        done: boolean;
+        capped: boolean;
+      };
+    }
   | { type: "result"; id: number; plan: PlanResult }
   | { type: "part"; id: number; state: string }
   | ({ type: "error"; id: number } & ErrorReply);
