@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: native Catch2 + CLI checks (ctest), the same under ASan+UBSan, node tests of the
+# Runs every test: the formatters' check, native Catch2 + CLI checks (ctest), the same under ASan+UBSan, node tests of the
 # wasm build, type checks of the facade, libFuzzer runs of every entry point (tests/fuzz.sh), and
 # Playwright tests of the built site in Chromium.
 set -euo pipefail
@@ -10,6 +10,9 @@ step() { printf '\n== [%4ds] %s\n' "$((SECONDS - start))" "$*"; }
 
 step "setup"
 bash tests/setup.sh
+
+step "format (clang-format, prettier): fails on any difference; bash tests/format.sh --fix applies them"
+bash tests/format.sh
 
 step "native build and tests"
 # Unity builds (eight core or native sources per compiler run) cut the two native builds to about a

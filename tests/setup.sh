@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 web_pkgs=(emscripten nodejs npm libfmt-dev nlohmann-json3-dev cmake ninja-build g++)
 all_pkgs=("${web_pkgs[@]}" catch2 libcli11-dev libbenchmark-dev libopenmpi-dev openmpi-bin chromium fonts-wqy-microhei
-          clang libclang-rt-14-dev)  # clang + libFuzzer for tests/fuzz.sh
+          clang libclang-rt-14-dev  # clang + libFuzzer for tests/fuzz.sh
+          clang-format)  # tests/format.sh
 pkgs=("${all_pkgs[@]}")
 [ "${1:-}" = "--web-only" ] && pkgs=("${web_pkgs[@]}")
 
