@@ -38,6 +38,25 @@ plan_choice plan_choice_of(const scenario& s) {
             s.training.overlap.tp_comm};
 }
 
+json choice_json(const plan_choice& c) {
+    return json{{"parallel",
+                 {{"dp", c.dp},
+                  {"tp", c.tp},
+                  {"pp", c.pp},
+                  {"vpp", c.vpp},
+                  {"ep", c.ep},
+                  {"etp", c.etp},
+                  {"cp", c.cp},
+                  {"cp_method", cp_method_rows[c.cp_method].name},
+                  {"sp", c.sp},
+                  {"zero", c.zero}}},
+                {"micro_batch", c.micro_batch},
+                {"recompute", to_string(c.recompute)},
+                {"schedule", to_string(c.schedule)},
+                {"offload_optimizer", c.offload_optimizer},
+                {"tp_comm", c.tp_comm}};
+}
+
 namespace {
 
 scenario apply_choice(scenario s, const plan_choice& c) {
@@ -71,25 +90,6 @@ void detail_entry(plan_entry& e, const scenario& base) {
     for (std::size_t i = 3; i <= 6; ++i)
         if (e.ledgers[i].exposed_s > top->exposed_s) top = &e.ledgers[i];
     e.bottleneck_ledger = top->id;
-}
-
-json choice_json(const plan_choice& c) {
-    return json{{"parallel",
-                 {{"dp", c.dp},
-                  {"tp", c.tp},
-                  {"pp", c.pp},
-                  {"vpp", c.vpp},
-                  {"ep", c.ep},
-                  {"etp", c.etp},
-                  {"cp", c.cp},
-                  {"cp_method", cp_method_rows[c.cp_method].name},
-                  {"sp", c.sp},
-                  {"zero", c.zero}}},
-                {"micro_batch", c.micro_batch},
-                {"recompute", to_string(c.recompute)},
-                {"schedule", to_string(c.schedule)},
-                {"offload_optimizer", c.offload_optimizer},
-                {"tp_comm", c.tp_comm}};
 }
 
 // A Pareto member keeps the search's numbers. Where the search timed its schedule by the closed

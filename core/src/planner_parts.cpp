@@ -19,26 +19,13 @@ namespace {
 constexpr double huge = std::numeric_limits<double>::max();
 
 json search_entry_json(const plan_entry& e) {
-    const plan_choice& c = e.choice;
-    return json{{"dp", c.dp},
-                {"tp", c.tp},
-                {"pp", c.pp},
-                {"vpp", c.vpp},
-                {"ep", c.ep},
-                {"etp", c.etp},
-                {"cp", c.cp},
-                {"cp_method", cp_method_rows[c.cp_method].name},
-                {"sp", c.sp},
-                {"zero", c.zero},
-                {"micro_batch", c.micro_batch},
-                {"recompute", to_string(c.recompute)},
-                {"schedule", to_string(c.schedule)},
-                {"offload_optimizer", c.offload_optimizer},
-                {"tp_comm", c.tp_comm},
-                {"time_s", e.time_s},
-                {"memory_bytes", e.memory_bytes},
-                {"headroom_bytes", e.headroom_bytes},
-                {"order", e.order}};
+    // The result's choice, flattened (keys are sorted either way), with the search's numbers.
+    const json choice = choice_json(e.choice);
+    json j = choice.at("parallel");
+    for (const auto& [key, value] : choice.items())
+        if (key != "parallel") j[key] = value;
+    j["time_s"] = e.time_s, j["memory_bytes"] = e.memory_bytes, j["headroom_bytes"] = e.headroom_bytes, j["order"] = e.order;
+    return j;
 }
 
 // What a plan of the search may be: its GPUs (dp·tp·pp·cp, each degree at most that), vpp at most
@@ -62,7 +49,7 @@ plan_entry read_search_entry(const json& j, const std::string& path, const entry
                                           schedules = row_names(schedule_rows);
     c.cp_method = static_cast<std::size_t>(find_row(cp_method_rows, r.choice("cp_method", methods.front(), methods)) - cp_method_rows.data());
     c.sp = r.boolean("sp", false);
-    c.zero = static_cast<int>(r.integer("zero", 0, 0, 3));
+    c.zero = static_cast<int>(r.integer("zero", 0, 0, zero_stage_rows.back().stage));
     c.recompute = find_row(recompute_rows, r.choice("recompute", modes.front(), modes))->kind;
     c.schedule = find_row(schedule_rows, r.choice("schedule", schedules.front(), schedules))->kind;
     c.offload_optimizer = r.number("offload_optimizer", 0, 0, 1);

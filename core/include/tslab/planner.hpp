@@ -104,6 +104,10 @@ struct plan_choice {
     bool same_layout(const plan_choice& o) const { return dp == o.dp && tp == o.tp && pp == o.pp && cp == o.cp && ep == o.ep; }
 };
 
+// A choice as the plan result writes it: {"parallel": {dp, tp, pp, vpp, ep, etp, cp, cp_method, sp,
+// zero}, micro_batch, recompute, schedule, offload_optimizer, tp_comm}.
+json choice_json(const plan_choice& c);
+
 // The knobs a scenario sets, as a plan_choice (the inverse of applying a plan's choice to it).
 plan_choice plan_choice_of(const scenario& s);
 

@@ -1,6 +1,7 @@
 // Types of the step-time JSON (report.step, ledgers L1..L9) and of the planner (tslab/plan@1).
 import type { CoreMessage } from "../core_messages";
 import type { ErrorReply } from "../client";
+import type { PlanProgress } from "../wasm/tslab.mjs";
 import type { Report, Scenario } from "../report";
 import type { CommReport } from "./mesh";
 
@@ -181,16 +182,7 @@ export type PlannerReply =
   | {
       type: "progress";
       id: number;
-      progress: {
-        considered: number;
-        evaluated: number;
-        fitting: number;
-        timed: number;
-        layouts_searched: number;
-        layouts_total: number;
-        done: boolean;
-        capped: boolean;
-      };
+      progress: PlanProgress;
     }
   | { type: "result"; id: number; plan: PlanResult }
   | { type: "part"; id: number; state: string }
