@@ -46,28 +46,34 @@ json llama3(long layers, long hidden, long heads, long ffn) {
                 {"source", "Llama 3 herd, arXiv 2407.21783 Table 3; vocab 128256"}};
 }
 
-// DeepSeek-V3 style MoE with MLA (arXiv 2412.19437 section 4.2); K2 changes heads/experts/dense.
+// A DeepSeek-style MoE with MLA (DeepSeek-V2 arXiv 2405.04434 section 2; V3 arXiv 2412.19437
+// section 4.2; Kimi K2 keeps V3's shape with other heads, experts and dense layers). The MLA ranks
+// are the same in all three: q_lora_rank 1536, kv_lora_rank 512, head dims 128 + 64 (RoPE), v 128.
 // groups, topk_groups: the router's group limit (config.json n_group, topk_group).
-json mla_moe(long heads, long vocab, long experts, long dense_layers, long groups, long topk_groups, const char* source) {
-    return json{{"layers", 61},
-                {"hidden", 7168},
-                {"heads", heads},
-                {"kv_heads", heads},
+struct mla_moe_shape {
+    long layers, hidden, heads, ffn, vocab;
+    long experts, top_k, shared, expert_ffn, dense_layers, groups, topk_groups;
+};
+json mla_moe(const mla_moe_shape& m, const char* source) {
+    return json{{"layers", m.layers},
+                {"hidden", m.hidden},
+                {"heads", m.heads},
+                {"kv_heads", m.heads},
                 {"attention", "mla"},
                 {"mla", {{"q_lora_rank", 1536}, {"kv_lora_rank", 512}, {"qk_nope_head_dim", 128}, {"qk_rope_head_dim", 64}, {"v_head_dim", 128}}},
                 {"ffn_type", "swiglu"},
-                {"ffn_hidden", 18432},
-                {"vocab", vocab},
+                {"ffn_hidden", m.ffn},
+                {"vocab", m.vocab},
                 {"norm", "rmsnorm"},
                 {"tied_embeddings", false},
                 {"moe",
-                 {{"experts", experts},
-                  {"top_k", 8},
-                  {"shared_experts", 1},
-                  {"expert_ffn_hidden", 2048},
-                  {"dense_layers", dense_layers},
-                  {"groups", groups},
-                  {"topk_groups", topk_groups}}},
+                 {{"experts", m.experts},
+                  {"top_k", m.top_k},
+                  {"shared_experts", m.shared},
+                  {"expert_ffn_hidden", m.expert_ffn},
+                  {"dense_layers", m.dense_layers},
+                  {"groups", m.groups},
+                  {"topk_groups", m.topk_groups}}},
                 {"source", source}};
 }
 
@@ -89,13 +95,22 @@ const std::vector<named>& models() {
         {"llama3-8b", llama3(32, 4096, 32, 14336)},
         {"llama3-70b", llama3(80, 8192, 64, 28672)},
         {"llama3-405b", llama3(126, 16384, 128, 53248)},
+        // DeepSeek-V2: 60 layers, hidden 5120, 128 heads; every FFN but the first is MoE with 2 shared
+        // and 160 routed experts of width 1536, 6 routed per token, routed to at most 3 devices
+        // (section 3.1.2 and 2.2.2; config.json: first layer's intermediate_size 12288, vocab 102400,
+        // n_group 8, topk_group 3).
+        {"deepseek-v2",
+         mla_moe({60, 5120, 128, 12288, 102400, 160, 6, 2, 1536, 1, 8, 3},
+                 "DeepSeek-V2, arXiv 2405.04434 sections 2.2 and 3.1.2 (236B total, 21B activated); config.json")},
         // DeepSeek-V3 routes each token within the 4 best of 8 expert groups (n_group 8, topk_group 4;
         // section 4.2: "each token will be ensured to be sent to at most 4 nodes"); Kimi K2's
         // config.json has n_group 1, topk_group 1 (plain top-8).
         {"deepseek-v3",
-         mla_moe(128, 129280, 256, 3, 8, 4,
+         mla_moe({61, 7168, 128, 18432, 129280, 256, 8, 1, 2048, 3, 8, 4},
                  "DeepSeek-V3, arXiv 2412.19437 section 4.2 (671B total, 37B active); config.json n_group 8, topk_group 4")},
-        {"kimi-k2", mla_moe(64, 163840, 384, 1, 1, 1, "Kimi K2, arXiv 2507.20534 abstract and model card (1T total, 32B activated)")},
+        {"kimi-k2",
+         mla_moe({61, 7168, 64, 18432, 163840, 384, 8, 1, 2048, 1, 1, 1},
+                 "Kimi K2, arXiv 2507.20534 abstract and model card (1T total, 32B activated)")},
     };
     return table;
 }

@@ -48,6 +48,13 @@ TEST_CASE("DeepSeek-V3 totals: 671B total, 37B activated", "[params]") {
     CHECK(std::abs(static_cast<double>(c.active) - 37e9) < 0.6e9);
 }
 
+TEST_CASE("DeepSeek-V2 totals: 236B total, 21B activated", "[params]") {
+    // arXiv 2405.04434 abstract: "236B total parameters, of which 21B are activated for each token".
+    const auto c = count_params(preset_model("deepseek-v2"));
+    CHECK(std::abs(static_cast<double>(c.total) - 236e9) < 1e9);
+    CHECK(std::abs(static_cast<double>(c.active) - 21e9) < 0.5e9);
+}
+
 TEST_CASE("Kimi K2 totals: 1T total, 32B activated", "[params]") {
     // arXiv 2507.20534 abstract: "32 billion activated parameters and 1 trillion total parameters".
     const auto c = count_params(preset_model("kimi-k2"));

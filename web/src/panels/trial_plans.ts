@@ -7,7 +7,7 @@ import { diffChanges, scenarioDiff } from "../share";
 import { type ScenarioStore, withValue } from "../state";
 import { dualSchedule, vocabularyOf } from "../vocabulary";
 
-/** DeepSeek-V3's layout (arXiv 2412.19437 section 3.2: PP 16, EP 64, DualPipe) on H100 nodes; the schedule's name comes from the core. */
+/** DeepSeek-V3's layout (arXiv 2412.19437 section 3.2: PP 16, EP 64, ZeRO-1 data parallelism, DualPipe) on H100 nodes; the schedule's name comes from the core. */
 export function deepseekPlan(client: TslabClient, s: Scenario, more: [string, unknown][] = []): Scenario {
   const edits: [string, unknown][] = [
     ["model", "deepseek-v3"],
@@ -19,6 +19,7 @@ export function deepseekPlan(client: TslabClient, s: Scenario, more: [string, un
     ["parallel.cp", 1],
     ["parallel.vpp", 1],
     ["parallel.sp", false],
+    ["parallel.zero", 1],
     ["training.schedule", dualSchedule(vocabularyOf(client))?.name],
     ["training.seq_len", 4096],
     ["training.global_batch", 15360],
