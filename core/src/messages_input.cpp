@@ -83,6 +83,7 @@ constexpr message_template input_table[] = {
     {"scenario.tp_vs_kv_heads", "{tp} neither divides nor is a multiple of model.kv_heads = {kv_heads}"},
     {"scenario.tp_comm_needs_sp", "needs parallel.sp: the overlap splits the SP AllGather and ReduceScatter"},
     {"scenario.needs_moe", "{value} needs a MoE model; model.moe.experts is 0"},
+    {"scenario.a2a_overlap_needs_ep", "overlapping the EP all-to-all needs a MoE model with parallel.ep ≥ 2"},
     {"scenario.etp_exceeds_tp", "{etp} exceeds tp = {tp}; expert TP ranks come from the TP group"},
     {"scenario.redundant_exceeds", "{redundant} exceeds model.moe.experts = {experts}"},
     {"scenario.histogram_size", "{loads} loads for model.moe.experts = {experts} (one per expert)"},

@@ -77,6 +77,8 @@ constexpr message_template tools_table[] = {
     {"schedule.fb_below_max", "an overlapped pair FB = {fb} cannot be shorter than max(F, B) = {max}"},
     // pipeline_schedule.cpp, schedule_io.cpp: the caps on generated and listed ops.
     {"schedule.extra_warmup_interleaved_only", "extra warm-up micro-batches (Kimi K2) apply to the interleaved schedule only"},
+    {"schedule.pair_steady_interleaved_only",
+     "pairing the steady phase's forward and backward applies to interleaved 1F1B, or to one pipeline stage; not {schedule} on {pp} stages"},
     {"schedule.ops_over_cap", "{schedule} with ranks {ranks} · m {m} · vpp {vpp} needs {ops} ops, over the cap of {cap} ops"},
     {"schedule.ops_over_cap_zbv",
      "{schedule} with ranks {ranks} · m {m} · vpp {vpp} needs {ops} ops (ZB-V generates at least 2·ranks − 1 micro-batches), over the cap of {cap} "

@@ -13,6 +13,7 @@ schedule_request scenario_schedule_request(const scenario& s, std::int64_t micro
     q.ranks = s.parallel.pp;
     q.microbatches = microbatches;
     q.vpp = s.parallel.vpp;
+    q.pair_steady = s.training.moe.a2a_overlap;
     return q;
 }
 
@@ -29,8 +30,7 @@ pipeline_costs chunk_costs(const compute_estimate& c, const schedule_request& q,
     k.W = c.chunk_W_s * scale;
     k.B = cb + ob + ab;
     k.FB = -1;
-    if (describe(q.kind).ep_overlap && (af > 0 || ab > 0))
-        k.FB = overlapped_phase_s(cb, af, comm.sm_share) + overlapped_phase_s(cf, ab, comm.sm_share) + of + ob;
+    if (pairs_fb(q) && (af > 0 || ab > 0)) k.FB = overlapped_phase_s(cb, af, comm.sm_share) + overlapped_phase_s(cf, ab, comm.sm_share) + of + ob;
     k.p2p_s = p2p_s;
     return k;
 }
@@ -41,6 +41,14 @@ double overlapped_phase_s(double compute_s, double comm_s, double sm_share) {
 }
 
 double fewest_overlapped_pairs(const schedule_request& q) {
+    if (q.pair_steady) {
+        // The steady phase of rank 0, which warms up longest (pipeline_schedule_basic.cpp,
+        // pipeline_schedule_interleaved.cpp): each backward but the last pairs with the forward after
+        // it, m·v − warm-up − 1 pairs.
+        const double p = static_cast<double>(q.ranks), m = static_cast<double>(q.microbatches), v = static_cast<double>(q.vpp);
+        const double warm = q.kind == schedule_kind::interleaved ? 2 * (p - 1) + (v - 1) * p + static_cast<double>(q.extra_warmup) : p - 1;
+        return std::max(0.0, m * v - std::min(warm, m * v) - 1);
+    }
     if (!describe(q.kind).ep_overlap || q.ranks < 2) return 0;
     const bool dual = describe(q.kind).placement == stage_placement::dual;
     const double n = static_cast<double>(dual ? q.ranks / 2 : q.ranks);
@@ -56,6 +64,7 @@ pipeline_timing closed_form_pipeline(const schedule_request& q, const pipeline_c
     const double per_rank = static_cast<double>(schedule_stages(q)) / p;
     pipeline_timing t;
     t.busy_s = m * (c.F + c.B) * per_rank;
+    if (q.pair_steady) t.busy_s -= ep_hidden_s(q, c);  // the paired steady phase: F&B ops instead of F + B
     const schedule_desc& d = describe(q.kind);
     t.bubble_s = d.bubble({p, c.F, c.B, c.W, c.fb()});
     t.bubble_s = std::max(0.0, t.bubble_s);

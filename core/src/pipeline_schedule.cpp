@@ -26,12 +26,21 @@ double schedule_work_estimate(const schedule_request& q) {
     return schedule_op_estimate(padded);
 }
 
+bool pairs_fb(const schedule_request& q) { return describe(q.kind).ep_overlap || q.pair_steady; }
+
+bool pair_steady_allowed(schedule_kind k, std::int64_t ranks) {
+    return k == schedule_kind::interleaved || (k == schedule_kind::one_f_one_b && ranks == 1);
+}
+
 void check_schedule_request(const schedule_request& q) {
     check_schedule_preconditions(q.kind, q.ranks, q.microbatches, q.vpp, spec_paths);
     // ZB-V has no precondition beyond m ≥ 1: the authors' handcrafted generator pads m up to the
     // 2p − 1 micro-batches of its steady state and drops the padding (pipeline_schedule_zbv.cpp).
     if (q.extra_warmup != 0 && describe(q.kind).chunks != chunks_rule::vpp)
         throw input_error("extra_warmup", msg("schedule.extra_warmup_interleaved_only"));
+    if (q.pair_steady && !pair_steady_allowed(q.kind, q.ranks))
+        throw input_error("ep_overlap",
+                          msg("schedule.pair_steady_interleaved_only", {{"schedule", to_string(q.kind)}, {"pp", fmt::format("{}", q.ranks)}}));
     const double ops = schedule_work_estimate(q);
     if (ops > static_cast<double>(max_schedule_ops))
         throw input_error(q.microbatches == 1 ? "ranks" : "microbatches",
@@ -91,6 +100,14 @@ void rank_builder::f(std::int64_t stage, std::int64_t mb, std::int64_t chunk) {
 void rank_builder::b(op_kind k, std::int64_t stage, std::int64_t mb, std::int64_t chunk) {
     f(stage, mb, chunk);
     ops.back().kind = k;
+}
+
+void rank_builder::pair_last_b_f() {
+    const pipeline_op fwd = ops.back();
+    ops.pop_back();
+    const pipeline_op bwd = ops.back();
+    ops.pop_back();
+    fb(fwd, bwd);
 }
 
 void rank_builder::fb(const pipeline_op& fwd, const pipeline_op& bwd) {

@@ -5,7 +5,9 @@
 // interleaved 1F1B so that the EP all-to-all (dispatch/combine) overlaps computation, instead of
 // DualPipe, which doubles parameter and gradient memory. The extra forwards only move where the
 // steady 1F1B phase starts; the report names no count, so it is the caller's `extra_warmup`. The EP
-// traffic itself is not simulated here: the extra warm-up shows up as more micro-batches in flight.
+// traffic itself is not simulated here: the extra warm-up shows up as more micro-batches in flight;
+// with pair_steady each steady forward and backward become one F&B op, whose cost hides the EP
+// all-to-all (pipeline_cost_model.hpp).
 #include <algorithm>
 
 #include "tslab/pipeline_schedule.hpp"
@@ -44,8 +46,11 @@ void generate_interleaved(pipeline_schedule& s, const schedule_request& q) {
         const std::int64_t warm = std::min(2 * (p - r - 1) + (v - 1) * p + extra_warmup, total);
         for (std::int64_t k = 0; k < warm; ++k) fwd(k);  // 1. nF        n = min(2(p−r−1) + (v−1)p + extra, mv)
         for (std::int64_t k = 0; k < total - warm; ++k) {  // 2. n(FB)     n = mv − warm-up
-            fwd(warm + k);
+            // Paired: backward k runs with the next forward as one F&B op (1F1B's pairing, shifted
+            // by one forward so that no backward shares an op with the forward it needs).
+            if (!q.pair_steady || k == 0) fwd(warm + k);
             bwd(k);
+            if (q.pair_steady && warm + k + 1 < total) fwd(warm + k + 1), rb.pair_last_b_f();
         }
         for (std::int64_t k = total - warm; k < total; ++k) bwd(k);  // 3. nB        n = warm-up
     }

@@ -51,11 +51,13 @@ json reliability_json(const reliability_spec& r) {
 json moe_json(const moe_training_spec& m) {
     json routing = {{"kind", m.routing.kind}, {"skew", m.routing.skew}};
     if (!m.routing.histogram.empty()) routing["histogram"] = m.routing.histogram;
-    return json{{"imbalance", m.imbalance},
-                {"redundant_experts", m.redundant_experts},
-                {"comm_sms", m.comm_sms},
-                {"node_limit", m.node_limit},
-                {"routing", std::move(routing)}};
+    json j = {{"imbalance", m.imbalance},
+              {"redundant_experts", m.redundant_experts},
+              {"comm_sms", m.comm_sms},
+              {"node_limit", m.node_limit},
+              {"routing", std::move(routing)}};
+    if (m.a2a_overlap) j["a2a_overlap"] = true;  // only where set: scenarios without it read as before
+    return j;
 }
 
 json training_json(const training_spec& t) {

@@ -5,6 +5,7 @@
 #include "tslab/context.hpp"
 #include "tslab/errors.hpp"
 #include "tslab/mesh.hpp"
+#include "tslab/pipeline_schedule.hpp"
 #include "tslab/scenario.hpp"
 #include "tslab/schedule_rules.hpp"
 
@@ -48,8 +49,14 @@ bool experts_ok(const scenario& s, const sink& k) {
     if (!m.is_moe()) {
         if (p.ep > 1) return k.fail("parallel.ep", [&] { return msg("scenario.needs_moe", {{"value", num_text(p.ep)}}); });
         if (p.etp > 1) return k.fail("parallel.etp", [&] { return msg("scenario.needs_moe", {{"value", num_text(p.etp)}}); });
+        if (t.a2a_overlap) return k.fail("training.moe.a2a_overlap", [] { return msg("scenario.a2a_overlap_needs_ep"); });
         return true;
     }
+    if (t.a2a_overlap && p.ep < 2) return k.fail("training.moe.a2a_overlap", [] { return msg("scenario.a2a_overlap_needs_ep"); });
+    if (t.a2a_overlap && !pair_steady_allowed(s.training.schedule, p.pp))
+        return k.fail("training.moe.a2a_overlap", [&] {
+            return msg("schedule.pair_steady_interleaved_only", {{"schedule", to_string(s.training.schedule)}, {"pp", num_text(p.pp)}});
+        });
     if (!k.divides(p.ep, m.moe.experts, "parallel.ep", "model.moe.experts")) return false;
     if (!expert_dp_rule_holds(p.ep, p.dp, p.cp)) return k.fail("parallel.ep", [&] { return expert_dp_rule_message(p.ep, p.dp, p.cp); });
     if (!k.divides(p.etp, m.moe.expert_ffn_hidden, "parallel.etp", "model.moe.expert_ffn_hidden")) return false;

@@ -121,6 +121,7 @@ moe_training_spec parse_moe_training(const json* v) {
     m.comm_sms = r.integer("comm_sms", m.comm_sms, 0, 1 << 16);
     m.routing = parse_routing(r.object("routing"));
     m.node_limit = r.integer("node_limit", m.node_limit, 0, 1 << 16);
+    m.a2a_overlap = r.boolean("a2a_overlap", m.a2a_overlap);
     r.finish();
     if (m.imbalance > 0 && m.routing.kind != "uniform")
         throw input_error("training.moe.imbalance", msg("scenario.imbalance_with_routing", {{"kind", m.routing.kind}}));

@@ -54,6 +54,7 @@ schedule_spec parse_schedule_spec(const json& doc) {
     s.request.microbatches = r.integer("microbatches", 8, 1, 1'000'000'000'000);
     s.request.vpp = r.integer("vpp", 1, 1, 255);
     s.request.extra_warmup = r.integer("extra_warmup", 0, 0, 1'000'000);
+    s.request.pair_steady = r.boolean("ep_overlap", false);
     s.costs = parse_costs(r);
     s.costs.p2p_s = r.number("p2p_s", 0, 0, 1e3);
     s.timeline = r.boolean("timeline", true);

@@ -32,7 +32,22 @@ struct schedule_request {
     // interleaved 1F1B"; Figure 7): more warm-up micro-batches than Megatron's interleaved 1F1B so that
     // the EP all-to-all overlaps computation. The report gives no count; 0 = Megatron's warm-up.
     std::int64_t extra_warmup = 0;
+    // EP all-to-all overlap in the 1F1B steady phase (Megatron-Core overlap_moe_expert_parallel_comm
+    // with delay_wgrad_compute; Kimi K2 arXiv 2507.20534 section 2.4.2): each steady forward runs
+    // with the backward after it as one F&B op, so each one's all-to-all hides under the other's
+    // compute, as in DualPipe's pairs (pipeline_cost_model.hpp chunk_costs). Interleaved, or 1F1B on
+    // one stage (pair_steady_allowed).
+    bool pair_steady = false;
 };
+
+// Whether the schedule runs F&B pairs: DualPipe's by design, or a 1F1B steady phase paired on request.
+bool pairs_fb(const schedule_request& q);
+// Where pair_steady applies: interleaved 1F1B, whose paired forward and backward belong to different
+// model chunks, or one stage. In plain 1F1B on several stages the forward a rank pairs with a
+// backward arrives from the rank before only after that rank's own pair, and the chain of pairs
+// runs at half the 1F1B rate (Megatron-Core supports the overlap with virtual pipeline stages or
+// without pipeline parallelism).
+bool pair_steady_allowed(schedule_kind k, std::int64_t ranks);
 
 struct pipeline_schedule {
     schedule_kind kind = schedule_kind::one_f_one_b;
@@ -87,6 +102,8 @@ struct rank_builder {
     void f(std::int64_t stage, std::int64_t mb, std::int64_t chunk);
     void b(op_kind k, std::int64_t stage, std::int64_t mb, std::int64_t chunk);  // B, I or W
     void fb(const pipeline_op& f, const pipeline_op& b);
+    // Fuses the last two ops pushed (a backward, then a forward) into one F&B op.
+    void pair_last_b_f();
 };
 }  // namespace detail
 

@@ -195,6 +195,11 @@ struct moe_training_spec {
     // SMs the EP dispatch/combine kernels hold while they run (DeepEP's default Buffer.num_sms = 20;
     // DeepSeek-V3 section 3.2.2: 20 SMs suffice for IB and NVLink); overlapped compute loses them.
     std::int64_t comm_sms = 20;
+    // The 1F1B steady phase runs each forward with a backward, so each one's EP all-to-all hides under
+    // the other's compute at the price of comm_sms (Megatron-Core overlap_moe_expert_parallel_comm with
+    // delay_wgrad_compute; Kimi K2 arXiv 2507.20534 section 2.4.2). Interleaved 1F1B, or one stage
+    // (pair_steady_allowed); ep ≥ 2; DualPipe pairs its chunks anyway (schedule_request::pair_steady).
+    bool a2a_overlap = false;
 };
 
 // L9 inputs (training.reliability). Defaults: the Llama 3 anchor (arXiv 2407.21783 section 3.3.4,

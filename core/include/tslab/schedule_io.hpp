@@ -10,7 +10,8 @@
 namespace tslab {
 
 // SPEC: { "schedule", "ranks", "microbatches", "vpp", "costs": { "F", "B", "W" (default B / 2), "FB" }, "p2p_s",
-//         "extra_warmup" (interleaved only, Kimi K2), "timeline" (false: omit ops[]) }
+//         "extra_warmup" (interleaved only, Kimi K2), "ep_overlap" (1f1b and interleaved: the steady
+//         phase's F and B as one F&B op each, schedule_request::pair_steady), "timeline" (false: omit ops[]) }
 struct schedule_spec {
     schedule_request request;
     pipeline_costs costs;
