@@ -101,6 +101,33 @@ test("a histogram typed on a dense model and cleared again leaves every panel wo
   }
 });
 
+test("the EP all-to-all overlap (a2a_overlap): refused at its control where it cannot apply, and hides all-to-all under interleaved 1F1B", async ({
+  page,
+}) => {
+  await openL6(page); // Llama 3 70B: no experts
+  const box = page.locator(`${panel} [data-control="a2a_overlap"] input`);
+  await box.check();
+  await expect(page.locator(`${panel} [data-control="a2a_overlap"] .tsl-error`)).toContainText("parallel.ep");
+  await box.uncheck();
+  await expect(page.locator(`${panel} [data-control="a2a_overlap"] .tsl-error`)).toBeHidden();
+  // DeepSeek-V3 on 16 interleaved stages (the memory panel holds vpp): the step hides all-to-all under F&B pairs.
+  await page.locator(`${panel} [data-control="model"] select`).selectOption("deepseek-v3");
+  for (const [key, value] of [
+    ["dp", "64"],
+    ["pp", "16"],
+    ["ep", "64"],
+  ] as const)
+    await page.locator(`${panel} [data-control="${key}"] input`).fill(value);
+  await page.locator("#tsl-tab-memory").click();
+  await page.locator('#lab [data-panel="memory"] [data-control="vpp"] input').fill("2");
+  await page.locator("#tsl-tab-expert").click();
+  await page.locator(`${panel} [data-control="schedule"] select`).selectOption("interleaved");
+  await box.check();
+  await expect(page.locator(`${panel} [data-control="a2a_overlap"] .tsl-error`)).toBeHidden();
+  await page.locator("#tsl-tab-step").click();
+  await expect(page.locator('#lab [data-panel="step"]')).toContainText("F&B");
+});
+
 test("an error in a field L6 has no control for is named at its path, not on another control", async ({ page }) => {
   await page.goto("/");
   await expect(page.locator("#lab [data-tslab]")).toHaveAttribute("data-ready", "true");

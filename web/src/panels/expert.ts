@@ -14,7 +14,7 @@ import { runReportPanel } from "./report_runner";
 import "./expert.css";
 
 const plan = ["model", "cluster", "dp", "ep", "pp", "schedule"];
-const routing = ["routing", "skew", "histogram", "redundant", "node_limit", "comm_sms"]; // not-a-vocabulary-name: control keys (the histogram control edits the field)
+const routing = ["routing", "skew", "histogram", "redundant", "node_limit", "comm_sms", "a2a_overlap"]; // not-a-vocabulary-name: control keys (the histogram control edits the field)
 const kindPath = "training.moe.routing.kind",
   histogramPath = "training.moe.routing.histogram",
   skewPath = "training.moe.routing.skew";
@@ -64,9 +64,9 @@ function routingFields(client: TslabClient): ScenarioField[] {
   const field = (
     spec: ScenarioField["spec"],
     path: string,
-    show = (x: unknown) => String(x ?? ""),
+    show = (x: unknown): ReturnType<ScenarioField["show"]> => String(x ?? ""),
     put = (x: unknown): unknown => x,
-  ): ScenarioField => ({ spec, paths: [path], show: (s) => show(at(path)(s)) as string, changes: (x) => [[path, put(x)]] });
+  ): ScenarioField => ({ spec, paths: [path], show: (s) => show(at(path)(s)), changes: (x) => [[path, put(x)]] });
   return [
     // Another kind than histogram drops the pasted loads (the core refuses loads with another kind).
     {
@@ -95,6 +95,8 @@ function routingFields(client: TslabClient): ScenarioField[] {
     field({ kind: "number", key: "comm_sms", labelKey: "ex.comm_sms", min: 0, max: 1024 }, "training.moe.comm_sms", undefined, (x) =>
       num(x as string),
     ),
+    // Megatron-Core's EP all-to-all overlap in interleaved 1F1B (the core refuses it elsewhere, at this field).
+    field({ kind: "check", key: "a2a_overlap", labelKey: "ex.a2a_overlap" }, "training.moe.a2a_overlap", Boolean, Boolean),
   ];
 }
 
