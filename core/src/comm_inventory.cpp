@@ -252,6 +252,24 @@ void write_comm_item(json_writer& w, const comm_item& it) {
     w.end_object();
 }
 
+// Per-axis sums of the items, in the order the axes first appear: what the lab shows per axis
+// (the UI sums no report values).
+void write_comm_axes(json_writer& w, const comm_inventory& c) {
+    std::vector<std::string_view> axes;
+    for (const auto& it : c.items)
+        if (std::find(axes.begin(), axes.end(), it.axis) == axes.end()) axes.push_back(it.axis);
+    w.key("axes").begin_array();
+    for (const auto axis : axes) {
+        double time = 0, exposed = 0, bytes = 0, count = 0;
+        for (const auto& it : c.items)
+            if (it.axis == axis) time += it.step_time_s(), exposed += it.step_exposed_s(), bytes += it.call.bytes * it.count, count += it.count;
+        w.begin_object();
+        w.field("axis", axis).field("step_time_s", time).field("step_exposed_s", exposed).field("step_bytes", bytes).field("count", count);
+        w.end_object();
+    }
+    w.end_array();
+}
+
 }  // namespace
 
 void write_comm(json_writer& w, const comm_inventory& c) {
@@ -262,6 +280,10 @@ void write_comm(json_writer& w, const comm_inventory& c) {
     for (const auto& it : c.items) write_comm_item(w, it);
     w.end_array();
     w.field("step_time_s", c.time_s).field("step_exposed_s", c.exposed_s);
+    double bytes = 0;
+    for (const auto& it : c.items) bytes += it.call.bytes * it.count;
+    w.field("step_bytes", bytes);
+    write_comm_axes(w, c);
     w.end_object();
 }
 

@@ -199,3 +199,24 @@ TEST_CASE("DualPipe reduces and gathers both stages a rank holds once per step, 
     // DualPipeV's V holds two chunks of one model copy: one stage's worth, as 1F1B.
     CHECK(bytes(with("dualpipev", 1), "gradient ReduceScatter (dense") == Approx(bytes(with("1f1b", 1), "gradient ReduceScatter (dense")));
 }
+
+TEST_CASE("the report's comm.axes and step_bytes are the items' sums, axis by axis", "[comm]") {
+    const json scn = {{"model", "deepseek-v3"}, {"cluster", "hgx-h800"}, {"parallel", {{"dp", 64}, {"pp", 8}, {"ep", 64}, {"tp", 2}, {"sp", true}}}};
+    const json r = json::parse(report_json_text(scn.dump()));
+    const json& c = r.at("comm");
+    double bytes = 0;
+    for (const auto& it : c.at("items")) bytes += it.at("bytes").get<double>() * it.at("count").get<double>();
+    CHECK(c.at("step_bytes").get<double>() == Approx(bytes));
+    REQUIRE(c.at("axes").size() >= 4);  // dp (or edp), tp, pp, ep
+    double time = 0;
+    for (const auto& a : c.at("axes")) {
+        double t = 0, n = 0;
+        for (const auto& it : c.at("items"))
+            if (it.at("axis") == a.at("axis")) t += it.at("step_time_s").get<double>(), n += it.at("count").get<double>();
+        INFO(a.at("axis").get<std::string>());
+        CHECK(a.at("step_time_s").get<double>() == Approx(t));
+        CHECK(a.at("count").get<double>() == Approx(n));
+        time += a.at("step_time_s").get<double>();
+    }
+    CHECK(time == Approx(c.at("step_time_s").get<double>()));
+}

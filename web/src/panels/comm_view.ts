@@ -184,7 +184,7 @@ function inventory(r: CommInReport): HTMLElement {
   foot.dataset.testid = "inventory-total";
   foot.dataset.time = String(c.step_time_s);
   foot.dataset.exposed = String(c.step_exposed_s);
-  foot.dataset.bytes = String(c.items.reduce((s, i) => s + i.bytes * i.count, 0));
+  foot.dataset.bytes = String(c.step_bytes);
   const th = el("th", "", t("comm.inv.total"));
   th.scope = "row";
   th.colSpan = 7;

@@ -123,13 +123,14 @@ function scenarioFor(axes: readonly MeshAxis[], v: (key: string) => string | num
 
 /** TP traffic of one step from the report's communication inventory. */
 export function tpTime(r: CommInReport, order: string): TpTime {
-  const items = r.comm.items.filter((i) => i.axis === "tp");
+  const first = r.comm.items.find((i) => i.axis === "tp");
+  const axis = r.comm.axes.find((a) => a.axis === "tp");
   return {
     order,
-    step_s: items.reduce((s, i) => s + i.step_time_s, 0),
-    call_s: items[0]?.time_s ?? 0,
-    count: items.reduce((s, i) => s + i.count, 0),
-    link: items[0]?.link ?? "intra",
+    step_s: axis?.step_time_s ?? 0,
+    call_s: first?.time_s ?? 0,
+    count: axis?.count ?? 0,
+    link: first?.link ?? "intra",
   };
 }
 

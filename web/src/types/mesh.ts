@@ -140,12 +140,24 @@ export interface CommItem {
   step_exposed_s: number;
 }
 
+/** One axis's items summed by the core (report.comm.axes). */
+export interface CommAxis {
+  axis: string;
+  step_time_s: number;
+  step_exposed_s: number;
+  step_bytes: number;
+  count: number;
+}
+
 export interface CommReport {
   source: string;
   note: string;
   items: CommItem[];
   step_time_s: number;
   step_exposed_s: number;
+  /** Σ bytes × count over the items. */
+  step_bytes: number;
+  axes: CommAxis[];
 }
 
 /** The report with the mesh and the step's communication inventory (ledger L5). */
