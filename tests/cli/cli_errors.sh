@@ -11,7 +11,7 @@ expect_error tp_heads '{"model":"llama3-8b","parallel":{"tp":12}}' 'error: paral
 expect_error world '{"parallel":{"dp":3},"cluster":{"preset":"dgx-h100","nodes":1},"training":{"global_batch":3}}' 'dp·tp·pp·cp = 3·1·1·1 = 3 ≠ world size 8'
 expect_error negative '{"parallel":{"pp":-1}}' 'parallel.pp: -1 is out of range'
 expect_error huge '{"training":{"seq_len":1e12}}' 'training.seq_len: 1000000000000 is out of range'
-expect_error preset '{"model":"deepseek-v2"}' 'unknown model preset "deepseek-v2"; did you mean deepseek-v3?'
+expect_error preset '{"model":"deepseek-v4"}' 'unknown model preset "deepseek-v4"; did you mean deepseek-v2?'
 expect_error malformed '{"model":' '$: truncated JSON'
 expect_error typo '{"parallel":{"zer0":1}}' 'parallel.zer0: unknown field; did you mean zero?'
 

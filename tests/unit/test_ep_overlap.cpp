@@ -168,7 +168,7 @@ TEST_CASE("a paired interleaved steady phase: the closed form counts the generat
                 }
 }
 
-TEST_CASE("pairing applies to interleaved 1F1B or one stage; plain 1F1B on several stages and other schedules are refused", "[ep][errors]") {
+TEST_CASE("pairing applies to interleaved 1F1B or one stage, and plain 1F1B on several stages and other schedules are refused", "[ep][errors]") {
     CHECK(pair_steady_allowed(schedule_kind::interleaved, 16));
     CHECK(pair_steady_allowed(schedule_kind::one_f_one_b, 1));
     CHECK_FALSE(pair_steady_allowed(schedule_kind::one_f_one_b, 4));
