@@ -252,25 +252,20 @@ void write_comm_item(json_writer& w, const comm_item& it) {
     w.end_object();
 }
 
-// Per-axis sums of the items, in the order the axes first appear: what the lab shows per axis
-// (the UI sums no report values).
-void write_comm_axes(json_writer& w, const comm_inventory& c) {
-    std::vector<std::string_view> axes;
-    for (const auto& it : c.items)
-        if (std::find(axes.begin(), axes.end(), it.axis) == axes.end()) axes.push_back(it.axis);
-    w.key("axes").begin_array();
-    for (const auto axis : axes) {
-        double time = 0, exposed = 0, bytes = 0, count = 0;
-        for (const auto& it : c.items)
-            if (it.axis == axis) time += it.step_time_s(), exposed += it.step_exposed_s(), bytes += it.call.bytes * it.count, count += it.count;
-        w.begin_object();
-        w.field("axis", axis).field("step_time_s", time).field("step_exposed_s", exposed).field("step_bytes", bytes).field("count", count);
-        w.end_object();
-    }
-    w.end_array();
-}
-
 }  // namespace
+
+std::vector<axis_comm> axis_sums(const comm_inventory& c) {
+    std::vector<axis_comm> out;
+    for (const auto& it : c.items) {
+        auto at = std::find_if(out.begin(), out.end(), [&](const axis_comm& a) { return a.axis == it.axis; });
+        if (at == out.end()) at = out.insert(out.end(), axis_comm{.axis = it.axis});
+        at->time_s += it.step_time_s();
+        at->exposed_s += it.step_exposed_s();
+        at->bytes += it.call.bytes * it.count;
+        at->count += it.count;
+    }
+    return out;
+}
 
 void write_comm(json_writer& w, const comm_inventory& c) {
     w.begin_object();
@@ -280,10 +275,22 @@ void write_comm(json_writer& w, const comm_inventory& c) {
     for (const auto& it : c.items) write_comm_item(w, it);
     w.end_array();
     w.field("step_time_s", c.time_s).field("step_exposed_s", c.exposed_s);
+    // What the lab shows per axis and in total (the UI sums no report values).
+    const std::vector<axis_comm> axes = axis_sums(c);
     double bytes = 0;
-    for (const auto& it : c.items) bytes += it.call.bytes * it.count;
+    for (const auto& a : axes) bytes += a.bytes;
     w.field("step_bytes", bytes);
-    write_comm_axes(w, c);
+    w.key("axes").begin_array();
+    for (const auto& a : axes) {
+        w.begin_object();
+        w.field("axis", a.axis)
+            .field("step_time_s", a.time_s)
+            .field("step_exposed_s", a.exposed_s)
+            .field("step_bytes", a.bytes)
+            .field("count", a.count);
+        w.end_object();
+    }
+    w.end_array();
     w.end_object();
 }
 

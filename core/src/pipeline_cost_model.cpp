@@ -45,9 +45,8 @@ double fewest_overlapped_pairs(const schedule_request& q) {
         // The steady phase of rank 0, which warms up longest (pipeline_schedule_basic.cpp,
         // pipeline_schedule_interleaved.cpp): each backward but the last pairs with the forward after
         // it, m·v − warm-up − 1 pairs.
-        const double p = static_cast<double>(q.ranks), m = static_cast<double>(q.microbatches), v = static_cast<double>(q.vpp);
-        const double warm = q.kind == schedule_kind::interleaved ? 2 * (p - 1) + (v - 1) * p + static_cast<double>(q.extra_warmup) : p - 1;
-        return std::max(0.0, m * v - std::min(warm, m * v) - 1);
+        const double total = static_cast<double>(q.microbatches * q.vpp);
+        return std::max(0.0, total - static_cast<double>(warmup_forwards(q, 0)) - 1);
     }
     if (!describe(q.kind).ep_overlap || q.ranks < 2) return 0;
     const bool dual = describe(q.kind).placement == stage_placement::dual;

@@ -28,6 +28,12 @@ double schedule_work_estimate(const schedule_request& q) {
 
 bool pairs_fb(const schedule_request& q) { return describe(q.kind).ep_overlap || q.pair_steady; }
 
+std::int64_t warmup_forwards(const schedule_request& q, std::int64_t r) {
+    const std::int64_t p = q.ranks, m = q.microbatches, v = q.vpp;
+    if (q.kind == schedule_kind::interleaved) return std::min(2 * (p - r - 1) + (v - 1) * p + q.extra_warmup, m * v);
+    return std::min(p - r - 1, m);
+}
+
 bool pair_steady_allowed(schedule_kind k, std::int64_t ranks) {
     return k == schedule_kind::interleaved || (k == schedule_kind::one_f_one_b && ranks == 1);
 }

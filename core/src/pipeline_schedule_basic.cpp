@@ -16,8 +16,7 @@ void gpipe_rank(rank_builder rb, std::int64_t r, std::int64_t m) {
 
 // 1F1B / PipeDream-Flush (Narayanan et al. arXiv 2104.04473 section 2.2, Megatron-LM
 // forward_backward_pipelining_without_interleaving): rank r keeps at most p − r micro-batches alive.
-void one_f_one_b_rank(rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m, bool pair) {
-    const std::int64_t warm = std::min(p - r - 1, m);
+void one_f_one_b_rank(rank_builder rb, std::int64_t r, std::int64_t m, std::int64_t warm, bool pair) {
     for (std::int64_t i = 0; i < warm; ++i) rb.f(r, i, 0);  // 1. nF        n = min(p−r−1, m)
     for (std::int64_t i = 0; i < m - warm; ++i) {  // 2. n(FB)     n = m − warm-up
         // Paired: the backward of micro-batch i runs with the forward after it as one F&B op (never
@@ -64,7 +63,8 @@ void generate_gpipe(pipeline_schedule& s, const schedule_request&) {
     each_rank(s, [](rank_builder rb, std::int64_t r, std::int64_t, std::int64_t m) { gpipe_rank(rb, r, m); });
 }
 void generate_one_f_one_b(pipeline_schedule& s, const schedule_request& q) {
-    each_rank(s, [&](rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m) { one_f_one_b_rank(rb, r, p, m, q.pair_steady); });
+    each_rank(
+        s, [&](rank_builder rb, std::int64_t r, std::int64_t, std::int64_t m) { one_f_one_b_rank(rb, r, m, warmup_forwards(q, r), q.pair_steady); });
 }
 void generate_zb_h1(pipeline_schedule& s, const schedule_request&) {
     each_rank(s, [](rank_builder rb, std::int64_t r, std::int64_t p, std::int64_t m) { zero_bubble_rank(rb, r, m, p - r, r); });

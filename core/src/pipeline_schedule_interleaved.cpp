@@ -30,7 +30,6 @@ virtual_step virtual_of(std::int64_t k, std::int64_t p, std::int64_t v, bool for
 }  // namespace
 
 void generate_interleaved(pipeline_schedule& s, const schedule_request& q) {
-    const std::int64_t extra_warmup = q.extra_warmup;
     const std::int64_t p = s.ranks, m = s.microbatches, v = s.vpp, total = m * v;
     for (std::int64_t r = 0; r < p; ++r) {
         rank_builder rb{s.rank_ops[static_cast<std::size_t>(r)]};
@@ -43,7 +42,7 @@ void generate_interleaved(pipeline_schedule& s, const schedule_request& q) {
             rb.b(op_kind::B, st.chunk * p + r, st.mb, st.chunk);
         };
         // Megatron's warm-up 2(p−r−1) + (v−1)p, plus Kimi K2's extra warm-up micro-batches (section 2.4.2).
-        const std::int64_t warm = std::min(2 * (p - r - 1) + (v - 1) * p + extra_warmup, total);
+        const std::int64_t warm = warmup_forwards(q, r);
         for (std::int64_t k = 0; k < warm; ++k) fwd(k);  // 1. nF        n = min(2(p−r−1) + (v−1)p + extra, mv)
         for (std::int64_t k = 0; k < total - warm; ++k) {  // 2. n(FB)     n = mv − warm-up
             // Paired: backward k runs with the next forward as one F&B op (1F1B's pairing, shifted

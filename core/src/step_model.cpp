@@ -16,14 +16,7 @@ double pp_transfer_exposed_s(const comm_inventory& c) {
 }
 
 std::vector<axis_comm> axis_totals(const comm_inventory& c, double ep_hidden_s) {
-    std::vector<axis_comm> out;
-    for (const auto& it : c.items) {
-        auto at = std::find_if(out.begin(), out.end(), [&](const axis_comm& a) { return a.axis == it.axis; });
-        if (at == out.end()) at = out.insert(out.end(), axis_comm{it.axis, 0, 0, 0});
-        at->time_s += it.step_time_s();
-        at->exposed_s += it.step_exposed_s();
-        at->bytes += it.call.bytes * it.count;
-    }
+    std::vector<axis_comm> out = axis_sums(c);
     take_ep_hidden(out, ep_hidden_s);
     return out;
 }

@@ -28,10 +28,21 @@ const family_fit* stored_family_fit(const std::string& family) {
     return nullptr;
 }
 
+namespace {
+
+// The rows' families in order of first appearance.
+template <class Rows, class Row>
+std::vector<std::string> families_of(const Rows& rows, const Row& row) {
+    std::vector<std::string> out;
+    for (const auto& r : rows)
+        if (std::find(out.begin(), out.end(), row(r).family) == out.end()) out.push_back(row(r).family);
+    return out;
+}
+
+}  // namespace
+
 std::vector<family_fit> refit_without_each_family(const std::vector<validation_case>& cases) {
-    std::vector<std::string> families;
-    for (const auto& c : cases)
-        if (std::find(families.begin(), families.end(), c.row.family) == families.end()) families.push_back(c.row.family);
+    const std::vector<std::string> families = families_of(cases, [](const validation_case& c) -> const accuracy_row& { return c.row; });
     std::vector<family_fit> out;
     for (const auto& f : families) {
         std::vector<validation_case> rest;
@@ -58,10 +69,7 @@ void cross_validate_row(validation_case& c) {
         a.cv_predicted = a.predicted, a.cv_error = a.error;
         return;
     }
-    scenario s = c.input;
-    s.cluster.gpu.gemm.in_step = f->in_step;
-    s.cluster.gpu_speed_cv = f->gpu_speed_cv;
-    a.cv_predicted = predict_case(c, s);
+    a.cv_predicted = predict_case(c, with_step_constants(c.input, f->in_step, f->gpu_speed_cv));
     a.cv_error = a.cv_predicted / a.published - 1;
 }
 
@@ -137,11 +145,9 @@ accuracy_family family_summary(const accuracy_report& r, const std::string& fami
 
 void summarise_accuracy(accuracy_report& r) {
     tally t;
-    std::vector<std::string> families;
-    for (const auto& a : r.rows) {
+    for (const auto& a : r.rows)
         if (a.outside_mean.empty()) t.add(a);
-        if (std::find(families.begin(), families.end(), a.family) == families.end()) families.push_back(a.family);
-    }
+    const std::vector<std::string> families = families_of(r.rows, [](const accuracy_row& a) -> const accuracy_row& { return a; });
     r.counted = t.n;
     r.mean_abs_error = t.mean(), r.max_abs_error = t.max, r.max_row = t.max_row;
     r.cv_mean_abs_error = t.cv_mean(), r.cv_max_abs_error = t.cv_max, r.cv_max_row = t.cv_max_row;

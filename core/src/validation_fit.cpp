@@ -6,13 +6,16 @@
 
 namespace tslab {
 
+scenario with_step_constants(scenario s, double in_step, double gpu_speed_cv) {
+    s.cluster.gpu.gemm.in_step = in_step;
+    s.cluster.gpu_speed_cv = gpu_speed_cv;
+    return s;
+}
+
 step_model_fit evaluate_step_model(const std::vector<validation_case>& cases, double in_step, double gpu_speed_cv, double stop_above) {
     step_model_fit f{in_step, gpu_speed_cv, 0, 0};
     for (const auto& c : cases) {
-        scenario s = c.input;
-        s.cluster.gpu.gemm.in_step = in_step;
-        s.cluster.gpu_speed_cv = gpu_speed_cv;
-        const double ratio = predict_case(c, s) / c.row.published;
+        const double ratio = predict_case(c, with_step_constants(c.input, in_step, gpu_speed_cv)) / c.row.published;
         f.worst_log_error = std::max(f.worst_log_error, std::abs(std::log(ratio)));
         f.mean_abs_error += std::abs(ratio - 1) / static_cast<double>(cases.size());
         if (f.worst_log_error > stop_above) break;  // cannot beat the best point so far

@@ -30,6 +30,13 @@ struct comm_item {
     double step_exposed_s() const { return step_time_s() * (1.0 - overlap); }
 };
 
+// Communication of one axis over the step, after overlap (summed from the comm inventory).
+struct axis_comm {
+    std::string_view axis;  // "dp", "edp", "tp", "pp", "ep", "cp" (string literals, as comm_item::axis)
+    double time_s = 0, exposed_s = 0, bytes = 0, count = 0;  // per step; count: calls
+    bool operator==(const axis_comm&) const = default;
+};
+
 struct comm_inventory {
     std::string source;  // where the link numbers come from
     std::vector<comm_item> items;
@@ -50,6 +57,10 @@ comm_inventory build_comm_inventory(const scenario& s, const mesh_layout& m, con
 // The items of the EP and CP axes only, the same as build_comm_inventory's (the others are
 // neither built nor timed): what a search needs for a bound that reads those two axes.
 comm_inventory build_ep_cp_inventory(const scenario& s, const mesh_layout& m, const param_counts& pc, bool item_text = true);
+
+// The items summed per axis, in the order the axes first appear (step_model.hpp axis_totals takes
+// what EP pairs hide from these; the report writes them as comm.axes).
+std::vector<axis_comm> axis_sums(const comm_inventory& c);
 
 // The inventory as a JSON object (the report's comm section).
 void write_comm(json_writer& w, const comm_inventory& c);

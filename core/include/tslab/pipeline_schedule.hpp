@@ -42,6 +42,11 @@ struct schedule_request {
 
 // Whether the schedule runs F&B pairs: DualPipe's by design, or a 1F1B steady phase paired on request.
 bool pairs_fb(const schedule_request& q);
+// Forward passes rank r runs before its first backward (1F1B and interleaved; the generators and the
+// paired steady phase's closed form read it): 1F1B min(p − r − 1, m) (Narayanan et al. arXiv
+// 2104.04473 section 2.2); interleaved min(2(p − r − 1) + (v − 1)p + extra_warmup, m·v) (Megatron-LM's
+// interleaved warm-up, plus Kimi K2's extra micro-batches).
+std::int64_t warmup_forwards(const schedule_request& q, std::int64_t r);
 // Where pair_steady applies: interleaved 1F1B, whose paired forward and backward belong to different
 // model chunks, or one stage. In plain 1F1B on several stages the forward a rank pairs with a
 // backward arrives from the rank before only after that rank's own pair, and the chain of pairs

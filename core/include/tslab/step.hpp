@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tslab/comm_inventory.hpp"
 #include "tslab/compute.hpp"
 #include "tslab/context.hpp"
 #include "tslab/expert.hpp"
@@ -26,12 +27,7 @@ struct step_ledger {
     std::string notes;  // their English text, "; "-joined
 };
 
-// Communication of one axis over the step, after overlap (summed from the comm inventory).
-struct axis_comm {
-    std::string_view axis;  // "dp", "edp", "tp", "pp", "ep", "cp" (string literals, as comm_item::axis)
-    double time_s = 0, exposed_s = 0, bytes = 0;
-    bool operator==(const axis_comm&) const = default;
-};
+// axis_comm, the communication of one axis over the step: comm_inventory.hpp (axis_sums).
 
 // What the F&B pairs of DualPipe or DualPipeV hide of the EP all-to-all on the rank with the fewest
 // pairs (pipeline_cost_model.hpp ep_hidden_s); zeros for other schedules and without EP traffic.

@@ -28,6 +28,9 @@ inline constexpr double min_in_step = 0.5, max_in_step = 0.95;
 step_model_fit fit_step_model(const std::vector<validation_case>& cases);
 step_model_fit fit_step_model();
 
+// `s` with the two fitted constants set (the fit, the refits and the cross-validation apply them alike).
+scenario with_step_constants(scenario s, double in_step, double gpu_speed_cv);
+
 // The worst |ln(predicted / published)| and the mean |error| of `cases` at the given constants.
 step_model_fit evaluate_step_model(const std::vector<validation_case>& cases, double in_step, double gpu_speed_cv, double stop_above = 1e300);
 
